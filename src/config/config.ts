@@ -1,0 +1,195 @@
+// One schema over process.env, parsed once and frozen. Every tunable of the service lives here,
+// with units in the names. Defaults follow the product decisions (§1 operating contract).
+import { hostname } from "node:os";
+
+export type DatabaseKind = "sqlite" | "postgres";
+
+export interface RateLimitRule {
+  /** Requests allowed in the window. */
+  points: number;
+  /** Window length in seconds. */
+  durationSeconds: number;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  databaseKind: DatabaseKind;
+  redisUrl: string | undefined;
+  logLevel: string;
+  auth: {
+    jwksUrl: string | undefined;
+    issuer: string | undefined;
+    audience: string | undefined;
+    jwtSecret: string | undefined;
+    adminToken: string | undefined;
+  };
+  /** Resolvers ("ip" or "ip:port"); empty means the system's. */
+  dnsServers: string[];
+  dnsTimeoutMs: number;
+  smtp: {
+    port: number;
+    heloName: string;
+    mailFrom: string;
+    socksProxy: string | undefined;
+  };
+  allowPrivateTargets: boolean;
+  /** Prices in milli-credits (1 milli-credit = 0.001 stored credits = 1 display credit). */
+  prices: {
+    websiteCheck: number;
+    emailCheck: number;
+    leadCreateWithValidation: number;
+    leadValidation: number;
+    domainBatchItem: number;
+  };
+  newAccountMilliCredits: number;
+  rateLimits: {
+    globalPerMinute: number;
+    globalPerHour: number;
+    /** Per-endpoint limits keyed by "METHOD /route/pattern", per minute. */
+    perEndpointPerMinute: Record<string, number>;
+  };
+  limits: {
+    maxBodyBytes: number;
+    maxConcurrentBatches: number;
+    maxValidationsPerDay: number;
+  };
+  worker: {
+    /** Run the embedded worker inside `serve`. */
+    embedded: boolean;
+  };
+  website: {
+    firstTryTimeoutMs: number;
+    retryTimeoutMs: number;
+    fallbackTimeoutMs: number;
+    totalDeadlineMs: number;
+  };
+  shutdownTimeoutMs: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) {
+    throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  }
+  return n;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+function str(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw === "" ? undefined : raw;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Seed limits (spec "Limits"), keyed by Fastify route pattern. */
+export const DEFAULT_ENDPOINT_LIMITS_PER_MINUTE: Readonly<Record<string, number>> = Object.freeze({
+  "POST /v1/leads": 10,
+  "GET /v1/leads": 30,
+  "GET /v1/leads/:leadId": 30,
+  "PUT /v1/leads/:leadId": 10,
+  "POST /v1/leads/validate": 5,
+  "POST /v1/leads/bulk": 2,
+  "POST /v1/check-website": 10,
+  "POST /v1/check": 10,
+  "POST /v1/check-email": 10,
+});
+
+function databaseKindOf(url: string): DatabaseKind {
+  if (url.startsWith("sqlite:")) return "sqlite";
+  if (url.startsWith("postgres://") || url.startsWith("postgresql://")) return "postgres";
+  throw new ConfigError(`DATABASE_URL must start with sqlite: or postgres://, got "${url}"`);
+}
+
+/** RATE_LIMIT_ENDPOINTS="POST /v1/leads=100,GET /v1/leads=500" overrides per-endpoint limits. */
+function endpointLimits(env: Env): Record<string, number> {
+  const limits: Record<string, number> = { ...DEFAULT_ENDPOINT_LIMITS_PER_MINUTE };
+  const raw = str(env, "RATE_LIMIT_ENDPOINTS");
+  if (!raw) return limits;
+  for (const part of raw.split(",")) {
+    const eq = part.lastIndexOf("=");
+    const key = part.slice(0, eq).trim();
+    const n = Number(part.slice(eq + 1));
+    if (eq < 0 || !/^[A-Z]+ \//.test(key) || !Number.isInteger(n) || n < 1) {
+      throw new ConfigError(`RATE_LIMIT_ENDPOINTS entry "${part}" must look like "POST /v1/leads=10"`);
+    }
+    limits[key] = n;
+  }
+  return limits;
+}
+
+export function loadConfig(env: Env = process.env): Readonly<Config> {
+  const databaseUrl = str(env, "DATABASE_URL") ?? "sqlite:./data/leadcheck.db";
+  const heloName = str(env, "SMTP_HELO_NAME") ?? hostname();
+  const config: Config = {
+    port: int(env, "PORT", 8080),
+    host: str(env, "HOST") ?? "0.0.0.0",
+    databaseUrl,
+    databaseKind: databaseKindOf(databaseUrl),
+    redisUrl: str(env, "REDIS_URL"),
+    logLevel: str(env, "LOG_LEVEL") ?? (env.NODE_ENV === "test" ? "silent" : "info"),
+    auth: {
+      jwksUrl: str(env, "AUTH_JWKS_URL"),
+      issuer: str(env, "AUTH_ISSUER"),
+      audience: str(env, "AUTH_AUDIENCE"),
+      jwtSecret: str(env, "AUTH_JWT_SECRET"),
+      adminToken: str(env, "ADMIN_TOKEN"),
+    },
+    dnsServers: (str(env, "DNS_SERVERS") ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+    dnsTimeoutMs: int(env, "DNS_TIMEOUT_MS", 2000, 1),
+    smtp: {
+      port: int(env, "SMTP_PORT", 25, 1),
+      heloName,
+      mailFrom: str(env, "SMTP_MAIL_FROM") ?? `verify@${heloName}`,
+      socksProxy: str(env, "SMTP_SOCKS_PROXY"),
+    },
+    allowPrivateTargets: bool(env, "ALLOW_PRIVATE_TARGETS", false),
+    prices: {
+      websiteCheck: int(env, "PRICE_WEBSITE_CHECK_MILLI", 1),
+      emailCheck: int(env, "PRICE_EMAIL_CHECK_MILLI", 1),
+      leadCreateWithValidation: int(env, "PRICE_LEAD_CREATE_VALIDATED_MILLI", 2),
+      leadValidation: int(env, "PRICE_LEAD_VALIDATION_MILLI", 2),
+      domainBatchItem: int(env, "PRICE_DOMAIN_BATCH_ITEM_MILLI", 1),
+    },
+    newAccountMilliCredits: int(env, "NEW_ACCOUNT_MILLI_CREDITS", 2000),
+    rateLimits: {
+      globalPerMinute: int(env, "RATE_LIMIT_PER_MINUTE", 60, 1),
+      globalPerHour: int(env, "RATE_LIMIT_PER_HOUR", 1000, 1),
+      perEndpointPerMinute: endpointLimits(env),
+    },
+    limits: {
+      maxBodyBytes: int(env, "MAX_BODY_BYTES", 5 * 1024 * 1024, 1024),
+      maxConcurrentBatches: int(env, "MAX_CONCURRENT_BATCHES", 3, 1),
+      maxValidationsPerDay: int(env, "MAX_VALIDATIONS_PER_DAY", 100_000, 1),
+    },
+    worker: {
+      embedded: bool(env, "EMBEDDED_WORKER", true),
+    },
+    website: {
+      firstTryTimeoutMs: int(env, "WEBSITE_FIRST_TRY_TIMEOUT_MS", 10_000, 1),
+      retryTimeoutMs: int(env, "WEBSITE_RETRY_TIMEOUT_MS", 20_000, 1),
+      fallbackTimeoutMs: int(env, "WEBSITE_FALLBACK_TIMEOUT_MS", 15_000, 1),
+      totalDeadlineMs: int(env, "WEBSITE_TOTAL_DEADLINE_MS", 30_000, 1),
+    },
+    shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 25_000, 0),
+  };
+  return Object.freeze(config);
+}

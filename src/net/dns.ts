@@ -1,0 +1,223 @@
+// The one DNS resolver every check uses (MX, A/AAAA, NS, CNAME, TXT). It talks to the servers in
+// DNS_SERVERS (or the system's) directly, so tests point it at a local DNS server, and it keeps a
+// cache that honours the answers' TTLs (negative answers are cached for a short fixed time).
+import { getServers } from "node:dns";
+import { isIP } from "node:net";
+import type { Answer, Packet } from "dns-packet";
+import DnsSocket from "dns-socket";
+
+export type DnsRecordType = "A" | "AAAA" | "MX" | "NS" | "CNAME" | "TXT";
+
+/** Why a lookup produced no records. NXDOMAIN: the name does not exist; NODATA: it exists without
+ *  records of that type; SERVFAIL/TIMEOUT/REFUSED/ERROR: the answer is unknown. */
+export type DnsFailure = "NXDOMAIN" | "NODATA" | "SERVFAIL" | "TIMEOUT" | "REFUSED" | "ERROR";
+
+export interface MxRecord {
+  exchange: string;
+  priority: number;
+}
+
+export interface DnsRecordsByType {
+  A: string;
+  AAAA: string;
+  MX: MxRecord;
+  NS: string;
+  CNAME: string;
+  TXT: string;
+}
+
+export type DnsAnswer<T> =
+  | { ok: true; records: T[]; ttlSeconds: number }
+  | { ok: false; failure: DnsFailure; message: string };
+
+export interface DnsResolverOptions {
+  /** "ip" or "ip:port" ("[v6]:port" for IPv6 with a port); empty means the system's resolvers. */
+  servers?: string[];
+  timeoutMs?: number;
+  /** Seconds to cache NXDOMAIN/NODATA answers. */
+  negativeTtlSeconds?: number;
+  /** Upper bound on any cached TTL, in seconds. */
+  maxTtlSeconds?: number;
+  /** Entries kept at most; the oldest are dropped first. */
+  maxCacheEntries?: number;
+  now?: () => number;
+}
+
+interface Server {
+  host: string;
+  port: number;
+}
+
+export function parseDnsServer(spec: string): Server {
+  const s = spec.trim();
+  const v6 = /^\[([^\]]+)\](?::(\d+))?$/.exec(s);
+  if (v6) return { host: v6[1]!, port: v6[2] ? Number(v6[2]) : 53 };
+  if (isIP(s) === 6) return { host: s, port: 53 };
+  const m = /^([^:]+)(?::(\d+))?$/.exec(s);
+  if (!m || isIP(m[1]!) !== 4) throw new Error(`invalid DNS server "${spec}": expected ip or ip:port`);
+  return { host: m[1]!, port: m[2] ? Number(m[2]) : 53 };
+}
+
+interface CacheEntry {
+  expiresAt: number;
+  answer: DnsAnswer<unknown>;
+}
+
+const RCODE_FAILURE: Record<string, DnsFailure> = {
+  NXDOMAIN: "NXDOMAIN",
+  SERVFAIL: "SERVFAIL",
+  REFUSED: "REFUSED",
+};
+
+export class DnsResolver {
+  private readonly servers: Server[];
+  private readonly timeoutMs: number;
+  private readonly negativeTtlSeconds: number;
+  private readonly maxTtlSeconds: number;
+  private readonly maxCacheEntries: number;
+  private readonly now: () => number;
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly inflight = new Map<string, Promise<DnsAnswer<unknown>>>();
+  private socket: DnsSocket | undefined;
+
+  constructor(options: DnsResolverOptions = {}) {
+    const specs = options.servers && options.servers.length > 0 ? options.servers : getServers();
+    this.servers = specs.map(parseDnsServer);
+    this.timeoutMs = options.timeoutMs ?? 2000;
+    this.negativeTtlSeconds = options.negativeTtlSeconds ?? 60;
+    this.maxTtlSeconds = options.maxTtlSeconds ?? 3600;
+    this.maxCacheEntries = options.maxCacheEntries ?? 50_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  resolve<T extends DnsRecordType>(name: string, type: T): Promise<DnsAnswer<DnsRecordsByType[T]>> {
+    const key = `${type} ${normalizeName(name)}`;
+    const cached = this.cache.get(key);
+    if (cached && cached.expiresAt > this.now())
+      return Promise.resolve(cached.answer as DnsAnswer<DnsRecordsByType[T]>);
+    const running = this.inflight.get(key);
+    if (running) return running as Promise<DnsAnswer<DnsRecordsByType[T]>>;
+    const p = this.query(normalizeName(name), type).then((answer) => {
+      this.inflight.delete(key);
+      this.remember(key, answer);
+      return answer;
+    });
+    this.inflight.set(key, p);
+    return p as Promise<DnsAnswer<DnsRecordsByType[T]>>;
+  }
+
+  /** A and AAAA together: IPv4 first. Fails only when both fail; NXDOMAIN wins over NODATA. */
+  async resolveAddresses(name: string): Promise<DnsAnswer<string>> {
+    const [a, aaaa] = await Promise.all([this.resolve(name, "A"), this.resolve(name, "AAAA")]);
+    const records = [...(a.ok ? a.records : []), ...(aaaa.ok ? aaaa.records : [])];
+    if (records.length > 0) {
+      const ttls = [a, aaaa].filter((x) => x.ok).map((x) => (x as { ttlSeconds: number }).ttlSeconds);
+      return { ok: true, records, ttlSeconds: Math.min(...ttls) };
+    }
+    if (!a.ok && a.failure === "NXDOMAIN") return a;
+    if (!aaaa.ok && aaaa.failure === "NXDOMAIN") return aaaa;
+    if (!a.ok && a.failure !== "NODATA") return a;
+    if (!aaaa.ok && aaaa.failure !== "NODATA") return aaaa;
+    return { ok: false, failure: "NODATA", message: `${name} has no A or AAAA records` };
+  }
+
+  clearCache(): void {
+    this.cache.clear();
+  }
+
+  close(): void {
+    this.socket?.destroy();
+    this.socket = undefined;
+  }
+
+  private remember(key: string, answer: DnsAnswer<unknown>): void {
+    let ttl: number;
+    if (answer.ok) ttl = Math.min(answer.ttlSeconds, this.maxTtlSeconds);
+    else if (answer.failure === "NXDOMAIN" || answer.failure === "NODATA") ttl = this.negativeTtlSeconds;
+    else return; // never cache transient failures
+    if (ttl <= 0) return;
+    if (this.cache.size >= this.maxCacheEntries) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+    this.cache.set(key, { expiresAt: this.now() + ttl * 1000, answer });
+  }
+
+  private getSocket(): DnsSocket {
+    if (!this.socket) {
+      this.socket = new DnsSocket({ timeout: this.timeoutMs, retries: 2 });
+      // An unref'd socket never keeps the process alive on its own.
+      this.socket.unref();
+    }
+    return this.socket;
+  }
+
+  private async query(name: string, type: DnsRecordType): Promise<DnsAnswer<unknown>> {
+    let last: DnsAnswer<unknown> = { ok: false, failure: "ERROR", message: "no DNS servers configured" };
+    for (const server of this.servers) {
+      last = await this.queryServer(server, name, type);
+      // Authoritative outcomes end the search; a broken or silent server gives way to the next.
+      if (last.ok || last.failure === "NXDOMAIN" || last.failure === "NODATA") return last;
+    }
+    return last;
+  }
+
+  private queryServer(server: Server, name: string, type: DnsRecordType): Promise<DnsAnswer<unknown>> {
+    return new Promise((resolve) => {
+      this.getSocket().query(
+        { questions: [{ type, name }], flags: DnsSocket.RECURSION_DESIRED },
+        server.port,
+        server.host,
+        (err: Error | null, response?: Packet) => {
+          if (err || !response) {
+            const timedOut = err !== null && /timed? ?out/i.test(err.message);
+            resolve({
+              ok: false,
+              failure: timedOut ? "TIMEOUT" : "ERROR",
+              message: `${type} ${name}: ${err?.message ?? "no response"}`,
+            });
+            return;
+          }
+          resolve(interpret(response, name, type));
+        },
+      );
+    });
+  }
+}
+
+function normalizeName(name: string): string {
+  return name.toLowerCase().replace(/\.$/, "");
+}
+
+function interpret(response: Packet, name: string, type: DnsRecordType): DnsAnswer<unknown> {
+  const rcode = (response as Packet & { rcode?: string }).rcode ?? "NOERROR";
+  if (rcode !== "NOERROR") {
+    return { ok: false, failure: RCODE_FAILURE[rcode] ?? "ERROR", message: `${type} ${name}: ${rcode}` };
+  }
+  const answers = (response.answers ?? []).filter((a: Answer) => a.type === type);
+  if (answers.length === 0) {
+    return { ok: false, failure: "NODATA", message: `${name} has no ${type} records` };
+  }
+  const ttlSeconds = Math.min(...answers.map((a) => (a as { ttl?: number }).ttl ?? 0));
+  return { ok: true, records: answers.map((a) => recordData(a, type)), ttlSeconds };
+}
+
+function recordData(answer: Answer, type: DnsRecordType): unknown {
+  const data = (answer as { data: unknown }).data;
+  switch (type) {
+    case "A":
+    case "AAAA":
+      return String(data);
+    case "NS":
+    case "CNAME":
+      return normalizeName(String(data));
+    case "MX": {
+      const mx = data as { preference: number; exchange: string };
+      return { exchange: normalizeName(mx.exchange ?? ""), priority: mx.preference };
+    }
+    case "TXT": {
+      const parts = Array.isArray(data) ? data : [data];
+      return parts.map((p) => (Buffer.isBuffer(p) ? p.toString("utf8") : String(p))).join("");
+    }
+  }
+}
