@@ -1,0 +1,82 @@
+// Opens the configured database (embedded SQLite or PostgreSQL) behind one Kysely instance.
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import type { DatabaseKind } from "../config/config.js";
+import { capsFor, type DialectCaps } from "./dialect.js";
+import { migrations } from "./migrations/index.js";
+import type { Schema } from "./schema.js";
+
+// int8 (bigint) and numeric arrive as strings from pg; milli-credit amounts fit a double exactly.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export type Db = Kysely<Schema>;
+
+export interface Database {
+  db: Db;
+  caps: DialectCaps;
+  kind: DatabaseKind;
+  /** The PostgreSQL pool (pg-boss shares it); undefined on SQLite. */
+  pgPool: pg.Pool | undefined;
+  /** The SQLite file path; undefined on PostgreSQL. */
+  sqlitePath: string | undefined;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** Pool size on PostgreSQL. */
+  maxConnections?: number;
+}
+
+export function sqlitePathOf(url: string): string {
+  const path = url.slice("sqlite:".length);
+  if (!path) throw new Error("DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/leadcheck.db");
+  return path === ":memory:" ? path : resolve(path);
+}
+
+export function openDatabase(url: string, options: OpenOptions = {}): Database {
+  if (url.startsWith("sqlite:")) {
+    const path = sqlitePathOf(url);
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    const sqlite = new SQLite(path);
+    sqlite.pragma("journal_mode = WAL");
+    sqlite.pragma("synchronous = NORMAL");
+    sqlite.pragma("busy_timeout = 10000");
+    sqlite.pragma("foreign_keys = ON");
+    const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return {
+      db,
+      caps: capsFor("sqlite"),
+      kind: "sqlite",
+      pgPool: undefined,
+      sqlitePath: path,
+      close: () => db.destroy(),
+    };
+  }
+  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 20 });
+  // An idle client that errors (server restart) must not crash the process; the pool replaces it.
+  pool.on("error", () => {});
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    caps: capsFor("postgres"),
+    kind: "postgres",
+    pgPool: pool,
+    sqlitePath: undefined,
+    close: () => db.destroy(),
+  };
+}
+
+/** Applies pending migrations. Safe when several processes start at once: Kysely takes a
+ *  lock (an advisory lock on PostgreSQL, the write lock on SQLite) around the whole run. */
+export async function migrateToLatest(db: Kysely<unknown> | Db): Promise<string[]> {
+  const migrator = new Migrator({
+    db: db as Kysely<unknown>,
+    provider: { getMigrations: async () => migrations },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);
+}
