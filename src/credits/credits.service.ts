@@ -1,0 +1,206 @@
+// Credit rules (decisions §3): integer milli-credits, atomic upfront debits that never go below
+// zero, an append-only ledger written with every balance change, idempotent debits for retried
+// jobs, and credits.low / credits.depleted fired once on the crossing.
+import type { Transaction } from "kysely";
+import type { EventBus } from "../events/events.js";
+import type { Clock } from "../lib/clock.js";
+import type { Database } from "../storage/db.js";
+import type { Schema } from "../storage/schema.js";
+import { CreditsRepo, type LedgerEntry } from "./credits.repo.js";
+
+/** credits.low fires when a balance crosses below this (100 display credits = 0.1 stored). */
+export const LOW_BALANCE_THRESHOLD_MILLI = 100;
+
+export interface DebitRequest {
+  accountId: string;
+  amountMilli: number;
+  reason: string;
+  /** What the debit paid for, e.g. a job or batch id. */
+  reference?: string | null;
+  /** A retried job passes the same key and is never charged twice. */
+  idempotencyKey?: string | null;
+}
+
+export type DebitOutcome =
+  | { kind: "debited"; balanceMilli: number; entry: LedgerEntry | null; alreadyApplied: boolean }
+  | { kind: "insufficient_credits"; requiredMilli: number; availableMilli: number };
+
+export interface CreditBalance {
+  userId: string;
+  credits: number;
+  displayCredits: number;
+  updatedAt: string;
+  usedThisMonth: number;
+  lastPurchase: { credits: number; at: string } | null;
+}
+
+export const toStoredCredits = (milli: number) => milli / 1000;
+
+/** Stored credits (up to 3 decimals) to milli-credits; undefined when not a whole milli-credit. */
+export function milliFromStoredCredits(credits: number): number | undefined {
+  const milli = Math.round(credits * 1000);
+  return Math.abs(milli - credits * 1000) < 1e-6 && Number.isSafeInteger(milli) ? milli : undefined;
+}
+
+export class CreditsService {
+  private readonly repo = new CreditsRepo();
+
+  constructor(
+    private readonly deps: {
+      database: Database;
+      events: EventBus;
+      clock: Clock;
+      newAccountMilliCredits: number;
+    },
+  ) {}
+
+  /** Creates the account with its signup credits on first sight (decisions §2). */
+  async ensureAccount(accountId: string): Promise<void> {
+    const { db } = this.deps.database;
+    if (await this.repo.findAccount(db, accountId)) return;
+    await db
+      .transaction()
+      .execute((trx) =>
+        this.repo.createAccountIfMissing(trx, accountId, this.deps.newAccountMilliCredits, this.deps.clock.now()),
+      );
+  }
+
+  /** Debits in its own transaction; `then` runs inside it after a successful debit (e.g. to
+   *  enqueue the job the debit pays for), so both commit or neither does. */
+  async debit<T = undefined>(
+    request: DebitRequest,
+    then?: (trx: Transaction<Schema>, outcome: DebitOutcome & { kind: "debited" }) => Promise<T>,
+  ): Promise<{ outcome: DebitOutcome; result: T | undefined }> {
+    return this.deps.database.db.transaction().execute(async (trx) => {
+      const outcome = await this.debitWithin(trx, request);
+      if (outcome.kind !== "debited" || !then) return { outcome, result: undefined };
+      return { outcome, result: await then(trx, outcome) };
+    });
+  }
+
+  /** Debits inside the caller's transaction. */
+  async debitWithin(trx: Transaction<Schema>, request: DebitRequest): Promise<DebitOutcome> {
+    const { accountId, amountMilli } = request;
+    if (!Number.isSafeInteger(amountMilli) || amountMilli < 0) {
+      throw new Error(`debit amount must be a non-negative integer of milli-credits, got ${amountMilli}`);
+    }
+    const now = this.deps.clock.now();
+    if (request.idempotencyKey) {
+      const existing = await this.repo.findEntryByIdempotencyKey(trx, accountId, request.idempotencyKey);
+      if (existing) {
+        const account = await this.repo.findAccount(trx, accountId);
+        return {
+          kind: "debited",
+          balanceMilli: Number(account?.balance_milli ?? 0),
+          entry: existing,
+          alreadyApplied: true,
+        };
+      }
+    }
+    if (amountMilli === 0) {
+      const account = await this.repo.findAccount(trx, accountId);
+      return { kind: "debited", balanceMilli: Number(account?.balance_milli ?? 0), entry: null, alreadyApplied: false };
+    }
+    const balanceMilli = await this.repo.debitIfEnough(trx, accountId, amountMilli, now);
+    if (balanceMilli === undefined) {
+      const account = await this.repo.findAccount(trx, accountId);
+      return { kind: "insufficient_credits", requiredMilli: amountMilli, availableMilli: Number(account?.balance_milli ?? 0) };
+    }
+    const entry = await this.repo.appendEntry(
+      trx,
+      {
+        accountId,
+        deltaMilli: -amountMilli,
+        balanceAfterMilli: balanceMilli,
+        kind: "debit",
+        reason: request.reason,
+        reference: request.reference ?? null,
+        idempotencyKey: request.idempotencyKey ?? null,
+      },
+      now,
+    );
+    await this.emitCrossings(trx, accountId, balanceMilli + amountMilli, balanceMilli, now);
+    return { kind: "debited", balanceMilli, entry, alreadyApplied: false };
+  }
+
+  async grant(accountId: string, amountMilli: number, reason: string): Promise<CreditBalance> {
+    if (!Number.isSafeInteger(amountMilli) || amountMilli <= 0) {
+      throw new Error(`grant amount must be a positive integer of milli-credits, got ${amountMilli}`);
+    }
+    const now = this.deps.clock.now();
+    await this.deps.database.db.transaction().execute(async (trx) => {
+      await this.repo.createAccountIfMissing(trx, accountId, this.deps.newAccountMilliCredits, now);
+      const balanceMilli = await this.repo.addToBalance(trx, accountId, amountMilli, now);
+      await this.repo.appendEntry(
+        trx,
+        {
+          accountId,
+          deltaMilli: amountMilli,
+          balanceAfterMilli: balanceMilli,
+          kind: "grant",
+          reason,
+          reference: null,
+          idempotencyKey: null,
+        },
+        now,
+      );
+    });
+    return this.balance(accountId);
+  }
+
+  async balance(accountId: string): Promise<CreditBalance> {
+    const { db } = this.deps.database;
+    await this.ensureAccount(accountId);
+    const now = this.deps.clock.now();
+    const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
+    const [account, used, last] = await Promise.all([
+      this.repo.findAccount(db, accountId),
+      this.repo.spentSince(db, accountId, monthStart),
+      this.repo.lastGrant(db, accountId),
+    ]);
+    const balanceMilli = Number(account?.balance_milli ?? 0);
+    return {
+      userId: accountId,
+      credits: toStoredCredits(balanceMilli),
+      displayCredits: balanceMilli,
+      updatedAt: account?.updated_at ?? now.toISOString(),
+      usedThisMonth: toStoredCredits(used),
+      lastPurchase: last ? { credits: toStoredCredits(last.deltaMilli), at: last.createdAt } : null,
+    };
+  }
+
+  async transactions(accountId: string, limit: number, offset: number) {
+    await this.ensureAccount(accountId);
+    return this.repo.listEntries(this.deps.database.db, accountId, limit, offset);
+  }
+
+  /** Sum of the ledger; equals the balance by construction (tests assert it). */
+  ledgerSum(accountId: string): Promise<number> {
+    return this.repo.sumEntries(this.deps.database.db, accountId);
+  }
+
+  private async emitCrossings(
+    trx: Transaction<Schema>,
+    accountId: string,
+    beforeMilli: number,
+    afterMilli: number,
+    now: Date,
+  ): Promise<void> {
+    if (beforeMilli >= LOW_BALANCE_THRESHOLD_MILLI && afterMilli < LOW_BALANCE_THRESHOLD_MILLI) {
+      await this.deps.events.emit(
+        trx,
+        "credits.low",
+        accountId,
+        {
+          currentBalance: toStoredCredits(afterMilli),
+          threshold: toStoredCredits(LOW_BALANCE_THRESHOLD_MILLI),
+          creditsUsed: toStoredCredits(beforeMilli - afterMilli),
+        },
+        now,
+      );
+    }
+    if (beforeMilli > 0 && afterMilli === 0) {
+      await this.deps.events.emit(trx, "credits.depleted", accountId, { currentBalance: 0 }, now);
+    }
+  }
+}

@@ -1,0 +1,65 @@
+// The internal event bus. Events are written to the `events` outbox in the same transaction as
+// the change that caused them, so none is lost and none fires for a rolled-back change; the
+// webhook dispatcher fans them out to subscribed endpoints.
+import type { Kysely, Transaction } from "kysely";
+import { newId } from "../lib/ids.js";
+import type { Schema } from "../storage/schema.js";
+
+export const EVENT_TYPES = [
+  "validation.started",
+  "validation.complete",
+  "validation.failed",
+  "lead.created",
+  "lead.updated",
+  "lead.validated",
+  "credits.low",
+  "credits.depleted",
+  "batch.started",
+  "batch.complete",
+  "batch.progress",
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface DomainEvent {
+  id: string;
+  type: EventType;
+  accountId: string;
+  /** The payload as delivered: always carries `event`, `eventId`, `userId` and `timestamp`. */
+  payload: Record<string, unknown>;
+  createdAt: string;
+}
+
+type Executor = Kysely<Schema> | Transaction<Schema>;
+
+export type EventListener = (event: DomainEvent) => void;
+
+export class EventBus {
+  private readonly listeners = new Set<EventListener>();
+
+  /** Records an event in the outbox using `executor` (pass the transaction of the change). */
+  async emit(
+    executor: Executor,
+    type: EventType,
+    accountId: string,
+    data: Record<string, unknown>,
+    now: Date,
+  ): Promise<DomainEvent> {
+    const id = newId("evt", now.getTime());
+    const createdAt = now.toISOString();
+    const payload = { event: type, eventId: id, userId: accountId, ...data, timestamp: createdAt };
+    await executor
+      .insertInto("events")
+      .values({ id, account_id: accountId, type, payload: JSON.stringify(payload), created_at: createdAt, dispatched: 0 })
+      .execute();
+    const event: DomainEvent = { id, type, accountId, payload, createdAt };
+    // In-process listeners get a hint; the outbox stays the source of truth.
+    for (const listener of this.listeners) queueMicrotask(() => listener(event));
+    return event;
+  }
+
+  subscribe(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

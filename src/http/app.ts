@@ -1,0 +1,117 @@
+// buildApp(deps): the HTTP face of the service. Routes declare TypeBox schemas (validation,
+// serialization and OpenAPI from one source), call one service and map the outcome to JSON.
+import { randomUUID } from "node:crypto";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import type { IdentityVerifier } from "../accounts/identity.js";
+import type { Config } from "../config/config.js";
+import type { CreditsService } from "../credits/credits.service.js";
+import type { EventBus } from "../events/events.js";
+import type { KeysService } from "../keys/keys.service.js";
+import type { Clock } from "../lib/clock.js";
+import type { Database } from "../storage/db.js";
+import { authHook } from "./auth.js";
+import { errorHandler, notFoundHandler } from "./errors.js";
+import { RateLimits } from "./rate-limit.js";
+import { adminRoutes } from "./routes/admin.routes.js";
+import { creditsRoutes } from "./routes/credits.routes.js";
+import { keysRoutes } from "./routes/keys.routes.js";
+import { probeRoutes } from "./routes/probes.routes.js";
+import { ErrorResponse } from "./schemas.js";
+import type { Redis } from "ioredis";
+
+export const API_VERSION = "0.1.0";
+
+export interface AppDeps {
+  config: Readonly<Config>;
+  database: Database;
+  clock: Clock;
+  events: EventBus;
+  keys: KeysService;
+  credits: CreditsService;
+  identity: IdentityVerifier;
+  redis?: Redis | undefined;
+  /** Readiness of the job queue (absent: not part of this process). */
+  queueReady?: () => Promise<boolean>;
+  /** Set when the process is shutting down: readiness turns 503 first. */
+  lifecycle: { shuttingDown: boolean };
+  /** Request logs go here (pino, with request ids); none when absent. */
+  logger?: FastifyBaseLogger | undefined;
+}
+
+export type App = FastifyInstance<
+  import("node:http").Server,
+  import("node:http").IncomingMessage,
+  import("node:http").ServerResponse,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+const DEFAULT_ERROR_STATUSES = ["400", "401", "404", "422", "429", "500"];
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const app = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    bodyLimit: deps.config.limits.maxBodyBytes,
+    genReqId: (req) => {
+      const given = req.headers["x-request-id"];
+      return typeof given === "string" && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
+    },
+    ajv: { customOptions: { allErrors: true, coerceTypes: "array", useDefaults: true, removeAdditional: false } },
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addSchema(ErrorResponse);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("X-Request-Id", request.id);
+  });
+
+  // Every documented route answers its errors in the one error body: say so in the OpenAPI document.
+  app.addHook("onRoute", (route) => {
+    if (!route.schema || route.schema.hide) return;
+    const response = (route.schema.response ?? {}) as Record<string, unknown>;
+    const statuses = [...DEFAULT_ERROR_STATUSES];
+    if (route.config && (route.config as { auth?: string }).auth === "identity") statuses.push("403");
+    for (const status of statuses) response[status] ??= { $ref: "ErrorResponse#" };
+    route.schema.response = response;
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "leadcheck API",
+        version: API_VERSION,
+        description:
+          "Lead and site validation: email and website checks, leads with 0-100 ratings, batches, credits and webhooks.",
+      },
+      components: {
+        securitySchemes: {
+          apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
+          bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+        },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: true });
+
+  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+
+  app.decorateRequest("principal", null);
+  app.addHook("onRequest", authHook({ ...deps, adminToken: deps.config.auth.adminToken }));
+  app.addHook("onRequest", new RateLimits(deps.config.rateLimits, deps.redis).hook());
+
+  await app.register(async (scope) => {
+    await probeRoutes(scope as App, deps);
+    await keysRoutes(scope as App, deps);
+    await creditsRoutes(scope as App, deps);
+    await adminRoutes(scope as App, deps);
+  });
+
+  return app as App;
+}

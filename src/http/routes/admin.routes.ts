@@ -1,0 +1,36 @@
+import { Type } from "@sinclair/typebox";
+import { milliFromStoredCredits } from "../../credits/credits.service.js";
+import type { App, AppDeps } from "../app.js";
+import { validationError } from "../errors.js";
+import { BEARER_SECURITY } from "../schemas.js";
+import { balanceBody, CreditBalance } from "./credits.routes.js";
+
+export async function adminRoutes(app: App, deps: AppDeps): Promise<void> {
+  app.post(
+    "/v1/admin/accounts/:userId/credits",
+    {
+      config: { auth: "admin" },
+      schema: {
+        tags: ["admin"],
+        summary: "Grant credits to an account (payment systems plug in here)",
+        security: BEARER_SECURITY,
+        params: Type.Object({ userId: Type.String({ minLength: 1, maxLength: 128, pattern: "^[A-Za-z0-9._:@|-]+$" }) }),
+        body: Type.Object({
+          credits: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000_000, description: "Stored credits" }),
+          reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+        }),
+        response: { 200: CreditBalance },
+      },
+    },
+    async (request) => {
+      const milli = milliFromStoredCredits(request.body.credits);
+      if (milli === undefined || milli <= 0) {
+        throw validationError([
+          { field: "credits", message: "must be a multiple of 0.001 stored credits", type: "multipleOf" },
+        ]);
+      }
+      const balance = await deps.credits.grant(request.params.userId, milli, request.body.reason ?? "Admin grant");
+      return balanceBody(balance);
+    },
+  );
+}

@@ -1,0 +1,52 @@
+// The only SQL for API keys.
+import type { Kysely } from "kysely";
+import type { ApiKeysTable, Schema } from "../storage/schema.js";
+
+export class KeysRepo {
+  constructor(private readonly db: Kysely<Schema>) {}
+
+  insert(row: ApiKeysTable) {
+    return this.db.insertInto("api_keys").values(row).execute();
+  }
+
+  findActiveKeyByHash(hash: string) {
+    return this.db
+      .selectFrom("api_keys")
+      .select(["id", "account_id", "key_hash", "last_used_at"])
+      .where("key_hash", "=", hash)
+      .where("revoked_at", "is", null)
+      .executeTakeFirst();
+  }
+
+  listActiveKeys(accountId: string) {
+    return this.db
+      .selectFrom("api_keys")
+      .selectAll()
+      .where("account_id", "=", accountId)
+      .where("revoked_at", "is", null)
+      .orderBy("id", "asc")
+      .execute();
+  }
+
+  /** Returns true when an active key of this account was revoked. */
+  async revoke(accountId: string, keyId: string, at: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable("api_keys")
+      .set({ revoked_at: at })
+      .where("id", "=", keyId)
+      .where("account_id", "=", accountId)
+      .where("revoked_at", "is", null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Writes last_used only when the stored value is older than `staleBefore`. */
+  touchLastUsed(keyId: string, at: string, staleBefore: string) {
+    return this.db
+      .updateTable("api_keys")
+      .set({ last_used_at: at })
+      .where("id", "=", keyId)
+      .where((eb) => eb.or([eb("last_used_at", "is", null), eb("last_used_at", "<", staleBefore)]))
+      .execute();
+  }
+}
