@@ -34,7 +34,9 @@ export class IdentityVerifier {
     const attempts: (() => ReturnType<typeof jwtVerify>)[] = [];
     if (this.jwks) {
       const jwks = this.jwks;
-      attempts.push(() => jwtVerify(token, jwks, { ...claims, algorithms: ["RS256", "ES256", "PS256", "EdDSA"] }));
+      attempts.push(() =>
+        jwtVerify(token, jwks, { ...claims, algorithms: ["RS256", "ES256", "PS256", "EdDSA"] }),
+      );
     }
     if (this.secret) {
       const secret = this.secret;
@@ -43,7 +45,8 @@ export class IdentityVerifier {
     for (const attempt of attempts) {
       try {
         const { payload } = await attempt();
-        if (typeof payload.sub === "string" && ACCOUNT_ID.test(payload.sub)) return { accountId: payload.sub };
+        if (typeof payload.sub === "string" && ACCOUNT_ID.test(payload.sub))
+          return { accountId: payload.sub };
         return undefined;
       } catch {
         // try the next verifier

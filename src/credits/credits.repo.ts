@@ -66,7 +66,11 @@ export class CreditsRepo {
       .executeTakeFirst();
   }
 
-  async findEntryByIdempotencyKey(db: Executor, accountId: string, key: string): Promise<LedgerEntry | undefined> {
+  async findEntryByIdempotencyKey(
+    db: Executor,
+    accountId: string,
+    key: string,
+  ): Promise<LedgerEntry | undefined> {
     const row = await db
       .selectFrom("credit_ledger")
       .selectAll()

@@ -61,7 +61,12 @@ export class CreditsService {
     await db
       .transaction()
       .execute((trx) =>
-        this.repo.createAccountIfMissing(trx, accountId, this.deps.newAccountMilliCredits, this.deps.clock.now()),
+        this.repo.createAccountIfMissing(
+          trx,
+          accountId,
+          this.deps.newAccountMilliCredits,
+          this.deps.clock.now(),
+        ),
       );
   }
 
@@ -99,12 +104,21 @@ export class CreditsService {
     }
     if (amountMilli === 0) {
       const account = await this.repo.findAccount(trx, accountId);
-      return { kind: "debited", balanceMilli: Number(account?.balance_milli ?? 0), entry: null, alreadyApplied: false };
+      return {
+        kind: "debited",
+        balanceMilli: Number(account?.balance_milli ?? 0),
+        entry: null,
+        alreadyApplied: false,
+      };
     }
     const balanceMilli = await this.repo.debitIfEnough(trx, accountId, amountMilli, now);
     if (balanceMilli === undefined) {
       const account = await this.repo.findAccount(trx, accountId);
-      return { kind: "insufficient_credits", requiredMilli: amountMilli, availableMilli: Number(account?.balance_milli ?? 0) };
+      return {
+        kind: "insufficient_credits",
+        requiredMilli: amountMilli,
+        availableMilli: Number(account?.balance_milli ?? 0),
+      };
     }
     const entry = await this.repo.appendEntry(
       trx,

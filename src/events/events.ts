@@ -50,7 +50,14 @@ export class EventBus {
     const payload = { event: type, eventId: id, userId: accountId, ...data, timestamp: createdAt };
     await executor
       .insertInto("events")
-      .values({ id, account_id: accountId, type, payload: JSON.stringify(payload), created_at: createdAt, dispatched: 0 })
+      .values({
+        id,
+        account_id: accountId,
+        type,
+        payload: JSON.stringify(payload),
+        created_at: createdAt,
+        dispatched: 0,
+      })
       .execute();
     const event: DomainEvent = { id, type, accountId, payload, createdAt };
     // In-process listeners get a hint; the outbox stays the source of truth.

@@ -5,6 +5,7 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import type { Redis } from "ioredis";
 import type { IdentityVerifier } from "../accounts/identity.js";
 import type { Config } from "../config/config.js";
 import type { CreditsService } from "../credits/credits.service.js";
@@ -20,7 +21,6 @@ import { creditsRoutes } from "./routes/credits.routes.js";
 import { keysRoutes } from "./routes/keys.routes.js";
 import { probeRoutes } from "./routes/probes.routes.js";
 import { ErrorResponse } from "./schemas.js";
-import type { Redis } from "ioredis";
 
 export const API_VERSION = "0.1.0";
 
@@ -59,7 +59,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       const given = req.headers["x-request-id"];
       return typeof given === "string" && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
     },
-    ajv: { customOptions: { allErrors: true, coerceTypes: "array", useDefaults: true, removeAdditional: false } },
+    ajv: {
+      customOptions: { allErrors: true, coerceTypes: "array", useDefaults: true, removeAdditional: false },
+    },
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
 

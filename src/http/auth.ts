@@ -47,7 +47,8 @@ function safeEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-const missing = () => new AppError("UNAUTHORIZED", "Missing authentication: send X-API-Key or a Bearer token");
+const missing = () =>
+  new AppError("UNAUTHORIZED", "Missing authentication: send X-API-Key or a Bearer token");
 const invalidKey = () => new AppError("INVALID_API_KEY", "Invalid or revoked API key");
 const invalidToken = () => new AppError("UNAUTHORIZED", "Invalid or expired bearer token");
 
@@ -56,7 +57,12 @@ export function authHook(deps: AuthDeps) {
     const identity = await deps.identity.verify(token);
     if (!identity) throw invalidToken();
     await deps.credits.ensureAccount(identity.accountId);
-    return { accountId: identity.accountId, via: "jwt", keyId: null, rateLimitKey: `acct:${identity.accountId}` };
+    return {
+      accountId: identity.accountId,
+      via: "jwt",
+      keyId: null,
+      rateLimitKey: `acct:${identity.accountId}`,
+    };
   }
 
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
@@ -80,7 +86,8 @@ export function authHook(deps: AuthDeps) {
         request.principal = await fromJwt(token);
         return;
       }
-      if (apiKey) throw new AppError("FORBIDDEN", "API keys cannot manage keys: use an identity provider token");
+      if (apiKey)
+        throw new AppError("FORBIDDEN", "API keys cannot manage keys: use an identity provider token");
       throw missing();
     }
 

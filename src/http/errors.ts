@@ -148,7 +148,11 @@ export function paymentRequired(requiredMilli: number, availableMilli: number): 
   );
 }
 
-export function rateLimited(message: string, retryAfterSeconds: number, code: ErrorCode = "RATE_LIMIT_EXCEEDED") {
+export function rateLimited(
+  message: string,
+  retryAfterSeconds: number,
+  code: ErrorCode = "RATE_LIMIT_EXCEEDED",
+) {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
   return new AppError(
     code,
@@ -183,9 +187,11 @@ function fieldErrorsOf(err: FastifyError): FieldError[] {
   return list.map((v) => {
     let field = (v.instancePath ?? "").replace(/^\//, "").replaceAll("/", ".");
     const missing = v.params?.missingProperty;
-    if (v.keyword === "required" && typeof missing === "string") field = field ? `${field}.${missing}` : missing;
+    if (v.keyword === "required" && typeof missing === "string")
+      field = field ? `${field}.${missing}` : missing;
     const extra = v.params?.additionalProperty;
-    if (v.keyword === "additionalProperties" && typeof extra === "string") field = field ? `${field}.${extra}` : extra;
+    if (v.keyword === "additionalProperties" && typeof extra === "string")
+      field = field ? `${field}.${extra}` : extra;
     const name = field || context;
     return {
       field: context === "body" ? name : `${context}.${name}`.replace(/\.$/, ""),
@@ -207,7 +213,10 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: bo
       return { appError: new AppError("INVALID_JSON", "Request body is not valid JSON"), unexpected: false };
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
       return {
-        appError: new AppError("INVALID_JSON", "Body cannot be empty when content-type is set to 'application/json'"),
+        appError: new AppError(
+          "INVALID_JSON",
+          "Body cannot be empty when content-type is set to 'application/json'",
+        ),
         unexpected: false,
       };
     case "FST_ERR_CTP_BODY_TOO_LARGE":
@@ -241,5 +250,8 @@ export function errorHandler(error: unknown, request: FastifyRequest, reply: Fas
 }
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  return sendError(reply, new AppError("NOT_FOUND", `Route ${request.method} ${request.url.split("?")[0]} not found`));
+  return sendError(
+    reply,
+    new AppError("NOT_FOUND", `Route ${request.method} ${request.url.split("?")[0]} not found`),
+  );
 }

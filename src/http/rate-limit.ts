@@ -4,7 +4,12 @@
 // instances. rate-limiter-flexible does the counting.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from "rate-limiter-flexible";
 import type { Config } from "../config/config.js";
 import { rateLimited } from "./errors.js";
 
@@ -68,9 +73,11 @@ export class RateLimits {
           setHeaders(reply, named.points, 0, now + rejection.msBeforeNext);
           throw rateLimited(`Rate limit exceeded: ${named.label}`, rejection.msBeforeNext / 1000);
         }
-        if (!tightest || res.remainingPoints < tightest.res.remainingPoints) tightest = { res, points: named.points };
+        if (!tightest || res.remainingPoints < tightest.res.remainingPoints)
+          tightest = { res, points: named.points };
       }
-      if (tightest) setHeaders(reply, tightest.points, tightest.res.remainingPoints, now + tightest.res.msBeforeNext);
+      if (tightest)
+        setHeaders(reply, tightest.points, tightest.res.remainingPoints, now + tightest.res.msBeforeNext);
     };
   }
 }

@@ -9,7 +9,11 @@ export const ErrorResponse = Type.Object(
     details: Type.Object({}, { additionalProperties: true }),
     detail: Type.Optional(
       Type.Array(
-        Type.Object({ loc: Type.Array(Type.Union([Type.String(), Type.Number()])), msg: Type.String(), type: Type.String() }),
+        Type.Object({
+          loc: Type.Array(Type.Union([Type.String(), Type.Number()])),
+          msg: Type.String(),
+          type: Type.String(),
+        }),
       ),
     ),
     required: Type.Optional(Type.Number()),

@@ -13,7 +13,14 @@ describe("API key format", () => {
   });
 
   it("rejects keys of the wrong shape", () => {
-    for (const bad of ["", "sk_", "pk_" + "a".repeat(40), "sk_" + "a".repeat(39), "sk_" + "a".repeat(41), "sk_" + "-".repeat(40)]) {
+    for (const bad of [
+      "",
+      "sk_",
+      "pk_" + "a".repeat(40),
+      "sk_" + "a".repeat(39),
+      "sk_" + "a".repeat(41),
+      "sk_" + "-".repeat(40),
+    ]) {
       assert.equal(isWellFormedApiKey(bad), false, bad);
     }
   });

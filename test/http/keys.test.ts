@@ -12,7 +12,9 @@ for (const kind of dialects()) {
     });
     after(async () => h?.close());
 
-    it("creates a key with a JWT, lists only its partial form, and refuses it right after DELETE", { skip }, async () => {
+    it("creates a key with a JWT, lists only its partial form, and refuses it right after DELETE", {
+      skip,
+    }, async () => {
       const auth = { authorization: `Bearer ${await h.token("user_keys")}` };
       const created = await h.app.inject({
         method: "POST",
@@ -27,7 +29,11 @@ for (const kind of dialects()) {
       assert.equal(body.name, "crm sync");
       assert.ok(body.message);
 
-      const used = await h.app.inject({ method: "GET", url: "/v1/credits", headers: { "x-api-key": body.api_key } });
+      const used = await h.app.inject({
+        method: "GET",
+        url: "/v1/credits",
+        headers: { "x-api-key": body.api_key },
+      });
       assert.equal(used.statusCode, 200);
       assert.equal(used.json().userId, "user_keys");
 
@@ -39,14 +45,26 @@ for (const kind of dialects()) {
       assert.equal(JSON.stringify(list.json()).includes(body.api_key), false, "full key never listed");
       assert.ok(summary.last_used, "last_used set after use");
 
-      const del = await h.app.inject({ method: "DELETE", url: `/v1/auth/keys/${body.key_id}`, headers: auth });
+      const del = await h.app.inject({
+        method: "DELETE",
+        url: `/v1/auth/keys/${body.key_id}`,
+        headers: auth,
+      });
       assert.equal(del.statusCode, 200);
       assert.deepEqual(del.json(), { message: "API key revoked", key_id: body.key_id });
 
-      const after = await h.app.inject({ method: "GET", url: "/v1/credits", headers: { "x-api-key": body.api_key } });
+      const after = await h.app.inject({
+        method: "GET",
+        url: "/v1/credits",
+        headers: { "x-api-key": body.api_key },
+      });
       assert.equal(after.statusCode, 401);
       assert.equal(after.json().error_code, "INVALID_API_KEY");
-      const again = await h.app.inject({ method: "DELETE", url: `/v1/auth/keys/${body.key_id}`, headers: auth });
+      const again = await h.app.inject({
+        method: "DELETE",
+        url: `/v1/auth/keys/${body.key_id}`,
+        headers: auth,
+      });
       assert.equal(again.statusCode, 404);
     });
 
@@ -57,14 +75,17 @@ for (const kind of dialects()) {
       for (const row of rows) assert.equal(JSON.stringify(row).includes(key), false);
     });
 
-    it("refuses an API key on key management with 403, and another account's key with 404", { skip }, async () => {
+    it("refuses an API key on key management with 403, and another account's key with 404", {
+      skip,
+    }, async () => {
       const key = await h.apiKey("user_a");
       const res = await h.app.inject({ method: "GET", url: "/v1/auth/keys", headers: { "x-api-key": key } });
       assert.equal(res.statusCode, 403);
       assert.equal(res.json().error_code, "FORBIDDEN");
 
       const authA = { authorization: `Bearer ${await h.token("user_a")}` };
-      const keyId = (await h.app.inject({ method: "GET", url: "/v1/auth/keys", headers: authA })).json().keys[0].key_id;
+      const keyId = (await h.app.inject({ method: "GET", url: "/v1/auth/keys", headers: authA })).json()
+        .keys[0].key_id;
       const authB = { authorization: `Bearer ${await h.token("user_b")}` };
       const del = await h.app.inject({ method: "DELETE", url: `/v1/auth/keys/${keyId}`, headers: authB });
       assert.equal(del.statusCode, 404);
@@ -74,10 +95,18 @@ for (const kind of dialects()) {
       const none = await h.app.inject({ method: "GET", url: "/v1/credits" });
       assert.equal(none.statusCode, 401);
       assert.equal(none.json().error_code, "UNAUTHORIZED");
-      const bad = await h.app.inject({ method: "GET", url: "/v1/credits", headers: { "x-api-key": "sk_nope" } });
+      const bad = await h.app.inject({
+        method: "GET",
+        url: "/v1/credits",
+        headers: { "x-api-key": "sk_nope" },
+      });
       assert.equal(bad.statusCode, 401);
       assert.equal(bad.json().error_code, "INVALID_API_KEY");
-      const jwt = await h.app.inject({ method: "GET", url: "/v1/credits", headers: { authorization: "Bearer x.y.z" } });
+      const jwt = await h.app.inject({
+        method: "GET",
+        url: "/v1/credits",
+        headers: { authorization: "Bearer x.y.z" },
+      });
       assert.equal(jwt.statusCode, 401);
     });
 

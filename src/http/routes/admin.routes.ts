@@ -14,9 +14,15 @@ export async function adminRoutes(app: App, deps: AppDeps): Promise<void> {
         tags: ["admin"],
         summary: "Grant credits to an account (payment systems plug in here)",
         security: BEARER_SECURITY,
-        params: Type.Object({ userId: Type.String({ minLength: 1, maxLength: 128, pattern: "^[A-Za-z0-9._:@|-]+$" }) }),
+        params: Type.Object({
+          userId: Type.String({ minLength: 1, maxLength: 128, pattern: "^[A-Za-z0-9._:@|-]+$" }),
+        }),
         body: Type.Object({
-          credits: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000_000, description: "Stored credits" }),
+          credits: Type.Number({
+            exclusiveMinimum: 0,
+            maximum: 1_000_000_000,
+            description: "Stored credits",
+          }),
           reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
         }),
         response: { 200: CreditBalance },
@@ -29,7 +35,11 @@ export async function adminRoutes(app: App, deps: AppDeps): Promise<void> {
           { field: "credits", message: "must be a multiple of 0.001 stored credits", type: "multipleOf" },
         ]);
       }
-      const balance = await deps.credits.grant(request.params.userId, milli, request.body.reason ?? "Admin grant");
+      const balance = await deps.credits.grant(
+        request.params.userId,
+        milli,
+        request.body.reason ?? "Admin grant",
+      );
       return balanceBody(balance);
     },
   );

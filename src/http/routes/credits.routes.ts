@@ -63,7 +63,11 @@ export async function creditsRoutes(app: App, deps: AppDeps): Promise<void> {
     },
     async (request) => {
       const { limit, offset } = request.query;
-      const { entries, total } = await deps.credits.transactions(principalOf(request).accountId, limit, offset);
+      const { entries, total } = await deps.credits.transactions(
+        principalOf(request).accountId,
+        limit,
+        offset,
+      );
       const hasMore = offset + entries.length < total;
       return {
         transactions: entries.map((e) => ({

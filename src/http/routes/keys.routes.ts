@@ -33,7 +33,10 @@ export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
 
   app.post(
     "/v1/auth/keys",
-    { config, schema: { ...common, summary: "Create an API key", body: CreateKeyBody, response: { 201: CreatedKey } } },
+    {
+      config,
+      schema: { ...common, summary: "Create an API key", body: CreateKeyBody, response: { 201: CreatedKey } },
+    },
     async (request, reply) => {
       const { accountId } = principalOf(request);
       const created = await deps.keys.create(accountId, request.body.name, request.body.description ?? null);
@@ -45,7 +48,11 @@ export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
     "/v1/auth/keys",
     {
       config,
-      schema: { ...common, summary: "List API keys", response: { 200: Type.Object({ keys: Type.Array(KeySummary) }) } },
+      schema: {
+        ...common,
+        summary: "List API keys",
+        response: { 200: Type.Object({ keys: Type.Array(KeySummary) }) },
+      },
     },
     async (request) => ({ keys: await deps.keys.list(principalOf(request).accountId) }),
   );

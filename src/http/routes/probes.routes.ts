@@ -1,5 +1,5 @@
-import { sql } from "kysely";
 import { Type } from "@sinclair/typebox";
+import { sql } from "kysely";
 import type { App, AppDeps } from "../app.js";
 import { NO_SECURITY } from "../schemas.js";
 
@@ -17,14 +17,24 @@ export async function probeRoutes(app: App, deps: AppDeps): Promise<void> {
     timestamp: deps.clock.now().toISOString(),
   }));
 
-  app.get("/liveness", { schema: { ...probe, summary: "Liveness", response: { 200: ProbeBody } } }, async () => ({
-    status: "alive",
-    timestamp: deps.clock.now().toISOString(),
-  }));
+  app.get(
+    "/liveness",
+    { schema: { ...probe, summary: "Liveness", response: { 200: ProbeBody } } },
+    async () => ({
+      status: "alive",
+      timestamp: deps.clock.now().toISOString(),
+    }),
+  );
 
   app.get(
     "/readiness",
-    { schema: { ...probe, summary: "Readiness: database and queue", response: { 200: ProbeBody, 503: ProbeBody } } },
+    {
+      schema: {
+        ...probe,
+        summary: "Readiness: database and queue",
+        response: { 200: ProbeBody, 503: ProbeBody },
+      },
+    },
     async (_request, reply) => {
       const checks: Record<string, string> = {};
       checks.database = await sql`select 1 as ok`
