@@ -7,6 +7,8 @@ import type { Config } from "./config/config.js";
 import { CreditsService } from "./credits/credits.service.js";
 import { EventBus } from "./events/events.js";
 import { type App, buildApp } from "./http/app.js";
+import type { JobDefinition } from "./jobs/catalog.js";
+import { createJobQueue, type JobQueue } from "./jobs/index.js";
 import { KeysService } from "./keys/keys.service.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { type Database, migrateToLatest, openDatabase } from "./storage/db.js";
@@ -20,15 +22,20 @@ export interface Services {
   keys: KeysService;
   identity: IdentityVerifier;
   redis: Redis | undefined;
+  queue: JobQueue;
+  /** Every background job kind with its policy and handler (see src/jobs/catalog.ts). */
+  jobCatalog: JobDefinition[];
+  logger: pino.Logger;
   lifecycle: { shuttingDown: boolean };
   close(): Promise<void>;
 }
 
 export async function createServices(
   config: Readonly<Config>,
-  options: { clock?: Clock; migrate?: boolean } = {},
+  options: { clock?: Clock; migrate?: boolean; logger?: pino.Logger } = {},
 ): Promise<Services> {
   const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? createLogger(config);
   const database = openDatabase(config.databaseUrl);
   if (options.migrate !== false) await migrateToLatest(database.db);
   const events = new EventBus();
@@ -44,6 +51,11 @@ export async function createServices(
     ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: false, lazyConnect: false })
     : undefined;
   redis?.on("error", () => {}); // the rate limiter falls back to memory; readiness reports the rest
+  const queue = createJobQueue(database, {
+    clock,
+    onError: (error) => logger.error({ err: error }, "job queue error"),
+  });
+  const jobCatalog: JobDefinition[] = [];
   return {
     config,
     clock,
@@ -53,16 +65,26 @@ export async function createServices(
     keys,
     identity,
     redis,
+    queue,
+    jobCatalog,
+    logger,
     lifecycle: { shuttingDown: false },
     async close() {
+      await queue.stop({ graceful: false, timeoutMs: 0 }).catch(() => {});
       redis?.disconnect();
       await database.close();
     },
   };
 }
 
+/** Starts the queue (pg-boss creates its schema here) and defines every queue of the catalog. */
+export async function startQueue(services: Services): Promise<void> {
+  await services.queue.start();
+  for (const job of services.jobCatalog) await services.queue.define(job.name, job.policy);
+}
+
 export function buildHttpApp(services: Services, logger?: pino.Logger): Promise<App> {
-  return buildApp({ ...services, logger });
+  return buildApp({ ...services, logger, queueReady: () => services.queue.ping() });
 }
 
 export function createLogger(config: Readonly<Config>): pino.Logger {

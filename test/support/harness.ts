@@ -5,7 +5,7 @@ import type { DatabaseKind } from "../../src/config/config.js";
 import { loadConfig } from "../../src/config/config.js";
 import type { App } from "../../src/http/app.js";
 import type { Clock } from "../../src/lib/clock.js";
-import { buildHttpApp, createServices, type Services } from "../../src/main.js";
+import { buildHttpApp, createServices, type Services, startQueue } from "../../src/main.js";
 import { createTestDatabase, type TestDatabase } from "./db.js";
 
 export const TEST_JWT_SECRET = "test-secret-for-hs256-tokens-only";
@@ -36,6 +36,7 @@ export async function startHarness(
     ...env,
   });
   const services = await createServices(config, { ...options, migrate: false });
+  await startQueue(services);
   const app = await buildHttpApp(services);
   await app.ready();
 

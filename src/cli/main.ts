@@ -1,0 +1,105 @@
+// The `leadcheck` command: serve, worker, migrate and the admin commands (decisions §1).
+import { Command, Option } from "commander";
+import { ConfigError, loadConfig } from "../config/config.js";
+import { milliFromStoredCredits } from "../credits/credits.service.js";
+import { API_VERSION } from "../http/app.js";
+import { createServices } from "../main.js";
+import { exitOnSignals, startServe, startWorker } from "../server.js";
+import { migrateToLatest, openDatabase } from "../storage/db.js";
+
+function config() {
+  return loadConfig(process.env);
+}
+
+function print(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function buildCli(): Command {
+  const program = new Command("leadcheck")
+    .description("Lead and site validation service: email and website checks, leads, credits, webhooks")
+    .version(API_VERSION)
+    .showHelpAfterError();
+
+  program
+    .command("serve")
+    .description("Run the HTTP API (migrates first) with an embedded worker unless --no-worker")
+    .option("--no-worker", "API only: leave background jobs to `leadcheck worker` processes")
+    .addOption(new Option("-p, --port <port>", "listen port (default: PORT or 8080)").argParser(Number))
+    .action(async (opts: { worker: boolean; port?: number }) => {
+      if (opts.port !== undefined) process.env.PORT = String(opts.port);
+      const cfg = config();
+      const running = await startServe(cfg, { worker: opts.worker && cfg.worker.embedded });
+      exitOnSignals(running, cfg);
+    });
+
+  program
+    .command("worker")
+    .description("Run background jobs only (batches, email jobs, webhook deliveries, purges)")
+    .action(async () => {
+      const cfg = config();
+      exitOnSignals(await startWorker(cfg), cfg);
+    });
+
+  program
+    .command("migrate")
+    .description("Apply pending database migrations and exit")
+    .action(async () => {
+      const database = openDatabase(config().databaseUrl);
+      try {
+        const applied = await migrateToLatest(database.db);
+        print({ applied });
+      } finally {
+        await database.close();
+      }
+    });
+
+  const keys = program.command("keys").description("Manage API keys");
+  keys
+    .command("create")
+    .description("Create an API key for an account and print it (shown once)")
+    .requiredOption("--user <userId>", "account id (the identity token's sub)")
+    .requiredOption("--name <name>", "label for the key")
+    .option("--description <text>", "optional description")
+    .action(async (opts: { user: string; name: string; description?: string }) => {
+      const services = await createServices(config());
+      try {
+        await services.credits.ensureAccount(opts.user);
+        print(await services.keys.create(opts.user, opts.name, opts.description ?? null));
+      } finally {
+        await services.close();
+      }
+    });
+
+  const credits = program.command("credits").description("Manage credits");
+  credits
+    .command("grant")
+    .description("Grant stored credits to an account and print the new balance")
+    .requiredOption("--user <userId>", "account id")
+    .requiredOption("--credits <amount>", "stored credits, e.g. 1.5 (= 1,500 display credits)")
+    .option("--reason <text>", "ledger reason", "CLI grant")
+    .action(async (opts: { user: string; credits: string; reason: string }) => {
+      const milli = milliFromStoredCredits(Number(opts.credits));
+      if (!opts.credits || milli === undefined || milli <= 0) {
+        throw new ConfigError(`--credits must be a positive multiple of 0.001, got "${opts.credits}"`);
+      }
+      const services = await createServices(config());
+      try {
+        print(await services.credits.grant(opts.user, milli, opts.reason));
+      } finally {
+        await services.close();
+      }
+    });
+
+  return program;
+}
+
+try {
+  await buildCli().parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`leadcheck: ${error.message}\n`);
+    process.exit(2);
+  }
+  throw error;
+}

@@ -1,0 +1,9 @@
+// The worker side: defines every job queue of the catalog and starts its handlers. `serve` runs
+// it embedded; `leadcheck worker` runs it alone for scale-out.
+import type { Services } from "./main.js";
+
+export async function registerWorkers(services: Services): Promise<void> {
+  for (const job of services.jobCatalog) {
+    await services.queue.work(job.name, { concurrency: job.concurrency }, job.handler);
+  }
+}
