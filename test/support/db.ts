@@ -26,7 +26,9 @@ export async function skipReasonFor(kind: DatabaseKind): Promise<string | false>
 }
 
 /** Creates an empty database of the given kind and returns its URL (not migrated, not opened). */
-export async function createEmptyDatabase(kind: DatabaseKind): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createEmptyDatabase(
+  kind: DatabaseKind,
+): Promise<{ url: string; drop(): Promise<void> }> {
   if (kind === "sqlite") {
     const dir = mkdtempSync(join(tmpdir(), "leadcheck-test-"));
     return {
