@@ -45,9 +45,36 @@ export interface EventsTable {
   dispatched: number;
 }
 
+/** Background jobs of the embedded (SQLite) queue runner; see src/jobs/sqlite-job-store.ts. */
+export interface JobsTable {
+  id: string;
+  name: string;
+  /** JSON object. */
+  data: string;
+  state: "created" | "retry" | "active" | "completed" | "failed";
+  singleton_key: string | null;
+  retry_limit: number;
+  /** Failed attempts so far; the attempt being run sees the count of those before it. */
+  retry_count: number;
+  retry_delay_ms: number;
+  retry_backoff: number;
+  expire_in_ms: number;
+  start_after: string;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  /** Lease end of an active job: past it the job counts as a failed attempt (its process died). */
+  locked_until: string | null;
+  /** Changes on every claim so a late completion from an expired attempt cannot touch a newer one. */
+  lease_token: string | null;
+  /** JSON `{ message, stack? }` of the last failure. */
+  last_error: string | null;
+}
+
 export interface Schema {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   credit_ledger: CreditLedgerTable;
   events: EventsTable;
+  jobs: JobsTable;
 }

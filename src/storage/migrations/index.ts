@@ -1,7 +1,9 @@
 // Every migration, in order. Names are permanent once released: add new ones at the end.
 import type { Migration } from "kysely";
 import * as m0001 from "./0001-foundation.js";
+import * as m0002 from "./0002-jobs.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-foundation": m0001,
+  "0002-jobs": m0002,
 };

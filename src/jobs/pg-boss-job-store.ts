@@ -1,0 +1,178 @@
+// The PostgreSQL runner's storage: pg-boss 10 (own small pool, schema `pgboss`). pg-boss keeps
+// the jobs, claims them with SKIP LOCKED, schedules retries with its backoff, expires attempts
+// whose worker died (its maintenance loop) and archives finished jobs. We drive it through
+// fetch/complete/fail instead of `work()`, because `work()` fails jobs that are still running
+// at stop (using up a retry, or failing a job with no retries for good) where we hand them back,
+// and adds one polling loop per unit of concurrency.
+import { randomUUID } from "node:crypto";
+import { CompiledQuery, type Transaction } from "kysely";
+import PgBoss from "pg-boss";
+import type { Schema } from "../storage/schema.js";
+import type { JobData, JobPolicy, JobRecord, JobState, QueueStats } from "./job-queue.js";
+import type { ClaimedJob, FailureInfo, InsertJob, JobStore } from "./job-store.js";
+
+export interface PgBossJobStoreOptions {
+  connectionString: string;
+  schema: string;
+  maxConnections: number;
+  maintenanceIntervalMs: number;
+  completedRetentionMs: number;
+  failedRetentionMs: number;
+  onError: (error: unknown) => void;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Archived (finished) jobs are deleted this long after archiving. */
+const ARCHIVE_KEEP_SECONDS = 60 * 60;
+
+const seconds = (ms: number) => Math.ceil(ms / 1000);
+
+export class PgBossJobStore implements JobStore {
+  readonly #boss: PgBoss;
+  readonly #schema: string;
+
+  constructor(options: PgBossJobStoreOptions) {
+    this.#schema = options.schema;
+    this.#boss = new PgBoss({
+      connectionString: options.connectionString,
+      schema: options.schema,
+      max: options.maxConnections,
+      application_name: "leadcheck-jobs",
+      migrate: true,
+      supervise: true,
+      schedule: false,
+      maintenanceIntervalSeconds: Math.max(1, seconds(options.maintenanceIntervalMs)),
+      archiveCompletedAfterSeconds: Math.max(1, seconds(options.completedRetentionMs)),
+      archiveFailedAfterSeconds: Math.max(1, seconds(options.failedRetentionMs)),
+      deleteAfterSeconds: ARCHIVE_KEEP_SECONDS,
+    });
+    // An EventEmitter without an error listener would throw and take the process down.
+    this.#boss.on("error", options.onError);
+  }
+
+  async start(): Promise<void> {
+    await this.#boss.start();
+  }
+
+  /** `short` policy: pg-boss then keeps at most one created job per singleton key. */
+  async define(name: string, policy: JobPolicy): Promise<void> {
+    const queue: Omit<PgBoss.Queue, "name"> = { policy: "short", ...toPgBossPolicy(policy) };
+    await this.#boss.createQueue(name, { name, ...queue });
+    // createQueue leaves an existing queue alone; later deploys may have changed the policy.
+    await this.#boss.updateQueue(name, { name, ...queue });
+  }
+
+  async insert(job: InsertJob): Promise<string | null> {
+    const id = randomUUID();
+    return this.#boss.send(job.name, job.data, {
+      id,
+      ...toPgBossPolicy(job.policy),
+      // Under the `short` policy every created job needs a key of its own unless it shares one.
+      singletonKey: job.singletonKey === null ? `id:${id}` : `key:${job.singletonKey}`,
+      ...(job.startAfterMs > 0 ? { startAfter: new Date(Date.now() + job.startAfterMs) } : {}),
+      ...(job.trx ? { db: transactionDb(job.trx) } : {}),
+    });
+  }
+
+  async claim(name: string, limit: number): Promise<ClaimedJob[]> {
+    const jobs = await this.#boss.fetch<JobData>(name, { batchSize: limit, includeMetadata: true });
+    return jobs.map((j) => ({
+      id: j.id,
+      name: j.name,
+      data: j.data,
+      retryCount: j.retryCount,
+      expireInMs: Number(j.expireInSeconds) * 1000,
+      lease: j.id,
+    }));
+  }
+
+  async complete(job: ClaimedJob): Promise<void> {
+    await this.#boss.complete(job.name, job.id);
+  }
+
+  async fail(job: ClaimedJob, failure: FailureInfo): Promise<void> {
+    await this.#boss.fail(job.name, job.id, { ...failure });
+  }
+
+  /** Back to `retry` with started_on cleared: pg-boss then does not count the attempt. */
+  async release(jobs: ClaimedJob[]): Promise<void> {
+    for (const name of new Set(jobs.map((j) => j.name))) {
+      await this.#boss.getDb().executeSql(
+        `UPDATE ${this.#schema}.job SET state = 'retry', started_on = NULL, start_after = now()
+         WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'`,
+        [name, jobs.filter((j) => j.name === name).map((j) => j.id)],
+      );
+    }
+  }
+
+  /** pg-boss's own maintenance loop expires, retries and archives. */
+  async maintain(): Promise<void> {}
+
+  async stats(name?: string): Promise<QueueStats> {
+    const { rows } = await this.#boss.getDb().executeSql(
+      `SELECT
+         count(*) FILTER (WHERE state < 'active') AS queued,
+         count(*) FILTER (WHERE state = 'active') AS active,
+         (extract(epoch FROM now() - min(start_after) FILTER (WHERE state < 'active' AND start_after <= now()))
+           * 1000)::float8 AS oldest_ms
+       FROM ${this.#schema}.job
+       WHERE state <= 'active' AND ($1::text IS NULL OR name = $1)`,
+      [name ?? null],
+    );
+    const row = rows[0] as { queued: number | string; active: number | string; oldest_ms: number | null };
+    return {
+      queued: Number(row.queued),
+      active: Number(row.active),
+      oldestQueuedAgeMs: row.oldest_ms === null ? null : Math.max(0, Math.round(row.oldest_ms)),
+    };
+  }
+
+  async get(name: string, id: string): Promise<JobRecord | null> {
+    if (!UUID.test(id)) return null;
+    const job = await this.#boss.getJobById<JobData>(name, id, { includeArchive: true });
+    if (!job) return null;
+    const output = job.output as { message?: unknown } | null;
+    const isFailure = job.state === "failed" || job.state === "retry";
+    return {
+      id: job.id,
+      name: job.name,
+      state: job.state as JobState,
+      data: job.data,
+      // pg-boss counts a failed attempt when the job is fetched again; report it as soon as it failed.
+      retryCount: job.retryCount + (job.state === "retry" && job.startedOn ? 1 : 0),
+      lastError: isFailure && typeof output?.message === "string" ? output.message : null,
+    };
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      await this.#boss.getDb().executeSql("SELECT 1", []);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#boss.stop({ graceful: false, close: true, wait: true });
+  }
+}
+
+function toPgBossPolicy(policy: JobPolicy) {
+  return {
+    retryLimit: policy.retryLimit,
+    retryDelay: seconds(policy.retryDelayMs),
+    retryBackoff: policy.retryBackoff === true,
+    expireInSeconds: Math.max(1, seconds(policy.expireInMs)),
+  };
+}
+
+/** Runs pg-boss's SQL on a Kysely transaction so the job commits or rolls back with it. */
+function transactionDb(trx: Transaction<Schema>): PgBoss.Db {
+  return {
+    executeSql: async (text, values) => {
+      const result = await trx.executeQuery(CompiledQuery.raw(text, values));
+      return { rows: result.rows as unknown[] };
+    },
+  };
+}

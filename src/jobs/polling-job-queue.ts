@@ -1,0 +1,145 @@
+// The JobQueue both runners share: policies, sending, workers and housekeeping over a JobStore.
+import {
+  type JobData,
+  type JobHandler,
+  type JobPolicy,
+  type JobQueue,
+  type JobRecord,
+  QueueNotDefinedError,
+  type QueueStats,
+  type SendOptions,
+  type StopOptions,
+  type WorkOptions,
+} from "./job-queue.js";
+import type { JobStore } from "./job-store.js";
+import { JobWorker } from "./job-worker.js";
+
+export interface PollingJobQueueOptions {
+  defaultPollIntervalMs: number;
+  /** How often this process runs the store's housekeeping (expired leases, purging). */
+  maintenanceIntervalMs: number;
+  onError: (error: unknown) => void;
+}
+
+export class PollingJobQueue implements JobQueue {
+  readonly #store: JobStore;
+  readonly #options: PollingJobQueueOptions;
+  readonly #policies = new Map<string, JobPolicy>();
+  readonly #workers: JobWorker[] = [];
+  #started: Promise<void> | undefined;
+  #maintenanceTimer: NodeJS.Timeout | undefined;
+  #maintaining: Promise<void> | undefined;
+  #isStopped = false;
+
+  constructor(store: JobStore, options: PollingJobQueueOptions) {
+    this.#store = store;
+    this.#options = options;
+  }
+
+  start(): Promise<void> {
+    if (this.#isStopped) return Promise.reject(new Error("the job queue was stopped; create a new one"));
+    this.#started ??= this.#store.start().then(() => {
+      this.#maintenanceTimer = setInterval(() => this.#maintain(), this.#options.maintenanceIntervalMs);
+      this.#maintenanceTimer.unref();
+    });
+    return this.#started;
+  }
+
+  async define(name: string, policy: JobPolicy): Promise<void> {
+    assertPolicy(name, policy);
+    await this.start();
+    await this.#store.define(name, policy);
+    this.#policies.set(name, { ...policy });
+  }
+
+  async send<T extends JobData>(name: string, data: T, options: SendOptions = {}): Promise<string | null> {
+    const policy = this.#policyOf(name);
+    const merged: JobPolicy = {
+      ...policy,
+      ...(options.retryLimit !== undefined ? { retryLimit: options.retryLimit } : {}),
+      ...(options.retryDelayMs !== undefined ? { retryDelayMs: options.retryDelayMs } : {}),
+    };
+    assertPolicy(name, merged);
+    const startAfterMs = options.startAfterMs ?? 0;
+    const id = await this.#store.insert({
+      name,
+      data,
+      policy: merged,
+      startAfterMs,
+      singletonKey: options.singletonKey ?? null,
+      trx: options.trx,
+    });
+    // A job in an uncommitted transaction is not visible yet; the next poll finds it.
+    if (id && !options.trx && startAfterMs <= 0) {
+      for (const worker of this.#workers) if (worker.name === name) worker.wake();
+    }
+    return id;
+  }
+
+  async work<T extends JobData>(name: string, options: WorkOptions, handler: JobHandler<T>): Promise<void> {
+    this.#policyOf(name);
+    if (this.#isStopped) throw new Error("the job queue was stopped; create a new one");
+    if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
+      throw new RangeError(`concurrency of "${name}" must be an integer >= 1`);
+    }
+    const worker = new JobWorker(
+      this.#store,
+      {
+        name,
+        concurrency: options.concurrency,
+        pollIntervalMs: options.pollIntervalMs ?? this.#options.defaultPollIntervalMs,
+        onError: this.#options.onError,
+      },
+      handler as JobHandler,
+    );
+    this.#workers.push(worker);
+    worker.start();
+  }
+
+  async stop(options: StopOptions): Promise<void> {
+    if (this.#isStopped) return;
+    this.#isStopped = true;
+    clearInterval(this.#maintenanceTimer);
+    await Promise.all(this.#workers.map((w) => w.stop(options)));
+    await this.#maintaining;
+    if (this.#started) await this.#store.close();
+  }
+
+  stats(name?: string): Promise<QueueStats> {
+    return this.#store.stats(name);
+  }
+
+  getJob(name: string, id: string): Promise<JobRecord | null> {
+    return this.#store.get(name, id);
+  }
+
+  ping(): Promise<boolean> {
+    return this.#store.ping();
+  }
+
+  #policyOf(name: string): JobPolicy {
+    const policy = this.#policies.get(name);
+    if (!policy) throw new QueueNotDefinedError(name);
+    return policy;
+  }
+
+  #maintain(): void {
+    if (this.#maintaining || this.#isStopped) return;
+    this.#maintaining = this.#store
+      .maintain()
+      .catch(this.#options.onError)
+      .finally(() => {
+        this.#maintaining = undefined;
+      });
+  }
+}
+
+function assertPolicy(name: string, policy: JobPolicy): void {
+  const isCount = (n: number) => Number.isInteger(n) && n >= 0;
+  if (!isCount(policy.retryLimit)) throw new RangeError(`retryLimit of "${name}" must be an integer >= 0`);
+  if (!isCount(policy.retryDelayMs))
+    throw new RangeError(`retryDelayMs of "${name}" must be an integer >= 0`);
+  if (!Number.isInteger(policy.expireInMs) || policy.expireInMs < 1) {
+    throw new RangeError(`expireInMs of "${name}" must be an integer >= 1`);
+  }
+}

@@ -1,0 +1,69 @@
+// Helpers for the job queue tests: wait for a condition, hold a handler until the test lets go.
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  { timeoutMs = 15_000, intervalMs = 10, what = "condition" } = {},
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+export interface Gate {
+  promise: Promise<void>;
+  open(): void;
+}
+
+export function createGate(): Gate {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
+let counter = 0;
+/** A queue name of its own for every test, so tests on one database do not see each other's jobs. */
+export function uniqueQueueName(label: string): string {
+  counter += 1;
+  return `${label}-${process.pid}-${counter}`;
+}
+
+const HANGING_WORKER = fileURLToPath(new URL("./fixtures/hanging-worker.ts", import.meta.url));
+
+/** Starts a worker process whose handler never returns; resolves once it has started a job. */
+export async function startHangingWorker(
+  databaseUrl: string,
+  queue: string,
+  expireInMs: number,
+): Promise<{ child: ChildProcess; jobId: string }> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", HANGING_WORKER, databaseUrl, queue, String(expireInMs)],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const jobId = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /started (\S+)\n/.exec(out);
+      if (match?.[1]) resolve(match[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`hanging worker exited early with code ${code}`)));
+  });
+  return { child, jobId };
+}
+
+export function killed(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGKILL");
+  });
+}
