@@ -1,0 +1,222 @@
+// The email verification engine: syntax, MX lookup, SMTP probe (no mail is sent), catch-all
+// detection, lists and scoring. Addresses are queued per MX group (domains with the same MX hosts)
+// so one SMTP session answers for many of them, with a connection limit per MX host; concurrent
+// calls for the same address or domain share their work. Network failures are verdict reasons.
+import type { Clock } from "../../lib/clock.js";
+import { systemClock } from "../../lib/clock.js";
+import type { EmailVerdict, EmailVerificationProvider } from "./email.types.js";
+import { type MailHost, type MailRoute, type MxDns, resolveMailRoute } from "./mx.js";
+import {
+  type CatchAllStore,
+  type ProbeTask,
+  type RcptOutcome,
+  type SessionSettings,
+  SmtpSession,
+} from "./smtp-session.js";
+import { type ParsedEmail, parseEmail } from "./syntax.js";
+import { errorVerdict, routeVerdict, smtpVerdict, syntaxVerdict } from "./verdict.js";
+
+export interface EmailEngineOptions {
+  dns: MxDns;
+  smtpPort: number;
+  heloName: string;
+  mailFrom: string;
+  socksProxy?: string | undefined;
+  connectTimeoutMs: number;
+  commandTimeoutMs: number;
+  /** Bound on one SMTP session (connect to the last reply). */
+  totalDeadlineMs: number;
+  maxConnectionsPerMx: number;
+  /** Uniform in [0, 1), like Math.random; drives the catch-all probe address. */
+  random?: () => number;
+  clock?: Clock;
+  /** How long a domain's catch-all answer is reused. */
+  catchAllTtlMs?: number;
+  maxRcptsPerSession?: number;
+  maxRcptsPerTransaction?: number;
+  maxRejectsPerSession?: number;
+  /** Queued addresses per session before another connection to the same MX is opened. */
+  addressesPerSession?: number;
+}
+
+type Parsed = Extract<ParsedEmail, { ok: true }>;
+type HostRoute = Extract<MailRoute, { kind: "mx" | "implicit" }>;
+
+interface MxGroup {
+  key: string;
+  hosts: MailHost[];
+  queue: ProbeTask[];
+  active: number;
+}
+
+const MAX_CACHE_ENTRIES = 100_000;
+
+export class EmailEngine implements EmailVerificationProvider {
+  private readonly settings: SessionSettings;
+  private readonly random: () => number;
+  private readonly clock: Clock;
+  private readonly catchAllTtlMs: number;
+  private readonly maxConnectionsPerMx: number;
+  private readonly addressesPerSession: number;
+  private readonly inflight = new Map<string, Promise<EmailVerdict>>();
+  private readonly routes = new Map<string, Promise<MailRoute>>();
+  private readonly groups = new Map<string, MxGroup>();
+  private readonly hostConnections = new Map<string, number>();
+  private readonly catchAllCache = new Map<string, { catchAll: boolean; expiresAt: number }>();
+  private readonly probeLocals = new Map<string, string>();
+  private pumpScheduled = false;
+
+  constructor(options: EmailEngineOptions) {
+    this.random = options.random ?? Math.random;
+    this.clock = options.clock ?? systemClock;
+    this.catchAllTtlMs = options.catchAllTtlMs ?? 6 * 3600_000;
+    this.maxConnectionsPerMx = Math.max(1, options.maxConnectionsPerMx);
+    this.addressesPerSession = options.addressesPerSession ?? 10;
+    this.settings = {
+      dns: options.dns,
+      port: options.smtpPort,
+      heloName: options.heloName,
+      mailFrom: options.mailFrom,
+      socksProxy: options.socksProxy,
+      connectTimeoutMs: options.connectTimeoutMs,
+      commandTimeoutMs: options.commandTimeoutMs,
+      totalDeadlineMs: options.totalDeadlineMs,
+      maxRcptsPerSession: options.maxRcptsPerSession ?? 50,
+      maxRcptsPerTransaction: options.maxRcptsPerTransaction ?? 20,
+      maxRejectsPerSession: options.maxRejectsPerSession ?? 8,
+      now: () => this.clock.now().getTime(),
+    };
+  }
+
+  verify(email: string): Promise<EmailVerdict> {
+    const parsed = parseEmail(email);
+    if (!parsed.ok) return Promise.resolve(syntaxVerdict(String(email ?? ""), parsed));
+    const key = parsed.email.toLowerCase();
+    const running = this.inflight.get(key);
+    if (running) return running.then((v) => ({ ...v, email: parsed.email }));
+    const p = this.check(parsed)
+      .catch((err: unknown) => errorVerdict(parsed, err))
+      .finally(() => this.inflight.delete(key));
+    this.inflight.set(key, p);
+    return p;
+  }
+
+  verifyMany(emails: readonly string[]): Promise<EmailVerdict[]> {
+    return Promise.all(emails.map((e) => this.verify(e)));
+  }
+
+  /** Waits for verifications under way; caches are dropped. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.inflight.values()]);
+    this.catchAllCache.clear();
+    this.probeLocals.clear();
+  }
+
+  private async check(parsed: Parsed): Promise<EmailVerdict> {
+    const route = await this.route(parsed.domain);
+    if (route.kind !== "mx" && route.kind !== "implicit") return routeVerdict(parsed, route);
+    const outcome = await this.probe(parsed, route);
+    return smtpVerdict(parsed, route, outcome);
+  }
+
+  private route(domain: string): Promise<MailRoute> {
+    const running = this.routes.get(domain);
+    if (running) return running;
+    const p = resolveMailRoute(this.settings.dns, domain).finally(() => this.routes.delete(domain));
+    this.routes.set(domain, p);
+    return p;
+  }
+
+  private probe(parsed: Parsed, route: HostRoute): Promise<RcptOutcome> {
+    const key = route.hosts.map((h) => h.host).join(",");
+    let group = this.groups.get(key);
+    if (!group) {
+      group = { key, hosts: route.hosts, queue: [], active: 0 };
+      this.groups.set(key, group);
+    }
+    const g = group;
+    return new Promise((resolve) => {
+      g.queue.push({ email: parsed.email, domain: parsed.domain, attempts: 0, resolve });
+      this.schedulePump();
+    });
+  }
+
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    // Let the calls of the same tick queue up first, so they share sessions.
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      for (const group of this.groups.values()) this.pumpGroup(group);
+    });
+  }
+
+  private pumpGroup(group: MxGroup): void {
+    const primary = group.hosts[0]!.host;
+    while (group.queue.length > group.active * this.addressesPerSession) {
+      const open = this.hostConnections.get(primary) ?? 0;
+      if (open >= this.maxConnectionsPerMx) break;
+      this.hostConnections.set(primary, open + 1);
+      group.active++;
+      const session = new SmtpSession(this.settings, group.hosts, this.queueOf(group), this.catchAllStore);
+      void session.run().finally(() => {
+        group.active--;
+        const left = (this.hostConnections.get(primary) ?? 1) - 1;
+        if (left <= 0) this.hostConnections.delete(primary);
+        else this.hostConnections.set(primary, left);
+        if (group.active === 0 && group.queue.length === 0) this.groups.delete(group.key);
+        this.schedulePump();
+      });
+    }
+  }
+
+  private queueOf(group: MxGroup) {
+    return {
+      take: (max: number) => group.queue.splice(0, Math.max(0, max)),
+      requeue: (tasks: ProbeTask[]) => {
+        group.queue.unshift(...tasks);
+      },
+      takeAll: () => group.queue.splice(0),
+    };
+  }
+
+  private readonly catchAllStore: CatchAllStore = {
+    get: (domain) => {
+      const hit = this.catchAllCache.get(domain);
+      if (!hit) return undefined;
+      if (hit.expiresAt <= this.settings.now()) {
+        this.catchAllCache.delete(domain);
+        return undefined;
+      }
+      return hit.catchAll;
+    },
+    set: (domain, catchAll) => {
+      bound(this.catchAllCache);
+      this.catchAllCache.set(domain, { catchAll, expiresAt: this.settings.now() + this.catchAllTtlMs });
+    },
+    probeAddress: (domain) => {
+      let local = this.probeLocals.get(domain);
+      if (!local) {
+        local = randomLocal(this.random);
+        bound(this.probeLocals);
+        this.probeLocals.set(domain, local);
+      }
+      return `${local}@${domain}`;
+    },
+  };
+}
+
+function bound(map: Map<string, unknown>): void {
+  if (map.size < MAX_CACHE_ENTRIES) return;
+  const oldest = map.keys().next().value;
+  if (oldest !== undefined) map.delete(oldest);
+}
+
+const ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+/** A local part no real mailbox has: 20 random characters, starting with a letter. */
+export function randomLocal(random: () => number): string {
+  let s = ALPHABET[Math.floor(random() * 26)]!;
+  for (let i = 0; i < 19; i++) s += ALPHABET[Math.floor(random() * ALPHABET.length)]!;
+  return s;
+}

@@ -1,0 +1,180 @@
+// Assembles the verdict from the syntax, DNS and SMTP findings plus the list labels.
+import type { SmtpFailureKind } from "../../net/smtp-client.js";
+import type { EmailReason, EmailVerdict, SmtpDetails } from "./email.types.js";
+import { isDisposableDomain, isFreeDomain, isRoleLocal } from "./lists.js";
+import type { MailRoute } from "./mx.js";
+import { DEFAULT_TEMPORARY_RETRY_MS, type ReplyOutcome } from "./reply-classifier.js";
+import { emailTypeOf, scoreEmail } from "./score.js";
+import { detectService } from "./service.js";
+import type { RcptOutcome } from "./smtp-session.js";
+import type { ParsedEmail } from "./syntax.js";
+
+const FAILURE_REASON: Record<SmtpFailureKind, EmailReason> = {
+  connect_refused: "smtp_connect_failed",
+  connect_error: "smtp_connect_failed",
+  connect_timeout: "smtp_timeout",
+  timeout: "smtp_timeout",
+  closed: "smtp_connection_dropped",
+  protocol: "smtp_protocol_error",
+  tls_error: "smtp_protocol_error",
+  proxy_error: "proxy_error",
+};
+
+const OUTCOME_REASON: Record<ReplyOutcome, EmailReason> = {
+  ok: "smtp_unknown_reply",
+  deliverable: "deliverable",
+  invalid: "mailbox_not_found",
+  disabled: "mailbox_disabled",
+  mailbox_full: "mailbox_full",
+  greylisted: "greylisted",
+  temporary: "smtp_temporary",
+  blocked: "smtp_blocked",
+  too_many_recipients: "smtp_unknown_reply",
+  unknown: "smtp_unknown_reply",
+};
+
+/** Network conditions that a later attempt may well get past. */
+const TRANSIENT = new Set<EmailReason>([
+  "smtp_timeout",
+  "smtp_connect_failed",
+  "smtp_connection_dropped",
+  "dns_servfail",
+  "dns_timeout",
+  "dns_error",
+]);
+
+const ROUTE_REASON = {
+  nxdomain: "dns_nxdomain",
+  null_mx: "null_mx",
+  no_mail_host: "no_mail_host",
+} as const;
+
+export function syntaxVerdict(input: string, parsed: Extract<ParsedEmail, { ok: false }>): EmailVerdict {
+  const reason: EmailReason = parsed.reason.endsWith("_unsupported")
+    ? "unsupported_syntax"
+    : "invalid_syntax";
+  const at = input.lastIndexOf("@");
+  return assemble({
+    email: typeof input === "string" ? input.trim() : "",
+    local: at > 0 ? input.slice(0, at) : "",
+    domain:
+      at >= 0
+        ? input
+            .slice(at + 1)
+            .trim()
+            .toLowerCase()
+        : "",
+    reason,
+    message: parsed.message,
+  });
+}
+
+export function routeVerdict(parsed: Extract<ParsedEmail, { ok: true }>, route: MailRoute): EmailVerdict {
+  if (route.kind === "mx" || route.kind === "implicit") throw new Error("route has mail hosts");
+  const reason: EmailReason =
+    route.kind === "dns_error"
+      ? route.failure === "TIMEOUT"
+        ? "dns_timeout"
+        : route.failure === "SERVFAIL"
+          ? "dns_servfail"
+          : "dns_error"
+      : ROUTE_REASON[route.kind];
+  return assemble({ ...parsed, reason, message: route.kind === "dns_error" ? route.message : undefined });
+}
+
+export function errorVerdict(parsed: Extract<ParsedEmail, { ok: true }>, err: unknown): EmailVerdict {
+  const message = err instanceof Error ? err.message : String(err);
+  return assemble({ ...parsed, reason: "internal_error", message });
+}
+
+export function smtpVerdict(
+  parsed: Extract<ParsedEmail, { ok: true }>,
+  route: Extract<MailRoute, { kind: "mx" | "implicit" }>,
+  o: RcptOutcome,
+): EmailVerdict {
+  let reason: EmailReason = o.failure
+    ? FAILURE_REASON[o.failure.kind]
+    : OUTCOME_REASON[o.classified?.outcome ?? "unknown"];
+  if (reason === "deliverable" && o.catchAll === true) reason = "catch_all";
+  const smtp: SmtpDetails = {
+    host: o.host,
+    stage: o.stage,
+    code: o.reply?.code,
+    enhanced: o.reply?.enhanced,
+    text: o.reply?.text ?? o.failure?.message ?? "",
+    rule: o.classified?.rule ?? o.failure?.kind ?? "",
+    tls: o.tls,
+  };
+  return assemble({
+    ...parsed,
+    reason,
+    route,
+    smtp,
+    catchAll: o.catchAll,
+    catchAllSource: o.catchAllSource,
+    retryAfterMs: o.classified?.retryAfterMs,
+    message: o.failure?.message,
+  });
+}
+
+interface AssembleInput {
+  email: string;
+  local: string;
+  domain: string;
+  reason: EmailReason;
+  route?: Extract<MailRoute, { kind: "mx" | "implicit" }>;
+  smtp?: SmtpDetails;
+  catchAll?: boolean | undefined;
+  catchAllSource?: "probe" | "cache" | "none";
+  retryAfterMs?: number | undefined;
+  message?: string | undefined;
+}
+
+function assemble(input: AssembleInput): EmailVerdict {
+  const disposable = input.domain !== "" && isDisposableDomain(input.domain);
+  const free = input.domain !== "" && isFreeDomain(input.domain);
+  const role = input.local !== "" && isRoleLocal(input.local);
+  const hosts = input.route?.hosts ?? [];
+  const svc = detectService(
+    input.domain,
+    hosts.map((h) => h.host),
+  );
+  const implicitMx = input.route?.kind === "implicit";
+  const score = scoreEmail({
+    reason: input.reason,
+    catchAll: input.catchAll,
+    disposable,
+    free,
+    role,
+    implicitMx,
+    gateway: svc.isGateway,
+  });
+  const verdict: EmailVerdict = {
+    email: input.email,
+    status: score.status,
+    valid: score.valid,
+    catchAll: input.catchAll === true,
+    disposable,
+    service: svc.service,
+    domain: input.smtp?.host ?? hosts[0]?.host ?? "",
+    emailType: emailTypeOf(role, free, disposable),
+    emailRisk: score.emailRisk,
+    emailScore: score.emailScore,
+    reason: input.reason,
+    free,
+    role,
+    details: {
+      inputDomain: input.domain,
+      mx: hosts,
+      implicitMx,
+      smtp: input.smtp,
+      catchAllSource: input.catchAllSource ?? "none",
+      factors: score.factors,
+      message: input.message,
+    },
+  };
+  const retryAfterMs =
+    input.retryAfterMs ?? (TRANSIENT.has(input.reason) ? DEFAULT_TEMPORARY_RETRY_MS : undefined);
+  if (retryAfterMs !== undefined && score.status === "unknown") verdict.retryAfterMs = retryAfterMs;
+  return verdict;
+}
