@@ -54,7 +54,7 @@ describe("leadcheck CLI", async () => {
     await waitHealthy(port, serve);
     const res = await fetch(`http://127.0.0.1:${port}/v1/credits`, { headers: { "x-api-key": key } });
     assert.equal(res.status, 200);
-    assert.equal((await res.json()).credits, 2.5);
+    assert.equal(((await res.json()) as { credits: number }).credits, 2.5);
     serve.child.kill("SIGTERM");
     assert.equal(await serve.exitCode(), 0, serve.output());
   });
