@@ -121,6 +121,25 @@ export class SmtpConnection {
     return this.readReply(timeoutMs);
   }
 
+  /** Sends several commands at once (RFC 2920 PIPELINING, when the server offers it) and reads
+   *  their replies in order. After a failure the remaining commands share it. */
+  async pipeline(lines: string[], timeoutMs: number): Promise<SmtpResult<SmtpReply>[]> {
+    if (lines.some((l) => /[\r\n]/.test(l)))
+      return lines.map(() => failure("protocol", "command contains a line break"));
+    if (this.terminal) return lines.map(() => ({ ok: false, failure: this.terminal! }));
+    this.socket.write(lines.map((l) => `${l}\r\n`).join(""));
+    const results: SmtpResult<SmtpReply>[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      const r = await this.readReply(timeoutMs);
+      results.push(r);
+      if (!r.ok) {
+        while (results.length < lines.length) results.push(r);
+        break;
+      }
+    }
+    return results;
+  }
+
   /** Upgrades the connection after a 220 answer to STARTTLS. Certificates are not verified:
    *  MX certificates are often self-signed, and a probe sends nothing secret. */
   startTls(servername: string, timeoutMs: number): Promise<SmtpResult<void>> {

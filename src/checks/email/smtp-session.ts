@@ -62,8 +62,14 @@ export interface TaskQueue {
 
 const MAX_ATTEMPTS = 2;
 
+interface Session {
+  host: string;
+  tls: boolean;
+  pipelining: boolean;
+}
+
 type Opened =
-  | { ok: true; conn: SmtpConnection; host: string; tls: boolean }
+  | ({ ok: true; conn: SmtpConnection } & Session)
   | { ok: false; outcome: RcptOutcome; connectionClass: boolean; tlsFailed?: boolean };
 
 function outcome(
@@ -132,9 +138,21 @@ export class SmtpSession {
     return Math.max(1, Math.min(this.settings.commandTimeoutMs, this.remainingMs()));
   }
 
-  /** Returns whether the connection can carry another transaction. */
-  private async transaction(conn: SmtpConnection, at: { host: string; tls: boolean }, batch: ProbeTask[]) {
-    const mail = await conn.command(`MAIL FROM:<${this.settings.mailFrom}>`, this.timeoutMs());
+  /** One transaction: MAIL FROM, a RCPT per address, a RCPT for the catch-all probe of each
+   *  domain not yet known, RSET. Pipelined when the server offers it. Returns whether the
+   *  connection can carry another transaction. */
+  private async transaction(conn: SmtpConnection, at: Session, batch: ProbeTask[]): Promise<boolean> {
+    const probeDomains = [...new Set(batch.map((t) => t.domain))].filter(
+      (d) => this.catchAll.get(d) === undefined,
+    );
+    const lines = [
+      `MAIL FROM:<${this.settings.mailFrom}>`,
+      ...batch.map((t) => `RCPT TO:<${t.email}>`),
+      ...probeDomains.map((d) => `RCPT TO:<${this.catchAll.probeAddress(d)}>`),
+      "RSET",
+    ];
+    const replies = await this.exchange(conn, at.pipelining, lines);
+    const mail = replies[0]!;
     if (!mail.ok || mail.value.code >= 300) {
       const o = mail.ok
         ? outcome(at.host, "mail", {
@@ -146,77 +164,89 @@ export class SmtpSession {
       this.settle(batch, o, !mail.ok);
       return false;
     }
-    const answered: { task: ProbeTask; reply: SmtpReply; classified: ClassifiedReply }[] = [];
+    const probed = new Map<string, boolean | undefined>();
+    probeDomains.forEach((d, i) => {
+      probed.set(d, this.interpretProbe(d, replies[1 + batch.length + i]!));
+    });
     let goOn = true;
-    for (let i = 0; i < batch.length; i++) {
-      const task = batch[i]!;
-      const r = await conn.command(`RCPT TO:<${task.email}>`, this.timeoutMs());
+    let failed = false;
+    batch.forEach((task, i) => {
+      const r = replies[1 + i]!;
       if (!r.ok) {
-        task.resolve(outcome(at.host, "rcpt", { failure: r.failure, tls: at.tls }));
-        this.settle(batch.slice(i + 1), outcome(at.host, "rcpt", { failure: r.failure, tls: at.tls }), true);
+        // The first address without an answer takes the failure; the others get another session.
+        if (failed) this.settle([task], outcome(at.host, "rcpt", { failure: r.failure, tls: at.tls }), true);
+        else task.resolve(outcome(at.host, "rcpt", { failure: r.failure, tls: at.tls }));
+        failed = true;
         goOn = false;
-        break;
+        return;
       }
       const classified = classifyReply("rcpt", r.value);
       if (classified.outcome === "too_many_recipients" || r.value.code === 421) {
-        // Not an answer about this address: retry it (and the rest) in a new transaction or session.
-        this.queue.requeue(batch.slice(i));
-        goOn = r.value.code !== 421;
-        break;
+        // Not an answer about this address: it goes to the next transaction or session.
+        this.queue.requeue([task]);
+        if (r.value.code === 421) goOn = false;
+        return;
       }
       this.rcpts++;
       if (r.value.code >= 500) this.rejects++;
-      answered.push({ task, reply: r.value, classified });
-    }
-    await this.finish(conn, at, answered, goOn);
-    if (!goOn || !conn.isOpen) return false;
-    const rset = await conn.command("RSET", this.timeoutMs());
-    return rset.ok && rset.value.code < 400;
+      task.resolve(this.rcptOutcome(at, task.domain, r.value, classified, probed));
+    });
+    const rset = replies[replies.length - 1]!;
+    return goOn && rset.ok && rset.value.code < 400;
   }
 
-  private async finish(
-    conn: SmtpConnection,
-    at: { host: string; tls: boolean },
-    answered: { task: ProbeTask; reply: SmtpReply; classified: ClassifiedReply }[],
-    canProbe: boolean,
-  ): Promise<void> {
-    const probed = new Map<string, boolean | undefined>();
-    for (const a of answered) {
-      const d = a.task.domain;
-      if (a.classified.outcome !== "deliverable" || probed.has(d) || this.catchAll.get(d) !== undefined)
-        continue;
-      probed.set(d, canProbe && conn.isOpen ? await this.probeCatchAll(conn, d) : undefined);
-    }
-    for (const a of answered) {
-      const d = a.task.domain;
-      const cached = probed.has(d) ? undefined : this.catchAll.get(d);
-      const accepted = a.classified.outcome === "deliverable";
-      const o = outcome(at.host, "rcpt", { reply: a.reply, classified: a.classified, tls: at.tls });
-      if (probed.has(d) && accepted) {
-        o.catchAll = probed.get(d);
-        o.catchAllSource = o.catchAll === undefined ? "none" : "probe";
-      } else if (cached !== undefined) {
-        o.catchAll = cached;
-        o.catchAllSource = "cache";
-      } else if (a.classified.outcome === "invalid" || a.classified.outcome === "disabled") {
-        // The server tells mailboxes apart: not a catch-all.
-        o.catchAll = false;
+  private async exchange(conn: SmtpConnection, pipelining: boolean, lines: string[]) {
+    if (pipelining) return conn.pipeline(lines, this.timeoutMs());
+    const replies: Awaited<ReturnType<SmtpConnection["command"]>>[] = [];
+    for (const line of lines) {
+      const r = await conn.command(line, this.timeoutMs());
+      replies.push(r);
+      const mailRefused = replies.length === 1 && r.ok && r.value.code >= 300;
+      if (!r.ok || mailRefused) {
+        const rest = r.ok
+          ? { ok: false as const, failure: { kind: "protocol" as const, message: "not sent" } }
+          : r;
+        while (replies.length < lines.length) replies.push(rest);
+        break;
       }
-      a.task.resolve(o);
     }
+    return replies;
+  }
+
+  private rcptOutcome(
+    at: Session,
+    domain: string,
+    reply: SmtpReply,
+    classified: ClassifiedReply,
+    probed: Map<string, boolean | undefined>,
+  ): RcptOutcome {
+    const o = outcome(at.host, "rcpt", { reply, classified, tls: at.tls });
+    if (classified.outcome === "invalid" || classified.outcome === "disabled") {
+      // The server tells mailboxes apart: not a catch-all.
+      o.catchAll = false;
+    } else if (probed.has(domain)) {
+      o.catchAll = probed.get(domain);
+      o.catchAllSource = o.catchAll === undefined ? "none" : "probe";
+    } else {
+      o.catchAll = this.catchAll.get(domain);
+      o.catchAllSource = o.catchAll === undefined ? "none" : "cache";
+    }
+    return o;
   }
 
   /** Only a definite answer counts: a 4xx or odd reply leaves catch-all unknown, never "true". */
-  private async probeCatchAll(conn: SmtpConnection, domain: string): Promise<boolean | undefined> {
-    const r = await conn.command(`RCPT TO:<${this.catchAll.probeAddress(domain)}>`, this.timeoutMs());
+  private interpretProbe(
+    domain: string,
+    r: Awaited<ReturnType<SmtpConnection["command"]>>,
+  ): boolean | undefined {
     if (!r.ok) return undefined;
     this.rcpts++;
+    if (r.value.code >= 500) this.rejects++;
     const c = classifyReply("rcpt", r.value);
     let result: boolean | undefined;
     if (c.outcome === "deliverable") result = true;
     else if (c.outcome === "invalid" || c.outcome === "disabled") result = false;
     if (result !== undefined) this.catchAll.set(domain, result);
-    if (r.value.code >= 500) this.rejects++;
     return result;
   }
 
@@ -319,7 +349,8 @@ export class SmtpSession {
         if (!ehlo.ok || ehlo.value.code >= 300) return fail("ehlo", ehlo, true);
       }
     }
-    return { ok: true, conn, host, tls };
+    const pipelining = ehlo.value.lines.some((l) => /^250[ -]PIPELINING\b/i.test(l));
+    return { ok: true, conn, host, tls, pipelining };
   }
 
   /** EHLO, and HELO for servers that do not know EHLO. */
