@@ -1,0 +1,72 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { type EmailOutcome, qualityFor, rateLead, recommendationFor, type WebsiteOutcome } from "./lead-rating.js";
+
+const goodEmail: EmailOutcome = { status: "valid", valid: true, catchAll: false, disposable: false, role: false, free: false, risk: "low" };
+const goodSite: WebsiteOutcome = { status: "active", httpStatus: 200, sslValid: true, isParked: false, responseTimeMs: 300, redirectCount: 1 };
+
+describe("lead rating", () => {
+  it("maps ratings to the seed's recommendation bands and the quality labels", () => {
+    const cases: [number, string, string][] = [
+      [100, "high_priority", "excellent"],
+      [90, "high_priority", "excellent"],
+      [89, "high_priority", "good"],
+      [85, "high_priority", "good"],
+      [84, "validate", "good"],
+      [70, "validate", "good"],
+      [69, "research", "fair"],
+      [50, "research", "fair"],
+      [49, "skip", "poor"],
+      [0, "skip", "poor"],
+    ];
+    for (const [rating, rec, quality] of cases) {
+      assert.equal(recommendationFor(rating), rec, `${rating}`);
+      assert.equal(qualityFor(rating), quality, `${rating}`);
+    }
+  });
+
+  it("rates a confirmed mailbox on a live, secure, fast site 100 and valid", () => {
+    const r = rateLead(goodEmail, goodSite);
+    assert.equal(r.rating, 100);
+    assert.equal(r.recommendation, "high_priority");
+    assert.equal(r.validationStatus, "valid");
+    assert.equal(r.factors.reduce((s, f) => s + f.points, 0), 100, "the factors add up to the rating");
+  });
+
+  it("explains a catch-all lead as research, not high priority", () => {
+    const r = rateLead({ ...goodEmail, catchAll: true, risk: "medium" }, goodSite);
+    assert.equal(r.validationStatus, "risky");
+    assert.ok(r.factors.some((f) => f.code === "email_catch_all"));
+    assert.equal(r.recommendation, "validate");
+    assert.equal(r.rating, 35 - 5 + 40);
+  });
+
+  it("caps an undeliverable email at 20 and marks it invalid", () => {
+    const r = rateLead({ ...goodEmail, status: "invalid", valid: false }, goodSite);
+    assert.equal(r.validationStatus, "invalid");
+    assert.ok(r.rating <= 20);
+    assert.equal(r.recommendation, "skip");
+  });
+
+  it("treats a parked website as risky and costs it points", () => {
+    const r = rateLead(goodEmail, { ...goodSite, isParked: true });
+    assert.equal(r.validationStatus, "risky");
+    assert.ok(r.factors.some((f) => f.code === "domain_parked" && f.points < 0));
+    assert.ok(r.rating < 85);
+  });
+
+  it("rates a lead without a website on its email alone", () => {
+    const r = rateLead(goodEmail, null);
+    assert.equal(r.validationStatus, "valid");
+    assert.equal(r.rating, 85);
+  });
+
+  it("keeps ratings within 0-100 for the worst case", () => {
+    const r = rateLead(
+      { status: "risky", valid: false, catchAll: false, disposable: true, role: true, free: true, risk: "high" },
+      { ...goodSite, status: "inactive", sslValid: false, isParked: true, responseTimeMs: 9000, redirectCount: 8 },
+    );
+    assert.equal(r.rating, 0);
+    assert.equal(r.validationStatus, "risky");
+  });
+});

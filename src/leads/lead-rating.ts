@@ -1,0 +1,115 @@
+// The lead rating (decisions §4): an explainable 0-100 score from the email result and the
+// website result, with every factor that made it, plus the recommendation band (seed), the
+// quality label (second description) and the validation status rule.
+
+export interface EmailOutcome {
+  status: "valid" | "invalid" | "risky" | "unknown";
+  /** The mailbox accepted the address. */
+  valid: boolean;
+  catchAll: boolean;
+  disposable: boolean;
+  role: boolean;
+  free: boolean;
+  risk: "low" | "medium" | "high";
+}
+
+export interface WebsiteOutcome {
+  status: "active" | "inactive" | "error";
+  httpStatus: number | null;
+  sslValid: boolean;
+  isParked: boolean;
+  responseTimeMs: number;
+  redirectCount: number;
+}
+
+export interface RatingFactor {
+  code: string;
+  label: string;
+  points: number;
+}
+
+export type Recommendation = "high_priority" | "validate" | "research" | "skip";
+export type Quality = "excellent" | "good" | "fair" | "poor";
+export type ValidationVerdict = "valid" | "invalid" | "risky";
+
+export interface LeadRating {
+  rating: number;
+  recommendation: Recommendation;
+  quality: Quality;
+  factors: RatingFactor[];
+  validationStatus: ValidationVerdict;
+}
+
+export function recommendationFor(rating: number): Recommendation {
+  if (rating >= 85) return "high_priority";
+  if (rating >= 70) return "validate";
+  if (rating >= 50) return "research";
+  return "skip";
+}
+
+export function qualityFor(rating: number): Quality {
+  if (rating >= 90) return "excellent";
+  if (rating >= 70) return "good";
+  if (rating >= 50) return "fair";
+  return "poor";
+}
+
+function emailFactors(email: EmailOutcome): RatingFactor[] {
+  const f: RatingFactor[] = [];
+  if (email.status === "invalid") f.push({ code: "email_undeliverable", label: "Email is undeliverable", points: 0 });
+  else if (email.valid && !email.catchAll) f.push({ code: "email_deliverable", label: "Mailbox confirmed by SMTP", points: 60 });
+  else if (email.catchAll) f.push({ code: "email_catch_all", label: "Domain accepts any address (catch-all)", points: 35 });
+  else f.push({ code: "email_unverified", label: "Mailbox could not be confirmed", points: 20 });
+  if (email.status === "invalid") return f;
+  if (email.disposable) f.push({ code: "email_disposable", label: "Disposable email provider", points: -30 });
+  if (email.role) f.push({ code: "email_role", label: "Role account (info@, sales@, ...)", points: -10 });
+  if (email.free) f.push({ code: "email_free_provider", label: "Free email provider, not a company domain", points: -5 });
+  if (email.risk === "high") f.push({ code: "email_high_risk", label: "High email risk", points: -10 });
+  else if (email.risk === "medium") f.push({ code: "email_medium_risk", label: "Medium email risk", points: -5 });
+  return f;
+}
+
+function websiteFactors(site: WebsiteOutcome | null): RatingFactor[] {
+  if (!site) return [{ code: "no_website", label: "No website to check", points: 25 }];
+  const f: RatingFactor[] = [];
+  if (site.status === "active") f.push({ code: "website_active", label: "Website answers (2xx-3xx)", points: 20 });
+  else if (site.status === "inactive") {
+    f.push({ code: "website_inactive", label: `Website answers with an error (${site.httpStatus ?? "timeout"})`, points: 5 });
+  } else f.push({ code: "website_unreachable", label: "Website unreachable (DNS or network)", points: 0 });
+  if (site.status === "error") return f;
+  if (site.sslValid) f.push({ code: "ssl_valid", label: "Valid TLS certificate", points: 8 });
+  else f.push({ code: "ssl_invalid", label: "No valid TLS certificate", points: 0 });
+  if (site.isParked) f.push({ code: "domain_parked", label: "Parked or for-sale domain", points: -25 });
+  else f.push({ code: "domain_not_parked", label: "Not a parked domain", points: 6 });
+  if (site.responseTimeMs < 1000) f.push({ code: "fast_response", label: "Responds in under 1 s", points: 4 });
+  else if (site.responseTimeMs < 3000) f.push({ code: "ok_response", label: "Responds in under 3 s", points: 2 });
+  else f.push({ code: "slow_response", label: "Responds in 3 s or more", points: 0 });
+  if (site.redirectCount <= 2) f.push({ code: "few_redirects", label: "At most 2 redirects", points: 2 });
+  else f.push({ code: "many_redirects", label: `${site.redirectCount} redirects`, points: 0 });
+  return f;
+}
+
+export function validationStatusFor(email: EmailOutcome, site: WebsiteOutcome | null): ValidationVerdict {
+  if (email.status === "invalid") return "invalid";
+  const emailGood = email.valid && !email.catchAll && !email.disposable;
+  const siteGood = !site || (site.status === "active" && !site.isParked);
+  return emailGood && siteGood ? "valid" : "risky";
+}
+
+export function rateLead(email: EmailOutcome, site: WebsiteOutcome | null): LeadRating {
+  const factors = [...emailFactors(email), ...websiteFactors(site)];
+  let rating = factors.reduce((sum, f) => sum + f.points, 0);
+  // An undeliverable address is not worth a call, whatever the website says.
+  if (email.status === "invalid") {
+    factors.push({ code: "cap_undeliverable", label: "Capped: email undeliverable", points: 0 });
+    rating = Math.min(rating, 20);
+  }
+  rating = Math.max(0, Math.min(100, Math.round(rating)));
+  return {
+    rating,
+    recommendation: recommendationFor(rating),
+    quality: qualityFor(rating),
+    factors,
+    validationStatus: validationStatusFor(email, site),
+  };
+}
