@@ -77,4 +77,121 @@ export interface Schema {
   credit_ledger: CreditLedgerTable;
   events: EventsTable;
   jobs: JobsTable;
+  leads: LeadsTable;
+  batches: BatchesTable;
+  batch_items: BatchItemsTable;
+  validation_jobs: ValidationJobsTable;
+  usage_daily: UsageDailyTable;
+}
+
+export interface LeadsTable {
+  id: string;
+  account_id: string;
+  email: string;
+  email_lower: string;
+  website: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  company: string | null;
+  title: string | null;
+  phone: string | null;
+  linkedin: string | null;
+  twitter: string | null;
+  service_category: string | null;
+  service_subcategory: string | null;
+  campaign: string | null;
+  /** JSON array of strings. */
+  tags: string;
+  notes: string | null;
+  priority: string;
+  active: number;
+  /** JSON object. */
+  custom_fields: string;
+  source: string;
+  /** JSON object. */
+  metadata: string;
+  validation_status: string;
+  rating: number;
+  recommendation: string;
+  quality: string;
+  /** JSON array of rating factors. */
+  rating_factors: string;
+  email_valid: number | null;
+  email_catch_all: number | null;
+  email_disposable: number | null;
+  email_service: string | null;
+  email_score: number | null;
+  email_type: string | null;
+  email_risk: string | null;
+  email_status: string | null;
+  domain_status: string | null;
+  domain_http_status: number | null;
+  domain_final_url: string | null;
+  domain_ssl_valid: number | null;
+  domain_parked: number | null;
+  domain_response_time_ms: number | null;
+  domain_score: number | null;
+  /** JSON: the engines' detailed results. */
+  validation_details: string | null;
+  validated_at: string | null;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BatchesTable {
+  id: string;
+  account_id: string;
+  kind: "lead_validation" | "domain_check";
+  status: "processing" | "completed" | "failed";
+  total: number;
+  completed: number;
+  valid: number;
+  invalid: number;
+  failed: number;
+  /** Highest progress quarter (1-3) already announced with batch.progress. */
+  progress_quarter: number;
+  webhook_url: string | null;
+  source: string | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+}
+
+export interface BatchItemsTable {
+  id: string;
+  batch_id: string;
+  account_id: string;
+  seq: number;
+  lead_id: string | null;
+  input: string;
+  /** Work is grouped by this (the email domain or website host) so one lookup serves many items. */
+  group_key: string;
+  status: "pending" | "done" | "failed";
+  verdict: string | null;
+  result: string | null;
+  error: string | null;
+  completed_at: string | null;
+}
+
+export interface ValidationJobsTable {
+  id: string;
+  account_id: string;
+  type: "email" | "website";
+  input: string;
+  status: "processing" | "completed" | "failed" | "timeout";
+  result: string | null;
+  error: string | null;
+  webhook_url: string | null;
+  attempts: number;
+  created_at: string;
+  completed_at: string | null;
+  deadline_at: string;
+  expires_at: string;
+}
+
+export interface UsageDailyTable {
+  account_id: string;
+  day: string;
+  validations: number;
 }

@@ -1,0 +1,146 @@
+// The only SQL for leads.
+import type { Kysely, Transaction } from "kysely";
+import type { LeadsTable, Schema } from "../storage/schema.js";
+
+type Executor = Kysely<Schema> | Transaction<Schema>;
+
+export interface LeadFilter {
+  emailValid?: boolean | undefined;
+  minRating?: number | undefined;
+  maxRating?: number | undefined;
+  validationStatus?: string | undefined;
+  recommendation?: string | undefined;
+  campaign?: string | undefined;
+  source?: string | undefined;
+}
+
+export class LeadsRepo {
+  insert(db: Executor, row: LeadsTable) {
+    return db.insertInto("leads").values(row).execute();
+  }
+
+  findLive(db: Executor, accountId: string, id: string) {
+    return db
+      .selectFrom("leads")
+      .selectAll()
+      .where("id", "=", id)
+      .where("account_id", "=", accountId)
+      .where("archived_at", "is", null)
+      .executeTakeFirst();
+  }
+
+  findById(db: Executor, id: string) {
+    return db.selectFrom("leads").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
+  async liveEmailTaken(db: Executor, accountId: string, emailLower: string, exceptId?: string): Promise<boolean> {
+    let q = db
+      .selectFrom("leads")
+      .select("id")
+      .where("account_id", "=", accountId)
+      .where("email_lower", "=", emailLower)
+      .where("archived_at", "is", null);
+    if (exceptId) q = q.where("id", "!=", exceptId);
+    return (await q.executeTakeFirst()) !== undefined;
+  }
+
+  async liveEmailsTaken(db: Executor, accountId: string, emailsLower: string[]): Promise<Set<string>> {
+    const taken = new Set<string>();
+    for (let i = 0; i < emailsLower.length; i += 500) {
+      const rows = await db
+        .selectFrom("leads")
+        .select("email_lower")
+        .where("account_id", "=", accountId)
+        .where("archived_at", "is", null)
+        .where("email_lower", "in", emailsLower.slice(i, i + 500))
+        .execute();
+      for (const r of rows) taken.add(r.email_lower);
+    }
+    return taken;
+  }
+
+  /** Ids among `ids` that are live leads of the account. */
+  async liveIds(db: Executor, accountId: string, ids: string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await db
+        .selectFrom("leads")
+        .select("id")
+        .where("account_id", "=", accountId)
+        .where("archived_at", "is", null)
+        .where("id", "in", ids.slice(i, i + 500))
+        .execute();
+      for (const r of rows) found.add(r.id);
+    }
+    return found;
+  }
+
+  update(db: Executor, accountId: string, id: string, changes: Partial<LeadsTable>) {
+    return db
+      .updateTable("leads")
+      .set(changes)
+      .where("id", "=", id)
+      .where("account_id", "=", accountId)
+      .where("archived_at", "is", null)
+      .executeTakeFirst();
+  }
+
+  setStatus(db: Executor, ids: string[], status: string, at: string) {
+    return db.updateTable("leads").set({ validation_status: status, updated_at: at }).where("id", "in", ids).execute();
+  }
+
+  async list(db: Executor, accountId: string, filter: LeadFilter, limit: number, offset: number) {
+    let q = db.selectFrom("leads").where("account_id", "=", accountId).where("archived_at", "is", null);
+    if (filter.emailValid !== undefined) q = q.where("email_valid", "=", filter.emailValid ? 1 : 0);
+    if (filter.minRating !== undefined) q = q.where("rating", ">=", filter.minRating);
+    if (filter.maxRating !== undefined) q = q.where("rating", "<=", filter.maxRating);
+    if (filter.validationStatus) q = q.where("validation_status", "=", filter.validationStatus);
+    if (filter.recommendation) q = q.where("recommendation", "=", filter.recommendation);
+    if (filter.campaign) q = q.where("campaign", "=", filter.campaign);
+    if (filter.source) q = q.where("source", "=", filter.source);
+    const [rows, count] = await Promise.all([
+      q.selectAll().orderBy("id", "desc").limit(limit).offset(offset).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  }
+
+  /** Streams the account's live leads in id order, a page at a time (export). */
+  async *iterate(db: Executor, accountId: string, pageSize = 500): AsyncGenerator<LeadsTable> {
+    let after = "";
+    for (;;) {
+      const rows = await db
+        .selectFrom("leads")
+        .selectAll()
+        .where("account_id", "=", accountId)
+        .where("archived_at", "is", null)
+        .where("id", ">", after)
+        .orderBy("id", "asc")
+        .limit(pageSize)
+        .execute();
+      yield* rows;
+      if (rows.length < pageSize) return;
+      after = rows[rows.length - 1]!.id;
+    }
+  }
+
+  async stats(db: Executor, accountId: string) {
+    const base = db.selectFrom("leads").where("account_id", "=", accountId).where("archived_at", "is", null);
+    const [byStatus, byRec, avg] = await Promise.all([
+      base
+        .select(["validation_status as key", (eb) => eb.fn.countAll<number>().as("n")])
+        .groupBy("validation_status")
+        .execute(),
+      base
+        .select(["recommendation as key", (eb) => eb.fn.countAll<number>().as("n")])
+        .where("validated_at", "is not", null)
+        .groupBy("recommendation")
+        .execute(),
+      base
+        .select((eb) => [eb.fn.avg<number>("rating").as("avg"), eb.fn.countAll<number>().as("n")])
+        .where("validated_at", "is not", null)
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { byStatus, byRec, averageRating: avg.avg === null ? null : Number(avg.avg), validated: Number(avg.n) };
+  }
+}

@@ -1,0 +1,120 @@
+// Wire shapes of the lead endpoints (spec "Lead", decisions §4). Input accepts the camelCase shape
+// and the overview's snake_case aliases; output is camelCase.
+import { type Static, Type } from "@sinclair/typebox";
+import { Nullable, Timestamp } from "../http/schemas.js";
+
+export const PRIORITIES = ["low", "normal", "high", "urgent"] as const;
+export const SOURCES = ["manual", "api", "csv", "google_sheets"] as const;
+export const VALIDATION_STATUSES = ["new", "processing", "valid", "invalid", "risky"] as const;
+export const RECOMMENDATIONS = ["high_priority", "validate", "research", "skip"] as const;
+
+const Str = (maxLength: number, minLength = 0) => Type.String({ maxLength, minLength });
+const Opt = <T extends ReturnType<typeof Str>>(s: T) => Type.Optional(Nullable(s));
+
+/** Fields that may be set on create and on update (all optional here; `email` is checked by the service). */
+const EditableFields = {
+  email: Type.Optional(Type.String({ minLength: 1, maxLength: 254 })),
+  website: Opt(Str(255)),
+  domain: Opt(Str(255)),
+  firstName: Opt(Str(100, 1)),
+  first_name: Opt(Str(100, 1)),
+  lastName: Opt(Str(100, 1)),
+  last_name: Opt(Str(100, 1)),
+  company: Opt(Str(200)),
+  title: Opt(Str(100)),
+  phone: Opt(Str(50)),
+  linkedIn: Opt(Str(500)),
+  twitter: Opt(Str(500)),
+  leadServiceCategory: Opt(Str(200)),
+  lead_service_category: Opt(Str(200)),
+  leadServiceSubcategory: Opt(Str(200)),
+  lead_service_subcategory: Opt(Str(200)),
+  campaign: Opt(Str(200)),
+  tags: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100 }))),
+  notes: Opt(Str(10_000)),
+  priority: Type.Optional(Type.Union(PRIORITIES.map((p) => Type.Literal(p)))),
+  status: Type.Optional(Type.Boolean({ description: "active (true) or inactive" })),
+  customFields: Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown()))),
+  custom_fields: Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown()))),
+};
+
+export const LeadCreateBody = Type.Object(
+  {
+    ...EditableFields,
+    email: Type.String({ minLength: 1, maxLength: 254 }),
+    validate: Type.Optional(Type.Boolean({ default: true })),
+    source: Type.Optional(Type.Union(SOURCES.map((s) => Type.Literal(s)))),
+  },
+  { additionalProperties: true },
+);
+export type LeadCreateInput = Static<typeof LeadCreateBody>;
+
+export const LeadUpdateBody = Type.Object(EditableFields, { additionalProperties: true });
+export type LeadUpdateInput = Static<typeof LeadUpdateBody>;
+
+export const RatingFactor = Type.Object({
+  code: Type.String(),
+  label: Type.String(),
+  points: Type.Number(),
+});
+
+export const Lead = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  website: Nullable(Type.String()),
+  firstName: Nullable(Type.String()),
+  lastName: Nullable(Type.String()),
+  company: Nullable(Type.String()),
+  title: Nullable(Type.String()),
+  phone: Nullable(Type.String()),
+  linkedIn: Nullable(Type.String()),
+  twitter: Nullable(Type.String()),
+  leadServiceCategory: Nullable(Type.String()),
+  leadServiceSubcategory: Nullable(Type.String()),
+  campaign: Nullable(Type.String()),
+  tags: Type.Array(Type.String()),
+  notes: Nullable(Type.String()),
+  priority: Type.String(),
+  status: Type.Boolean(),
+  validationStatus: Type.String(),
+  leadDeliverabilityRating: Type.Integer({ minimum: 0, maximum: 100 }),
+  leadRecommendation: Type.String(),
+  leadQuality: Type.String(),
+  ratingFactors: Type.Array(RatingFactor),
+  emailValid: Nullable(Type.Boolean()),
+  emailCatchAll: Nullable(Type.Boolean()),
+  emailDisposable: Nullable(Type.Boolean()),
+  emailService: Nullable(Type.String()),
+  emailScore: Nullable(Type.Integer()),
+  emailType: Nullable(Type.String()),
+  emailRisk: Nullable(Type.String()),
+  domainHttpStatus: Nullable(Type.Integer()),
+  domainFinalUrl: Nullable(Type.String()),
+  domainSslValid: Nullable(Type.Boolean()),
+  domainParked: Nullable(Type.Boolean()),
+  domainResponseTimeMs: Nullable(Type.Integer()),
+  domainScore: Nullable(Type.Integer()),
+  validatedAt: Nullable(Timestamp),
+  source: Type.String(),
+  customFields: Type.Record(Type.String(), Type.Unknown()),
+  metadata: Type.Record(Type.String(), Type.Unknown()),
+  created: Timestamp,
+  updated: Timestamp,
+});
+export type LeadView = Static<typeof Lead>;
+
+export const LeadListQuery = Type.Object({
+  limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+  emailValid: Type.Optional(Type.Boolean()),
+  minDeliverabilityRating: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+  maxDeliverabilityRating: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+  min_score: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+  max_score: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+  validationStatus: Type.Optional(Type.Union(VALIDATION_STATUSES.map((s) => Type.Literal(s)))),
+  status: Type.Optional(Type.Union(VALIDATION_STATUSES.map((s) => Type.Literal(s)))),
+  leadRecommendation: Type.Optional(Type.Union(RECOMMENDATIONS.map((s) => Type.Literal(s)))),
+  campaign: Type.Optional(Type.String({ maxLength: 200 })),
+  source: Type.Optional(Type.Union(SOURCES.map((s) => Type.Literal(s)))),
+});
+export type LeadListInput = Static<typeof LeadListQuery>;
