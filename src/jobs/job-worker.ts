@@ -55,10 +55,12 @@ export class JobWorker {
       return;
     }
     clearTimeout(this.#timer);
-    this.#polling = this.#pollOnce().finally(() => {
-      this.#polling = undefined;
-      this.#scheduleNext();
-    });
+    this.#polling = this.#pollOnce()
+      .catch(this.#options.onError)
+      .finally(() => {
+        this.#polling = undefined;
+        this.#scheduleNext();
+      });
   }
 
   async stop(options: StopOptions): Promise<void> {

@@ -28,12 +28,29 @@ const ARCHIVE_KEEP_SECONDS = 60 * 60;
 const seconds = (ms: number) => Math.ceil(ms / 1000);
 
 export class PgBossJobStore implements JobStore {
-  readonly #boss: PgBoss;
+  #boss: PgBoss;
   readonly #schema: string;
+  readonly #options: PgBossJobStoreOptions;
 
   constructor(options: PgBossJobStoreOptions) {
     this.#schema = options.schema;
-    this.#boss = new PgBoss({
+    this.#options = options;
+    this.#boss = this.#createBoss();
+  }
+
+  async start(): Promise<void> {
+    try {
+      await this.#boss.start();
+    } catch (error) {
+      // pg-boss marks itself "starting" for good after a failed start; the next try needs a new one.
+      this.#boss = this.#createBoss();
+      throw error;
+    }
+  }
+
+  #createBoss(): PgBoss {
+    const options = this.#options;
+    const boss = new PgBoss({
       connectionString: options.connectionString,
       schema: options.schema,
       max: options.maxConnections,
@@ -47,11 +64,8 @@ export class PgBossJobStore implements JobStore {
       deleteAfterSeconds: ARCHIVE_KEEP_SECONDS,
     });
     // An EventEmitter without an error listener would throw and take the process down.
-    this.#boss.on("error", options.onError);
-  }
-
-  async start(): Promise<void> {
-    await this.#boss.start();
+    boss.on("error", options.onError);
+    return boss;
   }
 
   /** `short` policy: pg-boss then keeps at most one created job per singleton key. */
@@ -97,7 +111,7 @@ export class PgBossJobStore implements JobStore {
   /** Back to `retry` with started_on cleared: pg-boss then does not count the attempt. */
   async release(jobs: ClaimedJob[]): Promise<void> {
     for (const name of new Set(jobs.map((j) => j.name))) {
-      await this.#boss.getDb().executeSql(
+      await this.#sql(
         `UPDATE ${this.#schema}.job SET state = 'retry', started_on = NULL, start_after = now()
          WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'`,
         [name, jobs.filter((j) => j.name === name).map((j) => j.id)],
@@ -109,7 +123,7 @@ export class PgBossJobStore implements JobStore {
   async maintain(): Promise<void> {}
 
   async stats(name?: string): Promise<QueueStats> {
-    const { rows } = await this.#boss.getDb().executeSql(
+    const rows = await this.#sql(
       `SELECT
          count(*) FILTER (WHERE state < 'active') AS queued,
          count(*) FILTER (WHERE state = 'active') AS active,
@@ -146,11 +160,18 @@ export class PgBossJobStore implements JobStore {
 
   async ping(): Promise<boolean> {
     try {
-      await this.#boss.getDb().executeSql("SELECT 1", []);
-      return true;
+      const rows = await this.#sql("SELECT 1 AS ok", []);
+      return rows[0]?.ok === 1;
     } catch {
       return false;
     }
+  }
+
+  async #sql(text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
+    const result = await this.#boss.getDb().executeSql(text, values);
+    // pg-boss answers undefined instead of throwing while its pool is not open.
+    if (!result) throw new Error("the pg-boss job store is not started");
+    return result.rows;
   }
 
   async close(): Promise<void> {

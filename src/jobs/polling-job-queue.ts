@@ -38,10 +38,17 @@ export class PollingJobQueue implements JobQueue {
 
   start(): Promise<void> {
     if (this.#isStopped) return Promise.reject(new Error("the job queue was stopped; create a new one"));
-    this.#started ??= this.#store.start().then(() => {
-      this.#maintenanceTimer = setInterval(() => this.#maintain(), this.#options.maintenanceIntervalMs);
-      this.#maintenanceTimer.unref();
-    });
+    this.#started ??= this.#store.start().then(
+      () => {
+        this.#maintenanceTimer = setInterval(() => this.#maintain(), this.#options.maintenanceIntervalMs);
+        this.#maintenanceTimer.unref();
+      },
+      (error: unknown) => {
+        // Let a later start() try again (the database may come back).
+        this.#started = undefined;
+        throw error;
+      },
+    );
     return this.#started;
   }
 

@@ -66,6 +66,10 @@ for (const kind of dialects()) {
         if (job.retryCount < 2) throw new Error(`attempt ${job.retryCount} failed`);
       });
       const id = (await queue.send(name, {}))!;
+      await waitFor(async () => (await observer.getJob(name, id))?.state === "retry", { what: "a retry" });
+      const between = await observer.getJob(name, id);
+      assert.equal(between?.retryCount, 1, "the failed attempt is counted while the retry waits");
+      assert.equal(between?.lastError, "attempt 0 failed");
       await waitFor(async () => (await observer.getJob(name, id))?.state === "completed", {
         what: "completion",
       });
