@@ -107,6 +107,8 @@ export interface HttpRequest {
   bodyTimeoutMs?: number;
   /** Read at most this many body bytes; 0 skips the body. */
   maxBodyBytes?: number;
+  /** Decides from the status whether the body is worth reading (a redirect's is not). */
+  wantsBody?: (status: number) => boolean;
 }
 
 export const DEFAULT_USER_AGENT = "leadcheck/0.1 (+website-check)";
@@ -271,7 +273,7 @@ class Exchange {
         this.timings.tlsMs = round(performance.now() - phase);
         this.tls = describeCertificate(secure, servername ?? this.address!);
         if (!this.tls.valid) {
-          this.fail("tls", `TLS certificate not valid: ${this.tls.detail}`);
+          this.fail("tls", `TLS certificate not valid: ${this.tls.problem} (${this.tls.detail})`);
           return resolve(undefined);
         }
         resolve(secure);
@@ -327,7 +329,8 @@ class Exchange {
   }
 
   private readBody(res: IncomingMessage): void {
-    const limit = this.req.maxBodyBytes ?? 0;
+    const wanted = this.req.wantsBody?.(res.statusCode ?? 0) ?? true;
+    const limit = wanted ? (this.req.maxBodyBytes ?? 0) : 0;
     const chunks: Buffer[] = [];
     let size = 0;
     const done = (truncated: false | "size" | "timeout" | "aborted") => {

@@ -1,0 +1,55 @@
+// DNS facts for parked detection: the zone's name servers, the host's CNAME chain and the
+// `_for-sale` TXT record (draft-davids-forsalereg). Gathered alongside the HTTP attempts.
+import type { DnsResolver } from "../../net/dns.js";
+
+export interface DnsEvidence {
+  nameServers: string[];
+  cnames: string[];
+  forSaleTxt: string[];
+}
+
+export const NO_DNS_EVIDENCE: DnsEvidence = { nameServers: [], cnames: [], forSaleTxt: [] };
+
+const MAX_CNAME_DEPTH = 4;
+
+export async function collectDnsEvidence(
+  dns: Pick<DnsResolver, "resolve">,
+  host: string,
+): Promise<DnsEvidence> {
+  const [zone, cnames] = await Promise.all([findZone(dns, host), cnameChain(dns, host)]);
+  const txt = zone ? await dns.resolve(`_for-sale.${zone.name}`, "TXT") : null;
+  return {
+    nameServers: zone?.nameServers ?? [],
+    cnames,
+    forSaleTxt: txt?.ok ? txt.records : [],
+  };
+}
+
+/** Walks up from the host to the first name with NS records, stopping at two labels. */
+async function findZone(
+  dns: Pick<DnsResolver, "resolve">,
+  host: string,
+): Promise<{ name: string; nameServers: string[] } | null> {
+  let name = host;
+  for (;;) {
+    const answer = await dns.resolve(name, "NS");
+    if (answer.ok) return { name, nameServers: answer.records };
+    if (answer.failure !== "NODATA") return null;
+    const labels = name.split(".");
+    if (labels.length <= 2) return null;
+    name = labels.slice(1).join(".");
+  }
+}
+
+async function cnameChain(dns: Pick<DnsResolver, "resolve">, host: string): Promise<string[]> {
+  const chain: string[] = [];
+  let name = host;
+  for (let i = 0; i < MAX_CNAME_DEPTH; i++) {
+    const answer = await dns.resolve(name, "CNAME");
+    const target = answer.ok ? answer.records[0] : undefined;
+    if (!target || chain.includes(target)) break;
+    chain.push(target);
+    name = target;
+  }
+  return chain;
+}

@@ -1,0 +1,130 @@
+// Loads parking-indicators.tsv (see data/README.md for sources) into compiled matchers, once per path.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parseIpLiteral } from "../../net/guard.js";
+
+export type IndicatorStrength = "strong" | "medium" | "weak" | "do-not-use-alone";
+
+export interface ParkingIndicator {
+  kind: string;
+  match: string;
+  pattern: string;
+  provider: string;
+  type: string;
+  strength: IndicatorStrength;
+  source: string;
+  /** Tests one observed value (a host name, an address, a page body, a header line...). */
+  test(value: string): boolean;
+}
+
+export interface ParkingIndicators {
+  byKind(kind: string): readonly ParkingIndicator[];
+  size: number;
+}
+
+export const DEFAULT_INDICATORS_PATH = fileURLToPath(
+  new URL("./data/parking-indicators.tsv", import.meta.url),
+);
+
+const loaded = new Map<string, ParkingIndicators>();
+
+export function loadParkingIndicators(path: string = DEFAULT_INDICATORS_PATH): ParkingIndicators {
+  let set = loaded.get(path);
+  if (!set) {
+    set = parseParkingIndicators(readFileSync(path, "utf8"));
+    loaded.set(path, set);
+  }
+  return set;
+}
+
+export function parseParkingIndicators(tsv: string): ParkingIndicators {
+  const groups = new Map<string, ParkingIndicator[]>();
+  let size = 0;
+  const lines = tsv.split(/\r?\n/).filter((l) => l.trim() !== "");
+  for (const line of lines.slice(1)) {
+    const [kind, match, pattern, provider, type, strength, source] = line.split("\t");
+    if (!kind || !match || !pattern) continue;
+    const test = compile(kind, match, pattern);
+    if (!test) continue;
+    const row: ParkingIndicator = {
+      kind,
+      match,
+      pattern,
+      provider: provider ?? "",
+      type: type ?? "",
+      strength: (strength ?? "weak") as IndicatorStrength,
+      source: source ?? "",
+      test,
+    };
+    groups.set(kind, [...(groups.get(kind) ?? []), row]);
+    size++;
+  }
+  return { byKind: (kind) => groups.get(kind) ?? [], size };
+}
+
+function compile(kind: string, match: string, pattern: string): ((value: string) => boolean) | null {
+  const p = pattern.toLowerCase();
+  switch (match) {
+    case "exact":
+      if (kind === "ipv4_cidr" || kind === "ipv6_cidr") return cidrMatcher(pattern);
+      return (v) => hostOf(v) === p;
+    case "exact-host":
+      return (v) => hostOf(v) === p;
+    case "suffix":
+      return (v) => {
+        const h = hostOf(v);
+        return h === p || h.endsWith(`.${p}`);
+      };
+    case "glob": {
+      const re = new RegExp(`^${p.split("*").map(escapeRegex).join(".*")}$`);
+      return (v) => re.test(hostOf(v));
+    }
+    case "regex": {
+      const re = new RegExp(pattern, "i");
+      return (v) => re.test(v);
+    }
+    case "substring":
+      return (v) => v.toLowerCase().includes(p);
+    case "name=value": {
+      const [name, value] = p.split(/:\s*/, 2);
+      return (v) => v.toLowerCase() === `${name}: ${value}`;
+    }
+    case "name":
+    case "query":
+      return (v) => v.toLowerCase().includes(p);
+    case "path":
+      return (v) => v.toLowerCase() === p || v.toLowerCase().startsWith(`${p}/`);
+    default:
+      return null;
+  }
+}
+
+function hostOf(value: string): string {
+  return value.toLowerCase().replace(/\.$/, "");
+}
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function cidrMatcher(cidr: string): ((value: string) => boolean) | null {
+  const [base, bits] = cidr.split("/");
+  const net = base ? parseIpLiteral(base) : null;
+  if (!net) return null;
+  const width = net.family === 4 ? 32 : 128;
+  const shift = BigInt(width - Number(bits ?? width));
+  const prefix = toBig(net.address, net.family) >> shift;
+  return (value) => {
+    const ip = parseIpLiteral(value);
+    return ip !== null && ip.family === net.family && toBig(ip.address, ip.family) >> shift === prefix;
+  };
+}
+
+function toBig(address: string, family: 4 | 6): bigint {
+  if (family === 4) return address.split(".").reduce((acc, part) => (acc << 8n) | BigInt(part), 0n);
+  const [head = "", tail = ""] = address.split("::");
+  const h = head ? head.split(":") : [];
+  const t = tail ? tail.split(":") : [];
+  const words = address.includes("::") ? [...h, ...Array(8 - h.length - t.length).fill("0"), ...t] : h;
+  return words.reduce((acc: bigint, w: string) => (acc << 16n) | BigInt(Number.parseInt(w, 16)), 0n);
+}

@@ -1,0 +1,275 @@
+// The website check engine behind POST /v1/check-website. Strategy (spec, "POST /v1/check-website"):
+//   1. initial try with firstTryTimeoutMs; 2. one retry with retryTimeoutMs after a soft failure
+//   (timeout, 5xx, TLS problem); 3. fallbacks with fallbackTimeoutMs: a TLS problem tries http, a DNS
+//   failure or 404 tries the www variant; 4. hard failures (DNS, refused, unreachable) are never
+//   retried. Everything is bounded by totalDeadlineMs. Among the attempts the most informative one
+//   answers (a response beats a timeout beats an error; ties go to the earlier attempt).
+import { performance } from "node:perf_hooks";
+import { type Clock, iso, systemClock } from "../../lib/clock.js";
+import type { DnsResolver } from "../../net/dns.js";
+import { HttpClient, type HttpTimings, type TlsInfo } from "../../net/http-client.js";
+import { collectDnsEvidence, type DnsEvidence, NO_DNS_EVIDENCE } from "./dns-evidence.js";
+import { type ProbeResult, probeUrl } from "./http-probe.js";
+import { type NormalizedWebsite, normalizeWebsite } from "./normalize.js";
+import { evaluateParked } from "./parked.js";
+import { loadParkingIndicators, type ParkingIndicators } from "./parking-indicators.js";
+import type {
+  AttemptOutcome,
+  AttemptRecord,
+  AttemptStep,
+  WebsiteCheckResult,
+  WebsiteStatus,
+} from "./website.types.js";
+
+export interface WebsiteEngineOptions {
+  dns: DnsResolver;
+  clock?: Clock;
+  firstTryTimeoutMs: number;
+  retryTimeoutMs: number;
+  fallbackTimeoutMs: number;
+  totalDeadlineMs: number;
+  allowPrivateTargets: boolean;
+  /** Extra trusted CA certificates (PEM); production relies on NODE_EXTRA_CA_CERTS instead. */
+  ca?: string | Buffer | (string | Buffer)[];
+  /** Ports for URLs that name none (80/443); tests point them at local servers. */
+  httpPort?: number;
+  httpsPort?: number;
+  /** Bytes of a page read for parked detection (default 256 KiB). */
+  maxBodyBytes?: number;
+  /** Time allowed to read that prefix once headers arrived (default 3 s). */
+  bodyTimeoutMs?: number;
+  maxRedirects?: number;
+  /** Preloaded indicators, or a path to a TSV in the parking-indicators format. */
+  indicators?: ParkingIndicators | string;
+  userAgent?: string;
+}
+
+type Attempt = ProbeResult & {
+  step: AttemptStep;
+  because: AttemptOutcome | null;
+  url: string;
+  timeoutMs: number;
+};
+
+const SOFT: ReadonlySet<AttemptOutcome> = new Set(["timeout", "server_error", "tls_error"]);
+const INACTIVE: ReadonlySet<AttemptOutcome> = new Set([
+  "not_found",
+  "client_error",
+  "server_error",
+  "timeout",
+]);
+
+function rank(outcome: AttemptOutcome): number {
+  if (outcome === "ok") return 3;
+  if (outcome === "timeout") return 1;
+  return INACTIVE.has(outcome) ? 2 : 0;
+}
+
+export class WebsiteEngine {
+  private readonly client: HttpClient;
+  private readonly indicators: ParkingIndicators;
+  private readonly clock: Clock;
+  private readonly probe: { maxRedirects: number; maxBodyBytes: number; bodyTimeoutMs: number };
+
+  constructor(private readonly options: WebsiteEngineOptions) {
+    this.client = new HttpClient({
+      dns: options.dns,
+      allowPrivateTargets: options.allowPrivateTargets,
+      ...(options.ca ? { ca: options.ca } : {}),
+      ...(options.httpPort ? { httpPort: options.httpPort } : {}),
+      ...(options.httpsPort ? { httpsPort: options.httpsPort } : {}),
+      ...(options.userAgent ? { userAgent: options.userAgent } : {}),
+    });
+    this.indicators =
+      typeof options.indicators === "object" ? options.indicators : loadParkingIndicators(options.indicators);
+    this.clock = options.clock ?? systemClock;
+    this.probe = {
+      maxRedirects: options.maxRedirects ?? 10,
+      maxBodyBytes: options.maxBodyBytes ?? 256 * 1024,
+      bodyTimeoutMs: options.bodyTimeoutMs ?? 3_000,
+    };
+  }
+
+  async check(input: string): Promise<WebsiteCheckResult> {
+    const started = performance.now();
+    const checkedAt = iso(this.clock.now());
+    const site = normalizeWebsite(input);
+    if (!site.ok) return rejected(input, site, checkedAt);
+    const deadline = started + this.options.totalDeadlineMs;
+    const dnsFacts = site.isIpLiteral
+      ? Promise.resolve(NO_DNS_EVIDENCE)
+      : collectDnsEvidence(this.options.dns, site.host).catch(() => NO_DNS_EVIDENCE);
+    const attempts = await this.runStrategy(site, deadline);
+    const evidence = await withinDeadline(dnsFacts, deadline);
+    return this.verdict(input, site.host, attempts, evidence, checkedAt, performance.now() - started);
+  }
+
+  private async runStrategy(
+    site: Extract<NormalizedWebsite, { ok: true }>,
+    deadline: number,
+  ): Promise<Attempt[]> {
+    const attempts: Attempt[] = [];
+    const { firstTryTimeoutMs, retryTimeoutMs, fallbackTimeoutMs } = this.options;
+    const run = async (url: string, step: AttemptStep, because: AttemptOutcome | null, budgetMs: number) => {
+      const timeoutMs = Math.floor(Math.min(budgetMs, deadline - performance.now()));
+      if (timeoutMs <= 0) return null;
+      const result = await probeUrl(this.client, url, timeoutMs, this.probe);
+      const attempt: Attempt = { ...result, step, because, url, timeoutMs };
+      attempts.push(attempt);
+      return attempt;
+    };
+    const done = (a: Attempt | null) => a === null || a.outcome === "ok" || a.outcome === "blocked";
+
+    let primary = await run(site.url, "initial", null, firstTryTimeoutMs);
+    if (done(primary)) return attempts;
+    if (SOFT.has(primary!.outcome)) {
+      const retry = await run(site.url, "retry", primary!.outcome, retryTimeoutMs);
+      if (retry === null || done(retry)) return attempts;
+      primary = retry;
+    }
+    const before = primary!.outcome;
+    // A bare domain was never promised https: when nothing listens there, http is the next try.
+    const tryHttp =
+      site.scheme === "https" && (before === "tls_error" || (before === "refused" && !site.hadScheme));
+    let viaHttp: Attempt | null = null;
+    if (tryHttp) {
+      viaHttp = await run(withScheme(site.url, "http"), "fallback_http", before, fallbackTimeoutMs);
+      if (viaHttp === null || done(viaHttp)) return attempts;
+    }
+    const missing = [primary, viaHttp].find((a) => a?.outcome === "dns_error" || a?.outcome === "not_found");
+    const www = wwwVariant(site);
+    if (missing && www) await run(www, "fallback_www", missing.outcome, fallbackTimeoutMs);
+    return attempts;
+  }
+
+  private verdict(
+    input: string,
+    host: string,
+    attempts: Attempt[],
+    dnsFacts: DnsEvidence,
+    checkedAt: string,
+    elapsedMs: number,
+  ): WebsiteCheckResult {
+    const best = attempts.reduce((a, b) => (rank(b.outcome) > rank(a.outcome) ? b : a));
+    const status: WebsiteStatus =
+      best.outcome === "ok" ? "active" : INACTIVE.has(best.outcome) ? "inactive" : "error";
+    const finalHop = best.hops[best.hops.length - 1];
+    const finalUrl = finalHop?.url ?? best.url;
+    const last = best.last;
+    const tls = finalTls(best, attempts);
+    const sslValid = finalUrl.startsWith("https:") && best.outcome !== "tls_error" && tls?.valid === true;
+    const chain = best.hops.map((h) => h.url);
+    const parked = evaluateParked(
+      {
+        host,
+        ...dnsFacts,
+        addresses: best.hops[0]?.address ? [best.hops[0].address] : [],
+        chain,
+        headers: last?.ok ? last.headers : {},
+        body: last?.ok ? last.body.toString("utf8") : "",
+      },
+      this.indicators,
+    );
+    return {
+      website: best.url,
+      status,
+      valid: status === "active",
+      httpStatus: best.httpStatus,
+      finalUrl,
+      sslValid,
+      isParked: parked.isParked,
+      responseTimeMs: Math.round(elapsedMs),
+      redirectChain: chain.length > 0 ? chain : [best.url],
+      error: status === "error" ? (best.error ?? best.outcome) : null,
+      details: {
+        input,
+        rejected: null,
+        checkedAt,
+        attempts: attempts.map(toRecord),
+        tls,
+        parked: { score: parked.score, threshold: parked.threshold, evidence: parked.evidence },
+        botProtection: parked.botProtection,
+        timings: sumTimings(best),
+        resolvedAddress: best.hops[0]?.address ?? null,
+      },
+    };
+  }
+}
+
+function rejected(input: string, site: Extract<NormalizedWebsite, { ok: false }>, checkedAt: string) {
+  const result: WebsiteCheckResult = {
+    website: input,
+    status: "error",
+    valid: false,
+    httpStatus: null,
+    finalUrl: "",
+    sslValid: false,
+    isParked: false,
+    responseTimeMs: 0,
+    redirectChain: [],
+    error: site.message,
+    details: {
+      input,
+      rejected: site.reason,
+      checkedAt,
+      attempts: [],
+      tls: null,
+      parked: { score: 0, threshold: 0, evidence: [] },
+      botProtection: false,
+      timings: { dnsMs: null, connectMs: null, tlsMs: null, firstByteMs: null, totalMs: 0 },
+      resolvedAddress: null,
+    },
+  };
+  return result;
+}
+
+function toRecord(a: Attempt): AttemptRecord {
+  const { step, because, url, timeoutMs, outcome, httpStatus, error, durationMs, hops } = a;
+  return { step, because, url, timeoutMs, outcome, httpStatus, error, durationMs, hops };
+}
+
+function finalTls(best: Attempt, attempts: Attempt[]): TlsInfo | null {
+  if (best.last?.tls) return best.last.tls;
+  for (const a of [...attempts].reverse()) if (a.last?.tls) return a.last.tls;
+  return null;
+}
+
+function sumTimings(a: Attempt): HttpTimings {
+  const sum = (key: "dnsMs" | "connectMs" | "tlsMs" | "firstByteMs") => {
+    const values = a.hops.map((h) => h.timings[key]).filter((v): v is number => v !== null);
+    return values.length > 0 ? Math.round(values.reduce((x, y) => x + y, 0) * 10) / 10 : null;
+  };
+  return {
+    dnsMs: sum("dnsMs"),
+    connectMs: sum("connectMs"),
+    tlsMs: sum("tlsMs"),
+    firstByteMs: sum("firstByteMs"),
+    totalMs: a.durationMs,
+  };
+}
+
+function withScheme(url: string, scheme: "http" | "https"): string {
+  const u = new URL(url);
+  u.protocol = `${scheme}:`;
+  return u.href;
+}
+
+function wwwVariant(site: Extract<NormalizedWebsite, { ok: true }>): string | null {
+  if (site.isIpLiteral || site.host.startsWith("www.")) return null;
+  const u = new URL(site.url);
+  u.hostname = `www.${site.host}`;
+  return u.href;
+}
+
+/** The DNS facts if they arrive before the deadline, none otherwise (the check never waits past it). */
+async function withinDeadline(facts: Promise<DnsEvidence>, deadline: number): Promise<DnsEvidence> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<DnsEvidence>((resolve) => {
+    timer = setTimeout(() => resolve(NO_DNS_EVIDENCE), Math.max(0, deadline - performance.now()));
+  });
+  try {
+    return await Promise.race([facts, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,79 @@
+// Wire shape of a website check (spec "Website check result") plus the details that explain it.
+import type { HttpFailure, HttpTimings, TlsInfo } from "../../net/http-client.js";
+import type { WebsiteRejection } from "./normalize.js";
+import type { ParkedEvidence } from "./parked.js";
+
+export type WebsiteStatus = "active" | "inactive" | "error";
+
+export interface WebsiteCheckResult {
+  /** The URL that was validated (the normalized input, or the fallback that answered). */
+  website: string;
+  status: WebsiteStatus;
+  valid: boolean;
+  /** Status of the last hop; null when no HTTP response was received. */
+  httpStatus: number | null;
+  finalUrl: string;
+  sslValid: boolean;
+  isParked: boolean;
+  /** Wall-clock milliseconds of the whole check, every attempt included. */
+  responseTimeMs: number;
+  /** Every URL requested in the answering attempt, in order: the first is `website`, the last `finalUrl`. */
+  redirectChain: string[];
+  error: string | null;
+  details: WebsiteCheckDetails;
+}
+
+/** How an attempt (one URL followed through its redirects) ended. */
+export type AttemptOutcome =
+  | "ok"
+  | "not_found"
+  | "client_error"
+  | "server_error"
+  | "timeout"
+  | "tls_error"
+  | "dns_error"
+  | "refused"
+  | "unreachable"
+  | "blocked"
+  | "redirect_loop"
+  | "too_many_redirects"
+  | "bad_redirect"
+  | "network_error";
+
+export type AttemptStep = "initial" | "retry" | "fallback_http" | "fallback_www";
+
+export interface HopRecord {
+  url: string;
+  status: number | null;
+  address: string | null;
+  failure: HttpFailure | null;
+  timings: HttpTimings;
+}
+
+export interface AttemptRecord {
+  step: AttemptStep;
+  /** The outcome of the previous attempt that led to this one; null for the first. */
+  because: AttemptOutcome | null;
+  url: string;
+  timeoutMs: number;
+  outcome: AttemptOutcome;
+  httpStatus: number | null;
+  error: string | null;
+  durationMs: number;
+  hops: HopRecord[];
+}
+
+export interface WebsiteCheckDetails {
+  input: string;
+  /** Set when the input was refused before any network work (the API answers 422). */
+  rejected: WebsiteRejection | null;
+  checkedAt: string;
+  attempts: AttemptRecord[];
+  /** Certificate of the final hop, else of the last HTTPS handshake seen. */
+  tls: TlsInfo | null;
+  parked: { score: number; threshold: number; evidence: ParkedEvidence[] };
+  botProtection: boolean;
+  /** Phases summed over the hops of the answering attempt; totalMs is that attempt's duration. */
+  timings: HttpTimings;
+  resolvedAddress: string | null;
+}
