@@ -27,6 +27,8 @@ export interface GuardOptions {
   dns: Pick<DnsResolver, "resolveAddresses">;
   /** When true nothing is refused (tests and private deployments). */
   allowPrivateTargets: boolean;
+  /** Exact addresses allowed despite their range (a known internal host; tests' loopback servers). */
+  allowAddresses?: readonly string[];
 }
 
 interface Range {
@@ -137,7 +139,7 @@ export async function checkTarget(host: string, options: GuardOptions): Promise<
   const name = host.toLowerCase().replace(/\.$/, "");
   const literal = parseIpLiteral(name);
   if (literal) {
-    const reason = options.allowPrivateTargets ? null : classifyAddress(literal.address);
+    const reason = refusal(literal.address, options);
     if (reason) return blocked(reason, literal.address, host);
     return { ok: true, addresses: [literal.address], isIpLiteral: true };
   }
@@ -150,11 +152,19 @@ export async function checkTarget(host: string, options: GuardOptions): Promise<
   if (!options.allowPrivateTargets) {
     // One bad address refuses the name: an attacker controls which address a client picks.
     for (const address of answer.records) {
-      const reason = classifyAddress(address);
+      const reason = refusal(address, options);
       if (reason) return blocked(reason, address, host);
     }
   }
   return { ok: true, addresses: answer.records, isIpLiteral: false };
+}
+
+function refusal(address: string, options: GuardOptions): BlockReason | null {
+  if (options.allowPrivateTargets) return null;
+  const reason = classifyAddress(address);
+  if (reason === null || !options.allowAddresses) return reason;
+  const canonical = parseIpLiteral(address)?.address;
+  return options.allowAddresses.some((a) => parseIpLiteral(a)?.address === canonical) ? null : reason;
 }
 
 function blocked(reason: BlockReason, address: string, host: string): TargetVerdict {

@@ -88,6 +88,8 @@ export type HttpOutcome =
 export interface HttpClientOptions {
   dns: Pick<DnsResolver, "resolveAddresses">;
   allowPrivateTargets: boolean;
+  /** Exact addresses allowed despite the guard (see GuardOptions). */
+  allowAddresses?: readonly string[];
   /** Extra trusted CA certificates (PEM), added to Node's bundled roots. */
   ca?: string | Buffer | (string | Buffer)[];
   /** Ports used when a URL names none (tests point these at local servers). */

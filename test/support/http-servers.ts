@@ -57,7 +57,10 @@ export interface TestSites {
   close(): Promise<void>;
 }
 
-/** `sites` keys are "host" or "host/path" (the more specific wins); unknown hosts get 404. */
+/**
+ * `sites` keys are "host" or "host/path", optionally prefixed "http://" or "https://" for one
+ * scheme only; the most specific key wins and unknown hosts get 404.
+ */
 export async function startSites(sites: Record<string, Site>, tls: TlsSetup): Promise<TestSites> {
   const table = new Map(Object.entries(sites).map(([k, v]) => [k.toLowerCase(), v]));
   const counts = new Map<string, number>();
@@ -69,7 +72,8 @@ export async function startSites(sites: Record<string, Site>, tls: TlsSetup): Pr
     const host = (req.headers.host ?? "").replace(/:\d+$/, "").toLowerCase();
     const path = (req.url ?? "/").split("?")[0]!;
     requests.push({ scheme, host, path });
-    const key = table.has(`${host}${path}`) ? `${host}${path}` : host;
+    const keys = [`${scheme}://${host}${path}`, `${scheme}://${host}`, `${host}${path}`, host];
+    const key = keys.find((k) => table.has(k)) ?? host;
     const site = table.get(key);
     const count = (counts.get(key) ?? 0) + 1;
     counts.set(key, count);

@@ -29,6 +29,8 @@ export interface WebsiteEngineOptions {
   fallbackTimeoutMs: number;
   totalDeadlineMs: number;
   allowPrivateTargets: boolean;
+  /** Exact addresses allowed despite the SSRF guard (a known internal host). */
+  allowAddresses?: readonly string[];
   /** Extra trusted CA certificates (PEM); production relies on NODE_EXTRA_CA_CERTS instead. */
   ca?: string | Buffer | (string | Buffer)[];
   /** Ports for URLs that name none (80/443); tests point them at local servers. */
@@ -75,6 +77,7 @@ export class WebsiteEngine {
     this.client = new HttpClient({
       dns: options.dns,
       allowPrivateTargets: options.allowPrivateTargets,
+      ...(options.allowAddresses ? { allowAddresses: options.allowAddresses } : {}),
       ...(options.ca ? { ca: options.ca } : {}),
       ...(options.httpPort ? { httpPort: options.httpPort } : {}),
       ...(options.httpsPort ? { httpsPort: options.httpsPort } : {}),
