@@ -11,8 +11,12 @@ export type SmtpCommandName = "banner" | "ehlo" | "mail" | "rcpt" | "rset";
 export interface MxBehaviour {
   /** Greeting line; null never greets. Default "220 <ip> ESMTP test". */
   banner?: string | null;
-  /** Delay before every reply, in ms (the benchmark's server latency). */
+  /** Delay of every reply, in ms (the benchmark's server latency). */
   replyDelayMs?: number;
+  /** "latency" (default): each reply leaves replyDelayMs after its command arrived, in order, so
+   *  pipelined commands overlap like network round trips. "serial": one command at a time, each
+   *  reply replyDelayMs after the previous one was sent (a server that is slow to think). */
+  delayModel?: "latency" | "serial";
   /** EHLO answered 502: the client must fall back to HELO. */
   noEhlo?: boolean;
   /** Offer STARTTLS with this key and certificate (PEM). */
@@ -139,8 +143,6 @@ interface ConversationContext {
   behaviour(): MxBehaviour;
 }
 
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 async function converse(plain: Socket, ctx: ConversationContext): Promise<void> {
   let socket: Socket | TLSSocket = plain;
   let tls = false;
@@ -171,9 +173,39 @@ async function converse(plain: Socket, ctx: ConversationContext): Promise<void> 
     return lines.shift();
   };
   const b = ctx.behaviour;
-  const send = async (reply: string) => {
-    if (b().replyDelayMs) await delay(b().replyDelayMs!);
-    if (!closed) socket.write(`${reply.replace(/\n/g, "\r\n")}\r\n`);
+  const outbox: { due: number; text: string; done: () => void }[] = [];
+  let flushing = false;
+  const flush = () => {
+    const now = Date.now();
+    while (outbox.length > 0 && outbox[0]!.due <= now) {
+      const m = outbox.shift()!;
+      if (!closed) socket.write(m.text);
+      m.done();
+    }
+    if (outbox.length > 0) setTimeout(flush, outbox[0]!.due - now);
+    else flushing = false;
+  };
+  // Resolves once the reply is written.
+  const send = (reply: string): Promise<void> => {
+    const text = `${reply.replace(/\n/g, "\r\n")}\r\n`;
+    const delayMs = b().replyDelayMs ?? 0;
+    if (delayMs === 0 && outbox.length === 0) {
+      if (!closed) socket.write(text);
+      return Promise.resolve();
+    }
+    const due = Math.max(Date.now() + delayMs, outbox.at(-1)?.due ?? 0);
+    return new Promise((done) => {
+      outbox.push({ due, text, done });
+      if (!flushing) {
+        flushing = true;
+        setTimeout(flush, due - Date.now());
+      }
+    });
+  };
+  // Under the latency model the next command is read while this reply is still on its way.
+  const reply = async (text: string): Promise<void> => {
+    const written = send(text);
+    if (b().delayModel === "serial") await written;
   };
   // Returns true when the scripted misbehaviour took over the conversation.
   const misbehave = (at: SmtpCommandName): boolean => {
@@ -217,11 +249,11 @@ async function converse(plain: Socket, ctx: ConversationContext): Promise<void> 
     switch (verb) {
       case "EHLO": {
         if (b().noEhlo) {
-          await send("502 5.5.2 Error: command not recognized");
+          await reply("502 5.5.2 Error: command not recognized");
           break;
         }
         const ext = ["PIPELINING", "SIZE 10240000", "8BITMIME", ...(b().tls && !tls ? ["STARTTLS"] : [])];
-        await send(
+        await reply(
           [`250-${ctx.ip} Hello`, ...ext.map((e, i) => `250${i === ext.length - 1 ? " " : "-"}${e}`)].join(
             "\n",
           ),
@@ -229,12 +261,12 @@ async function converse(plain: Socket, ctx: ConversationContext): Promise<void> 
         break;
       }
       case "HELO":
-        await send(`250 ${ctx.ip}`);
+        await reply(`250 ${ctx.ip}`);
         break;
       case "STARTTLS": {
         const cert = b().tls;
         if (!cert || tls) {
-          await send("454 4.7.0 TLS not available");
+          await reply("454 4.7.0 TLS not available");
           break;
         }
         await send("220 2.0.0 Ready to start TLS");
@@ -249,21 +281,21 @@ async function converse(plain: Socket, ctx: ConversationContext): Promise<void> 
       case "MAIL":
         inTransaction = true;
         rcpts = 0;
-        await send(b().mailReply ?? "250 2.1.0 Ok");
+        await reply(b().mailReply ?? "250 2.1.0 Ok");
         break;
       case "RCPT":
         if (!inTransaction) {
-          await send("503 5.5.1 Error: need MAIL command");
+          await reply("503 5.5.1 Error: need MAIL command");
           break;
         }
-        await send(rcptReply(line, ++rcpts, ctx));
+        await reply(rcptReply(line, ++rcpts, ctx));
         break;
       case "RSET":
         inTransaction = false;
-        await send("250 2.0.0 Ok");
+        await reply("250 2.0.0 Ok");
         break;
       case "NOOP":
-        await send("250 2.0.0 Ok");
+        await reply("250 2.0.0 Ok");
         break;
       case "QUIT":
         ctx.release();
@@ -272,10 +304,10 @@ async function converse(plain: Socket, ctx: ConversationContext): Promise<void> 
         return;
       case "DATA":
       case "BDAT":
-        await send("554 5.5.1 Error: no valid recipients");
+        await reply("554 5.5.1 Error: no valid recipients");
         break;
       default:
-        await send("502 5.5.2 Error: command not recognized");
+        await reply("502 5.5.2 Error: command not recognized");
     }
   }
 }
