@@ -3,6 +3,12 @@
 import { Redis } from "ioredis";
 import pino from "pino";
 import { IdentityVerifier } from "./accounts/identity.js";
+import { batchJobDefinitions } from "./batches/batch.jobs.js";
+import { BatchesService } from "./batches/batches.service.js";
+import { EmailEngine } from "./checks/email/email-engine.js";
+import { normalizeWebsite } from "./checks/website/normalize.js";
+import { WebsiteEngine } from "./checks/website/website.engine.js";
+import { websiteScore } from "./checks/website/website-score.js";
 import type { Config } from "./config/config.js";
 import { CreditsService } from "./credits/credits.service.js";
 import { EventBus } from "./events/events.js";
@@ -10,8 +16,11 @@ import { type App, buildApp } from "./http/app.js";
 import type { JobDefinition } from "./jobs/catalog.js";
 import { createJobQueue, type JobQueue } from "./jobs/index.js";
 import { KeysService } from "./keys/keys.service.js";
+import { LeadsService, type WebsiteNormalizer } from "./leads/leads.service.js";
 import { type Clock, systemClock } from "./lib/clock.js";
+import { DnsResolver } from "./net/dns.js";
 import { type Database, migrateToLatest, openDatabase } from "./storage/db.js";
+import { LeadValidator } from "./validation/lead-validator.js";
 
 export interface Services {
   config: Readonly<Config>;
@@ -22,6 +31,12 @@ export interface Services {
   keys: KeysService;
   identity: IdentityVerifier;
   redis: Redis | undefined;
+  dns: DnsResolver;
+  emailEngine: EmailEngine;
+  websiteEngine: WebsiteEngine;
+  normalizeWebsite: WebsiteNormalizer;
+  leads: LeadsService;
+  batches: BatchesService;
   queue: JobQueue;
   /** Every background job kind with its policy and handler (see src/jobs/catalog.ts). */
   jobCatalog: JobDefinition[];
@@ -32,7 +47,13 @@ export interface Services {
 
 export async function createServices(
   config: Readonly<Config>,
-  options: { clock?: Clock; migrate?: boolean; logger?: pino.Logger } = {},
+  options: {
+    clock?: Clock;
+    migrate?: boolean;
+    logger?: pino.Logger;
+    /** Extra trusted CA for website checks (tests); production uses NODE_EXTRA_CA_CERTS. */
+    websiteCa?: string | Buffer;
+  } = {},
 ): Promise<Services> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config);
@@ -53,9 +74,66 @@ export async function createServices(
   redis?.on("error", () => {}); // the rate limiter falls back to memory; readiness reports the rest
   const queue = createJobQueue(database, {
     clock,
+    pollIntervalMs: config.jobs.pollIntervalMs,
+    maintenanceIntervalMs: config.jobs.maintenanceIntervalMs,
+    completedRetentionMs: config.jobs.completedRetentionMs,
+    failedRetentionMs: config.jobs.failedRetentionMs,
+    pgBoss: { maxConnections: config.jobs.pgBossMaxConnections },
     onError: (error) => logger.error({ err: error }, "job queue error"),
   });
-  const jobCatalog: JobDefinition[] = [];
+
+  const dns = new DnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });
+  const emailEngine = new EmailEngine({
+    dns,
+    clock,
+    smtpPort: config.smtp.port,
+    heloName: config.smtp.heloName,
+    mailFrom: config.smtp.mailFrom,
+    socksProxy: config.smtp.socksProxy,
+    connectTimeoutMs: config.smtp.connectTimeoutMs,
+    commandTimeoutMs: config.smtp.commandTimeoutMs,
+    totalDeadlineMs: config.smtp.totalDeadlineMs,
+    maxConnectionsPerMx: config.smtp.maxConnectionsPerMx,
+  });
+  const websiteEngine = new WebsiteEngine({
+    dns,
+    clock,
+    firstTryTimeoutMs: config.website.firstTryTimeoutMs,
+    retryTimeoutMs: config.website.retryTimeoutMs,
+    fallbackTimeoutMs: config.website.fallbackTimeoutMs,
+    totalDeadlineMs: config.website.totalDeadlineMs,
+    allowPrivateTargets: config.allowPrivateTargets,
+    httpPort: config.website.httpPort,
+    httpsPort: config.website.httpsPort,
+    ...(options.websiteCa ? { ca: options.websiteCa } : {}),
+  });
+  const normalize: WebsiteNormalizer = (input) => {
+    const n = normalizeWebsite(input);
+    return n.ok ? { ok: true, url: n.url } : { ok: false, message: n.message };
+  };
+  const validator = new LeadValidator({ email: emailEngine, website: websiteEngine, websiteScore });
+  const batches = new BatchesService({
+    database,
+    credits,
+    events,
+    clock,
+    queue,
+    validator,
+    website: websiteEngine,
+    normalizeWebsite: normalize,
+    prices: config.prices,
+    limits: config.limits,
+  });
+  const leads = new LeadsService({
+    database,
+    credits,
+    events,
+    clock,
+    normalizeWebsite: normalize,
+    scheduler: batches,
+    prices: config.prices,
+  });
+  const jobCatalog: JobDefinition[] = [...batchJobDefinitions(batches, queue)];
   return {
     config,
     clock,
@@ -65,12 +143,20 @@ export async function createServices(
     keys,
     identity,
     redis,
+    dns,
+    emailEngine,
+    websiteEngine,
+    normalizeWebsite: normalize,
+    leads,
+    batches,
     queue,
     jobCatalog,
     logger,
     lifecycle: { shuttingDown: false },
     async close() {
       await queue.stop({ graceful: false, timeoutMs: 0 }).catch(() => {});
+      await emailEngine.close();
+      dns.close();
       redis?.disconnect();
       await database.close();
     },

@@ -35,8 +35,17 @@ export async function startWorker(config: Readonly<Config>): Promise<Running> {
   const services = await createServices(config, { logger });
   await startQueue(services);
   await registerWorkers(services);
+  // The queue's timers are unref'd; a worker-only process is kept alive by this until shutdown.
+  const keepAlive = setInterval(() => {}, 1 << 30);
   logger.info({ database: config.databaseKind }, "leadcheck worker started");
-  return { services, app: undefined, stop: () => shutdown(services, undefined, config) };
+  return {
+    services,
+    app: undefined,
+    stop: async () => {
+      clearInterval(keepAlive);
+      await shutdown(services, undefined, config);
+    },
+  };
 }
 
 async function shutdown(services: Services, app: App | undefined, config: Readonly<Config>): Promise<void> {

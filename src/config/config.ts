@@ -33,6 +33,10 @@ export interface Config {
     heloName: string;
     mailFrom: string;
     socksProxy: string | undefined;
+    connectTimeoutMs: number;
+    commandTimeoutMs: number;
+    totalDeadlineMs: number;
+    maxConnectionsPerMx: number;
   };
   allowPrivateTargets: boolean;
   /** Prices in milli-credits (1 milli-credit = 0.001 stored credits = 1 display credit). */
@@ -64,6 +68,16 @@ export interface Config {
     retryTimeoutMs: number;
     fallbackTimeoutMs: number;
     totalDeadlineMs: number;
+    /** Ports for URLs that name none; changed only for tests. */
+    httpPort: number;
+    httpsPort: number;
+  };
+  jobs: {
+    pollIntervalMs: number;
+    maintenanceIntervalMs: number;
+    completedRetentionMs: number;
+    failedRetentionMs: number;
+    pgBossMaxConnections: number;
   };
   shutdownTimeoutMs: number;
 }
@@ -160,6 +174,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       heloName,
       mailFrom: str(env, "SMTP_MAIL_FROM") ?? `verify@${heloName}`,
       socksProxy: str(env, "SMTP_SOCKS_PROXY"),
+      connectTimeoutMs: int(env, "SMTP_CONNECT_TIMEOUT_MS", 10_000, 1),
+      commandTimeoutMs: int(env, "SMTP_COMMAND_TIMEOUT_MS", 15_000, 1),
+      totalDeadlineMs: int(env, "SMTP_TOTAL_DEADLINE_MS", 60_000, 1),
+      maxConnectionsPerMx: int(env, "SMTP_MAX_CONNECTIONS_PER_MX", 3, 1),
     },
     allowPrivateTargets: bool(env, "ALLOW_PRIVATE_TARGETS", false),
     prices: {
@@ -188,6 +206,15 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       retryTimeoutMs: int(env, "WEBSITE_RETRY_TIMEOUT_MS", 20_000, 1),
       fallbackTimeoutMs: int(env, "WEBSITE_FALLBACK_TIMEOUT_MS", 15_000, 1),
       totalDeadlineMs: int(env, "WEBSITE_TOTAL_DEADLINE_MS", 30_000, 1),
+      httpPort: int(env, "WEBSITE_HTTP_PORT", 80, 1),
+      httpsPort: int(env, "WEBSITE_HTTPS_PORT", 443, 1),
+    },
+    jobs: {
+      pollIntervalMs: int(env, "JOB_POLL_INTERVAL_MS", 250, 10),
+      maintenanceIntervalMs: int(env, "JOB_MAINTENANCE_INTERVAL_MS", 30_000, 100),
+      completedRetentionMs: int(env, "JOB_COMPLETED_RETENTION_MS", 24 * 3600_000, 0),
+      failedRetentionMs: int(env, "JOB_FAILED_RETENTION_MS", 7 * 24 * 3600_000, 0),
+      pgBossMaxConnections: int(env, "PGBOSS_MAX_CONNECTIONS", 4, 1),
     },
     shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 25_000, 0),
   };

@@ -7,18 +7,25 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
 import type { IdentityVerifier } from "../accounts/identity.js";
+import type { BatchesService } from "../batches/batches.service.js";
+import type { EmailEngine } from "../checks/email/email-engine.js";
+import type { WebsiteEngine } from "../checks/website/website.engine.js";
 import type { Config } from "../config/config.js";
 import type { CreditsService } from "../credits/credits.service.js";
 import type { EventBus } from "../events/events.js";
+import type { JobQueue } from "../jobs/job-queue.js";
 import type { KeysService } from "../keys/keys.service.js";
+import type { LeadsService } from "../leads/leads.service.js";
 import type { Clock } from "../lib/clock.js";
 import type { Database } from "../storage/db.js";
 import { authHook } from "./auth.js";
 import { errorHandler, notFoundHandler } from "./errors.js";
 import { RateLimits } from "./rate-limit.js";
 import { adminRoutes } from "./routes/admin.routes.js";
+import { batchesRoutes } from "./routes/batches.routes.js";
 import { creditsRoutes } from "./routes/credits.routes.js";
 import { keysRoutes } from "./routes/keys.routes.js";
+import { leadsRoutes } from "./routes/leads.routes.js";
 import { probeRoutes } from "./routes/probes.routes.js";
 import { ErrorResponse } from "./schemas.js";
 
@@ -32,6 +39,11 @@ export interface AppDeps {
   keys: KeysService;
   credits: CreditsService;
   identity: IdentityVerifier;
+  leads: LeadsService;
+  batches: BatchesService;
+  emailEngine: EmailEngine;
+  websiteEngine: WebsiteEngine;
+  queue: JobQueue;
   redis?: Redis | undefined;
   /** Readiness of the job queue (absent: not part of this process). */
   queueReady?: () => Promise<boolean>;
@@ -113,6 +125,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await keysRoutes(scope as App, deps);
     await creditsRoutes(scope as App, deps);
     await adminRoutes(scope as App, deps);
+    await leadsRoutes(scope as App, deps);
+    await batchesRoutes(scope as App, deps);
   });
 
   return app as App;

@@ -1,9 +1,30 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type EmailOutcome, qualityFor, rateLead, recommendationFor, type WebsiteOutcome } from "./lead-rating.js";
+import {
+  type EmailOutcome,
+  qualityFor,
+  rateLead,
+  recommendationFor,
+  type WebsiteOutcome,
+} from "./lead-rating.js";
 
-const goodEmail: EmailOutcome = { status: "valid", valid: true, catchAll: false, disposable: false, role: false, free: false, risk: "low" };
-const goodSite: WebsiteOutcome = { status: "active", httpStatus: 200, sslValid: true, isParked: false, responseTimeMs: 300, redirectCount: 1 };
+const goodEmail: EmailOutcome = {
+  status: "valid",
+  valid: true,
+  catchAll: false,
+  disposable: false,
+  role: false,
+  free: false,
+  risk: "low",
+};
+const goodSite: WebsiteOutcome = {
+  status: "active",
+  httpStatus: 200,
+  sslValid: true,
+  isParked: false,
+  responseTimeMs: 300,
+  redirectCount: 1,
+};
 
 describe("lead rating", () => {
   it("maps ratings to the seed's recommendation bands and the quality labels", () => {
@@ -30,7 +51,11 @@ describe("lead rating", () => {
     assert.equal(r.rating, 100);
     assert.equal(r.recommendation, "high_priority");
     assert.equal(r.validationStatus, "valid");
-    assert.equal(r.factors.reduce((s, f) => s + f.points, 0), 100, "the factors add up to the rating");
+    assert.equal(
+      r.factors.reduce((s, f) => s + f.points, 0),
+      100,
+      "the factors add up to the rating",
+    );
   });
 
   it("explains a catch-all lead as research, not high priority", () => {
@@ -63,8 +88,23 @@ describe("lead rating", () => {
 
   it("keeps ratings within 0-100 for the worst case", () => {
     const r = rateLead(
-      { status: "risky", valid: false, catchAll: false, disposable: true, role: true, free: true, risk: "high" },
-      { ...goodSite, status: "inactive", sslValid: false, isParked: true, responseTimeMs: 9000, redirectCount: 8 },
+      {
+        status: "risky",
+        valid: false,
+        catchAll: false,
+        disposable: true,
+        role: true,
+        free: true,
+        risk: "high",
+      },
+      {
+        ...goodSite,
+        status: "inactive",
+        sslValid: false,
+        isParked: true,
+        responseTimeMs: 9000,
+        redirectCount: 8,
+      },
     );
     assert.equal(r.rating, 0);
     assert.equal(r.validationStatus, "risky");

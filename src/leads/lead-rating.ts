@@ -56,33 +56,45 @@ export function qualityFor(rating: number): Quality {
 
 function emailFactors(email: EmailOutcome): RatingFactor[] {
   const f: RatingFactor[] = [];
-  if (email.status === "invalid") f.push({ code: "email_undeliverable", label: "Email is undeliverable", points: 0 });
-  else if (email.valid && !email.catchAll) f.push({ code: "email_deliverable", label: "Mailbox confirmed by SMTP", points: 60 });
-  else if (email.catchAll) f.push({ code: "email_catch_all", label: "Domain accepts any address (catch-all)", points: 35 });
+  if (email.status === "invalid")
+    f.push({ code: "email_undeliverable", label: "Email is undeliverable", points: 0 });
+  else if (email.valid && !email.catchAll)
+    f.push({ code: "email_deliverable", label: "Mailbox confirmed by SMTP", points: 60 });
+  else if (email.catchAll)
+    f.push({ code: "email_catch_all", label: "Domain accepts any address (catch-all)", points: 35 });
   else f.push({ code: "email_unverified", label: "Mailbox could not be confirmed", points: 20 });
   if (email.status === "invalid") return f;
   if (email.disposable) f.push({ code: "email_disposable", label: "Disposable email provider", points: -30 });
   if (email.role) f.push({ code: "email_role", label: "Role account (info@, sales@, ...)", points: -10 });
-  if (email.free) f.push({ code: "email_free_provider", label: "Free email provider, not a company domain", points: -5 });
+  if (email.free)
+    f.push({ code: "email_free_provider", label: "Free email provider, not a company domain", points: -5 });
   if (email.risk === "high") f.push({ code: "email_high_risk", label: "High email risk", points: -10 });
-  else if (email.risk === "medium") f.push({ code: "email_medium_risk", label: "Medium email risk", points: -5 });
+  else if (email.risk === "medium")
+    f.push({ code: "email_medium_risk", label: "Medium email risk", points: -5 });
   return f;
 }
 
 function websiteFactors(site: WebsiteOutcome | null): RatingFactor[] {
   if (!site) return [{ code: "no_website", label: "No website to check", points: 25 }];
   const f: RatingFactor[] = [];
-  if (site.status === "active") f.push({ code: "website_active", label: "Website answers (2xx-3xx)", points: 20 });
+  if (site.status === "active")
+    f.push({ code: "website_active", label: "Website answers (2xx-3xx)", points: 20 });
   else if (site.status === "inactive") {
-    f.push({ code: "website_inactive", label: `Website answers with an error (${site.httpStatus ?? "timeout"})`, points: 5 });
+    f.push({
+      code: "website_inactive",
+      label: `Website answers with an error (${site.httpStatus ?? "timeout"})`,
+      points: 5,
+    });
   } else f.push({ code: "website_unreachable", label: "Website unreachable (DNS or network)", points: 0 });
   if (site.status === "error") return f;
   if (site.sslValid) f.push({ code: "ssl_valid", label: "Valid TLS certificate", points: 8 });
   else f.push({ code: "ssl_invalid", label: "No valid TLS certificate", points: 0 });
   if (site.isParked) f.push({ code: "domain_parked", label: "Parked or for-sale domain", points: -25 });
   else f.push({ code: "domain_not_parked", label: "Not a parked domain", points: 6 });
-  if (site.responseTimeMs < 1000) f.push({ code: "fast_response", label: "Responds in under 1 s", points: 4 });
-  else if (site.responseTimeMs < 3000) f.push({ code: "ok_response", label: "Responds in under 3 s", points: 2 });
+  if (site.responseTimeMs < 1000)
+    f.push({ code: "fast_response", label: "Responds in under 1 s", points: 4 });
+  else if (site.responseTimeMs < 3000)
+    f.push({ code: "ok_response", label: "Responds in under 3 s", points: 2 });
   else f.push({ code: "slow_response", label: "Responds in 3 s or more", points: 0 });
   if (site.redirectCount <= 2) f.push({ code: "few_redirects", label: "At most 2 redirects", points: 2 });
   else f.push({ code: "many_redirects", label: `${site.redirectCount} redirects`, points: 0 });

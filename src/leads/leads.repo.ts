@@ -33,7 +33,12 @@ export class LeadsRepo {
     return db.selectFrom("leads").selectAll().where("id", "=", id).executeTakeFirst();
   }
 
-  async liveEmailTaken(db: Executor, accountId: string, emailLower: string, exceptId?: string): Promise<boolean> {
+  async liveEmailTaken(
+    db: Executor,
+    accountId: string,
+    emailLower: string,
+    exceptId?: string,
+  ): Promise<boolean> {
     let q = db
       .selectFrom("leads")
       .select("id")
@@ -86,7 +91,11 @@ export class LeadsRepo {
   }
 
   setStatus(db: Executor, ids: string[], status: string, at: string) {
-    return db.updateTable("leads").set({ validation_status: status, updated_at: at }).where("id", "in", ids).execute();
+    return db
+      .updateTable("leads")
+      .set({ validation_status: status, updated_at: at })
+      .where("id", "in", ids)
+      .execute();
   }
 
   async list(db: Executor, accountId: string, filter: LeadFilter, limit: number, offset: number) {
@@ -141,6 +150,11 @@ export class LeadsRepo {
         .where("validated_at", "is not", null)
         .executeTakeFirstOrThrow(),
     ]);
-    return { byStatus, byRec, averageRating: avg.avg === null ? null : Number(avg.avg), validated: Number(avg.n) };
+    return {
+      byStatus,
+      byRec,
+      averageRating: avg.avg === null ? null : Number(avg.avg),
+      validated: Number(avg.n),
+    };
   }
 }

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
+import { DEFAULT_ENDPOINT_LIMITS_PER_MINUTE } from "../../src/config/config.js";
 import { dialects, skipReasonFor } from "../support/db.js";
 import { type Harness, startHarness, TEST_ADMIN_TOKEN } from "../support/harness.js";
 
@@ -41,6 +42,9 @@ describe(`every route (${kind})`, async () => {
     h = await startHarness(kind, {
       RATE_LIMIT_PER_MINUTE: "100000",
       RATE_LIMIT_PER_HOUR: "100000",
+      RATE_LIMIT_ENDPOINTS: Object.keys(DEFAULT_ENDPOINT_LIMITS_PER_MINUTE)
+        .map((route) => `${route}=100000`)
+        .join(","),
       MAX_BODY_BYTES: "65536",
     });
     apiKey = await h.apiKey("acct_routes");

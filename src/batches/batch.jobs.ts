@@ -1,0 +1,56 @@
+// Job definitions of the batch module: a batch runs as a chain of short chunk jobs (each well
+// within its expiry, so a killed worker's chunk is retried soon by another), and a lead created
+// with validation runs as one job. The final failed attempt closes the work so nothing stays
+// in `processing`.
+import type { JobDefinition } from "../jobs/catalog.js";
+import type { JobQueue } from "../jobs/job-queue.js";
+import { BATCH_RUN_JOB, type BatchesService, LEAD_VALIDATE_JOB } from "./batches.service.js";
+
+const BATCH_POLICY = { retryLimit: 5, retryDelayMs: 2000, retryBackoff: true, expireInMs: 120_000 };
+const LEAD_POLICY = { retryLimit: 3, retryDelayMs: 5000, retryBackoff: true, expireInMs: 600_000 };
+
+export function batchJobDefinitions(batches: BatchesService, queue: JobQueue): JobDefinition[] {
+  return [
+    {
+      name: BATCH_RUN_JOB,
+      policy: BATCH_POLICY,
+      concurrency: 3,
+      handler: async (job) => {
+        const batchId = String(job.data.batchId);
+        try {
+          if (await batches.runChunk(batchId)) {
+            await queue.send(
+              BATCH_RUN_JOB,
+              { batchId, after: job.id },
+              { singletonKey: `${batchId}:${job.id}` },
+            );
+          }
+        } catch (error) {
+          if (job.retryCount >= BATCH_POLICY.retryLimit) {
+            await batches.failRemaining(batchId, error instanceof Error ? error.message : String(error));
+            return;
+          }
+          throw error;
+        }
+      },
+    },
+    {
+      name: LEAD_VALIDATE_JOB,
+      policy: LEAD_POLICY,
+      concurrency: 20,
+      handler: async (job) => {
+        const accountId = String(job.data.accountId);
+        const leadId = String(job.data.leadId);
+        try {
+          await batches.validateOne(accountId, leadId);
+        } catch (error) {
+          if (job.retryCount >= LEAD_POLICY.retryLimit) {
+            await batches.failOne(accountId, leadId, error instanceof Error ? error.message : String(error));
+            return;
+          }
+          throw error;
+        }
+      },
+    },
+  ];
+}

@@ -1,0 +1,151 @@
+// The only SQL for batches, their items and daily usage.
+import { type Kysely, sql, type Transaction } from "kysely";
+import type { BatchesTable, BatchItemsTable, Schema } from "../storage/schema.js";
+
+type Executor = Kysely<Schema> | Transaction<Schema>;
+
+export class BatchesRepo {
+  insertBatch(db: Executor, row: BatchesTable) {
+    return db.insertInto("batches").values(row).execute();
+  }
+
+  async insertItems(db: Executor, rows: BatchItemsTable[]) {
+    // Chunked: SQLite caps bound parameters per statement.
+    for (let i = 0; i < rows.length; i += 500)
+      await db
+        .insertInto("batch_items")
+        .values(rows.slice(i, i + 500))
+        .execute();
+  }
+
+  find(db: Executor, batchId: string) {
+    return db.selectFrom("batches").selectAll().where("id", "=", batchId).executeTakeFirst();
+  }
+
+  findOfAccount(db: Executor, accountId: string, batchId: string) {
+    return db
+      .selectFrom("batches")
+      .selectAll()
+      .where("id", "=", batchId)
+      .where("account_id", "=", accountId)
+      .executeTakeFirst();
+  }
+
+  async countRunning(db: Executor, accountId: string): Promise<number> {
+    const row = await db
+      .selectFrom("batches")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("account_id", "=", accountId)
+      .where("status", "=", "processing")
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Adds `n` to today's validations unless that passes `limit`; false when it would. */
+  async addDailyUsage(trx: Transaction<Schema>, accountId: string, day: string, n: number, limit: number) {
+    await trx
+      .insertInto("usage_daily")
+      .values({ account_id: accountId, day, validations: 0 })
+      .onConflict((oc) => oc.columns(["account_id", "day"]).doNothing())
+      .execute();
+    const row = await trx
+      .updateTable("usage_daily")
+      .set({ validations: sql<number>`validations + ${n}` })
+      .where("account_id", "=", accountId)
+      .where("day", "=", day)
+      .where(sql<boolean>`validations + ${n} <= ${limit}`)
+      .returning("validations")
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The next pending items, grouped by their group key so one domain's items run together. */
+  pendingItems(db: Executor, batchId: string, limit: number) {
+    return db
+      .selectFrom("batch_items")
+      .selectAll()
+      .where("batch_id", "=", batchId)
+      .where("status", "=", "pending")
+      .orderBy("group_key")
+      .orderBy("seq")
+      .limit(limit)
+      .execute();
+  }
+
+  async countPending(db: Executor, batchId: string): Promise<number> {
+    const row = await db
+      .selectFrom("batch_items")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("batch_id", "=", batchId)
+      .where("status", "=", "pending")
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Marks an item finished unless it already was (a retried chunk); true when it changed. */
+  async finishItem(
+    trx: Transaction<Schema>,
+    itemId: string,
+    changes: Pick<BatchItemsTable, "status" | "verdict" | "result" | "error" | "completed_at">,
+  ): Promise<boolean> {
+    const r = await trx
+      .updateTable("batch_items")
+      .set(changes)
+      .where("id", "=", itemId)
+      .where("status", "=", "pending")
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  addCounts(
+    trx: Transaction<Schema>,
+    batchId: string,
+    d: { completed: number; valid: number; invalid: number; failed: number },
+  ) {
+    return trx
+      .updateTable("batches")
+      .set({
+        completed: sql<number>`completed + ${d.completed}`,
+        valid: sql<number>`valid + ${d.valid}`,
+        invalid: sql<number>`invalid + ${d.invalid}`,
+        failed: sql<number>`failed + ${d.failed}`,
+      })
+      .where("id", "=", batchId)
+      .returning(["completed", "total", "progress_quarter", "valid", "invalid", "failed"])
+      .executeTakeFirstOrThrow();
+  }
+
+  update(db: Executor, batchId: string, changes: Partial<BatchesTable>) {
+    return db.updateTable("batches").set(changes).where("id", "=", batchId).execute();
+  }
+
+  /** Moves the batch to a final status once; false when another attempt already did. */
+  async finish(trx: Transaction<Schema>, batchId: string, status: "completed" | "failed", at: string) {
+    const r = await trx
+      .updateTable("batches")
+      .set({ status, completed_at: at })
+      .where("id", "=", batchId)
+      .where("status", "=", "processing")
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  async items(db: Executor, batchId: string, limit: number, offset: number) {
+    const [rows, count] = await Promise.all([
+      db
+        .selectFrom("batch_items")
+        .selectAll()
+        .where("batch_id", "=", batchId)
+        .orderBy("seq")
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+      db
+        .selectFrom("batch_items")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("batch_id", "=", batchId)
+        .executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  }
+}

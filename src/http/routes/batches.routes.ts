@@ -1,0 +1,87 @@
+import { Type } from "@sinclair/typebox";
+import type { App, AppDeps } from "../app.js";
+import { principalOf } from "../auth.js";
+import { DATA_SECURITY, Nullable, PageQuery } from "../schemas.js";
+import { BatchView } from "./leads.routes.js";
+
+const BatchParams = Type.Object({ batchId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
+  const common = { tags: ["batches"], security: DATA_SECURITY };
+  const config = { auth: "data" as const };
+
+  app.get(
+    "/v1/batches/:batchId",
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "A validation batch with live counts",
+        params: BatchParams,
+        response: { 200: BatchView },
+      },
+    },
+    async (request) => deps.batches.get(principalOf(request).accountId, request.params.batchId),
+  );
+
+  app.get(
+    "/v1/batches/:batchId/results",
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "Item results of a batch, in input order",
+        params: BatchParams,
+        querystring: PageQuery,
+        response: {
+          200: Type.Object({
+            batchId: Type.String(),
+            status: Type.String(),
+            results: Type.Array(
+              Type.Object({
+                index: Type.Integer(),
+                input: Type.String(),
+                leadId: Nullable(Type.String()),
+                status: Type.String(),
+                verdict: Nullable(Type.String()),
+                result: Nullable(Type.Object({}, { additionalProperties: true })),
+                error: Nullable(Type.String()),
+              }),
+            ),
+            total: Type.Integer(),
+            limit: Type.Integer(),
+            offset: Type.Integer(),
+            hasMore: Type.Boolean(),
+            nextOffset: Nullable(Type.Integer()),
+          }),
+        },
+      },
+    },
+    async (request) =>
+      deps.batches.results(
+        principalOf(request).accountId,
+        request.params.batchId,
+        request.query.limit,
+        request.query.offset,
+      ),
+  );
+
+  app.post(
+    "/v1/batch",
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "Check 1-10,000 websites as a batch (0.001 credits each, charged upfront)",
+        body: Type.Object({
+          domains: Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
+            minItems: 1,
+            maxItems: 10_000,
+          }),
+        }),
+        response: { 200: BatchView },
+      },
+    },
+    async (request) => deps.batches.createDomainBatch(principalOf(request).accountId, request.body.domains),
+  );
+}

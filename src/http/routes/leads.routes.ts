@@ -1,0 +1,226 @@
+import { Type } from "@sinclair/typebox";
+import type { LeadCreateInput } from "../../leads/leads.schemas.js";
+import { Lead, LeadCreateBody, LeadListQuery, LeadUpdateBody } from "../../leads/leads.schemas.js";
+import type { App, AppDeps } from "../app.js";
+import { principalOf } from "../auth.js";
+import { validationError } from "../errors.js";
+import { DATA_SECURITY, Nullable, Timestamp } from "../schemas.js";
+
+const LeadIdParams = Type.Object({ leadId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+const BulkBody = Type.Object({
+  leads: Type.Array(Type.Object({}, { additionalProperties: true }), { minItems: 1, maxItems: 500 }),
+  validate: Type.Optional(Type.Boolean({ default: true })),
+});
+
+const ValidateBody = Type.Object({
+  leadIds: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 500 }),
+  ),
+  lead_ids: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 500 }),
+  ),
+  webhookUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+});
+
+export const BatchView = Type.Object({
+  batchId: Type.String(),
+  type: Type.String({ description: "lead_validation or domain_check" }),
+  status: Type.String({ description: "processing, completed or failed" }),
+  createdAt: Timestamp,
+  pollUrl: Type.String(),
+  totalLeads: Type.Integer(),
+  completedLeads: Type.Integer(),
+  validLeads: Type.Integer(),
+  invalidLeads: Type.Integer(),
+  failedLeads: Type.Integer(),
+  progress: Type.Number({ description: "0-100 percent" }),
+  completedAt: Nullable(Timestamp),
+});
+
+export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
+  const common = { tags: ["leads"], security: DATA_SECURITY };
+  const config = { auth: "data" as const };
+  const leads = deps.leads;
+
+  app.post(
+    "/v1/leads",
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "Create a lead (validated unless validate: false)",
+        body: LeadCreateBody,
+        response: { 201: Lead },
+      },
+    },
+    async (request, reply) => {
+      const lead = await leads.create(principalOf(request).accountId, request.body);
+      return reply.status(201).send(lead);
+    },
+  );
+
+  app.get(
+    "/v1/leads",
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "List leads, newest first",
+        querystring: LeadListQuery,
+        response: {
+          200: Type.Object({
+            leads: Type.Array(Lead),
+            total: Type.Integer(),
+            limit: Type.Integer(),
+            offset: Type.Integer(),
+            hasMore: Type.Boolean(),
+            nextOffset: Nullable(Type.Integer()),
+          }),
+        },
+      },
+    },
+    async (request) => leads.list(principalOf(request).accountId, request.query),
+  );
+
+  app.get(
+    "/v1/leads/stats",
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "Lead statistics: counts by validation status and recommendation, average rating",
+        response: {
+          200: Type.Object({
+            total: Type.Integer(),
+            validated: Type.Integer(),
+            byValidationStatus: Type.Record(Type.String(), Type.Integer()),
+            byRecommendation: Type.Record(Type.String(), Type.Integer()),
+            averageRating: Nullable(Type.Number()),
+          }),
+        },
+      },
+    },
+    async (request) => leads.stats(principalOf(request).accountId),
+  );
+
+  app.get(
+    "/v1/leads/:leadId",
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "Get a lead with its validation results",
+        params: LeadIdParams,
+        response: { 200: Lead },
+      },
+    },
+    async (request) => leads.get(principalOf(request).accountId, request.params.leadId),
+  );
+
+  app.put(
+    "/v1/leads/:leadId",
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "Update a lead (partial; null clears; customFields merge; no validation, no charge)",
+        params: LeadIdParams,
+        body: LeadUpdateBody,
+        response: { 200: Lead },
+      },
+    },
+    async (request) => leads.update(principalOf(request).accountId, request.params.leadId, request.body),
+  );
+
+  app.delete(
+    "/v1/leads/:leadId",
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "Archive a lead (soft delete)",
+        params: LeadIdParams,
+        response: {
+          200: Type.Object({ message: Type.String(), leadId: Type.String(), lead_id: Type.String() }),
+        },
+      },
+    },
+    async (request) => {
+      await leads.archive(principalOf(request).accountId, request.params.leadId);
+      return { message: "Lead archived", leadId: request.params.leadId, lead_id: request.params.leadId };
+    },
+  );
+
+  app.post(
+    "/v1/leads/bulk",
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "Create 1-500 leads; bad items are reported, good ones created",
+        body: BulkBody,
+        response: {
+          200: Type.Object({
+            created: Type.Integer(),
+            failed: Type.Integer(),
+            batchId: Nullable(Type.String()),
+            leads: Type.Array(
+              Type.Object({ id: Type.String(), email: Type.String(), status: Type.String() }),
+            ),
+            lead_ids: Type.Array(Type.String()),
+            errors: Type.Array(
+              Type.Object({ index: Type.Integer(), email: Nullable(Type.String()), error: Type.String() }),
+            ),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const result = await leads.bulk(
+        principalOf(request).accountId,
+        request.body.leads as LeadCreateInput[],
+        request.body.validate !== false,
+      );
+      return { ...result, lead_ids: result.leads.map((lead) => lead.id) };
+    },
+  );
+
+  app.post(
+    "/v1/leads/validate",
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "Validate 1-500 existing leads as a batch",
+        body: ValidateBody,
+        response: {
+          200: Type.Object({
+            batchId: Type.String(),
+            job_id: Type.String(),
+            status: Type.String(),
+            createdAt: Timestamp,
+            pollUrl: Type.String(),
+            totalLeads: Type.Integer(),
+            total_leads: Type.Integer(),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const ids = request.body.leadIds ?? request.body.lead_ids;
+      if (!ids) throw validationError([{ field: "leadIds", message: "is required", type: "required" }]);
+      const webhookUrl = request.body.webhookUrl ?? null;
+      const batch = await leads.validate(principalOf(request).accountId, ids, webhookUrl);
+      return {
+        batchId: batch.batchId,
+        job_id: batch.batchId,
+        status: "processing",
+        createdAt: batch.createdAt,
+        pollUrl: `/v1/batches/${batch.batchId}`,
+        totalLeads: batch.totalLeads,
+        total_leads: batch.totalLeads,
+      };
+    },
+  );
+}

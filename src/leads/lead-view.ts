@@ -1,0 +1,51 @@
+// A stored lead row as the API shows it (camelCase, booleans, parsed JSON).
+import type { LeadsTable } from "../storage/schema.js";
+import type { LeadView } from "./leads.schemas.js";
+
+const bool = (v: number | null) => (v === null ? null : v === 1);
+
+export function toLeadView(row: LeadsTable): LeadView {
+  return {
+    id: row.id,
+    email: row.email,
+    website: row.website,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    company: row.company,
+    title: row.title,
+    phone: row.phone,
+    linkedIn: row.linkedin,
+    twitter: row.twitter,
+    leadServiceCategory: row.service_category,
+    leadServiceSubcategory: row.service_subcategory,
+    campaign: row.campaign,
+    tags: JSON.parse(row.tags),
+    notes: row.notes,
+    priority: row.priority,
+    status: row.active === 1,
+    validationStatus: row.validation_status,
+    leadDeliverabilityRating: Number(row.rating),
+    leadRecommendation: row.recommendation,
+    leadQuality: row.quality,
+    ratingFactors: JSON.parse(row.rating_factors),
+    emailValid: bool(row.email_valid),
+    emailCatchAll: bool(row.email_catch_all),
+    emailDisposable: bool(row.email_disposable),
+    emailService: row.email_service,
+    emailScore: row.email_score,
+    emailType: row.email_type,
+    emailRisk: row.email_risk,
+    domainHttpStatus: row.domain_http_status,
+    domainFinalUrl: row.domain_final_url,
+    domainSslValid: bool(row.domain_ssl_valid),
+    domainParked: bool(row.domain_parked),
+    domainResponseTimeMs: row.domain_response_time_ms,
+    domainScore: row.domain_score,
+    validatedAt: row.validated_at,
+    source: row.source,
+    customFields: JSON.parse(row.custom_fields),
+    metadata: JSON.parse(row.metadata),
+    created: row.created_at,
+    updated: row.updated_at,
+  };
+}

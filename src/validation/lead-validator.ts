@@ -1,0 +1,117 @@
+// Validates leads with the two engines and turns their answers into the stored lead fields and
+// the rating. The email is always checked, the website when the lead has one. Work is shared: the
+// email engine groups addresses by domain and MX (one DNS lookup, one catch-all probe and one SMTP
+// session serve a domain's leads) and each distinct website is checked once per call.
+import type { EmailVerdict, EmailVerificationProvider } from "../checks/email/email.types.js";
+import type { WebsiteCheckResult } from "../checks/website/website.types.js";
+import { type EmailOutcome, type LeadRating, rateLead, type WebsiteOutcome } from "../leads/lead-rating.js";
+import { mapLimit } from "../lib/concurrency.js";
+import type { LeadsTable } from "../storage/schema.js";
+
+export interface WebsiteChecker {
+  check(input: string): Promise<WebsiteCheckResult>;
+}
+
+export interface LeadValidation {
+  leadId: string;
+  email: EmailVerdict;
+  website: WebsiteCheckResult | null;
+  rating: LeadRating;
+  domainScore: number | null;
+}
+
+export interface LeadValidatorDeps {
+  email: EmailVerificationProvider;
+  website: WebsiteChecker;
+  websiteScore: (result: WebsiteCheckResult) => { score: number };
+  /** Website checks in flight at once. */
+  websiteConcurrency?: number;
+}
+
+export function emailOutcomeOf(v: EmailVerdict): EmailOutcome {
+  return {
+    status: v.status,
+    valid: v.valid,
+    catchAll: v.catchAll,
+    disposable: v.disposable,
+    role: v.role,
+    free: v.free,
+    risk: v.emailRisk,
+  };
+}
+
+export function websiteOutcomeOf(w: WebsiteCheckResult): WebsiteOutcome {
+  return {
+    status: w.status,
+    httpStatus: w.httpStatus,
+    sslValid: w.sslValid,
+    isParked: w.isParked,
+    responseTimeMs: w.responseTimeMs,
+    redirectCount: Math.max(0, w.redirectChain.length - 1),
+  };
+}
+
+export class LeadValidator {
+  constructor(private readonly deps: LeadValidatorDeps) {}
+
+  async validate(leads: readonly Pick<LeadsTable, "id" | "email" | "website">[]): Promise<LeadValidation[]> {
+    const websites = [...new Set(leads.map((l) => l.website).filter((w): w is string => Boolean(w)))];
+    const [verdicts, siteResults] = await Promise.all([
+      this.deps.email.verifyMany(leads.map((l) => l.email)),
+      mapLimit(websites, this.deps.websiteConcurrency ?? 50, (w) => this.deps.website.check(w)),
+    ]);
+    const bySite = new Map(websites.map((w, i) => [w, siteResults[i]!]));
+    return leads.map((lead, i) => {
+      const email = verdicts[i]!;
+      const website = lead.website ? (bySite.get(lead.website) ?? null) : null;
+      return {
+        leadId: lead.id,
+        email,
+        website,
+        rating: rateLead(emailOutcomeOf(email), website ? websiteOutcomeOf(website) : null),
+        domainScore: website ? this.deps.websiteScore(website).score : null,
+      };
+    });
+  }
+}
+
+const flag = (b: boolean) => (b ? 1 : 0);
+
+/** The lead columns a validation sets. */
+export function leadColumnsOf(v: LeadValidation, at: string): Partial<LeadsTable> {
+  const w = v.website;
+  return {
+    validation_status: v.rating.validationStatus,
+    rating: v.rating.rating,
+    recommendation: v.rating.recommendation,
+    quality: v.rating.quality,
+    rating_factors: JSON.stringify(v.rating.factors),
+    email_valid: flag(v.email.valid),
+    email_catch_all: flag(v.email.catchAll),
+    email_disposable: flag(v.email.disposable),
+    email_service: v.email.service,
+    email_score: v.email.emailScore,
+    email_type: v.email.emailType,
+    email_risk: v.email.emailRisk,
+    email_status: v.email.status,
+    domain_status: w ? w.status : null,
+    domain_http_status: w ? w.httpStatus : null,
+    domain_final_url: w ? w.finalUrl : null,
+    domain_ssl_valid: w ? flag(w.sslValid) : null,
+    domain_parked: w ? flag(w.isParked) : null,
+    domain_response_time_ms: w ? Math.round(w.responseTimeMs) : null,
+    domain_score: v.domainScore,
+    validation_details: JSON.stringify({
+      email: {
+        reason: v.email.reason,
+        domain: v.email.domain,
+        free: v.email.free,
+        role: v.email.role,
+        details: v.email.details,
+      },
+      website: w ? { redirectChain: w.redirectChain, error: w.error, details: w.details } : null,
+    }),
+    validated_at: at,
+    updated_at: at,
+  };
+}
