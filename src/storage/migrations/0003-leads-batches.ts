@@ -60,7 +60,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .unique()
     .where(sql.ref("archived_at"), "is", null)
     .execute();
-  await db.schema.createIndex("leads_account_list_idx").on("leads").columns(["account_id", "archived_at", "id"]).execute();
+  await db.schema
+    .createIndex("leads_account_list_idx")
+    .on("leads")
+    .columns(["account_id", "archived_at", "id"])
+    .execute();
   await db.schema
     .createIndex("leads_account_status_idx")
     .on("leads")
@@ -85,7 +89,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("started_at", "text")
     .addColumn("completed_at", "text")
     .execute();
-  await db.schema.createIndex("batches_account_status_idx").on("batches").columns(["account_id", "status"]).execute();
+  await db.schema
+    .createIndex("batches_account_status_idx")
+    .on("batches")
+    .columns(["account_id", "status"])
+    .execute();
 
   await db.schema
     .createTable("batch_items")
@@ -102,7 +110,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("error", "text")
     .addColumn("completed_at", "text")
     .execute();
-  await db.schema.createIndex("batch_items_batch_seq_idx").on("batch_items").columns(["batch_id", "seq"]).unique().execute();
+  await db.schema
+    .createIndex("batch_items_batch_seq_idx")
+    .on("batch_items")
+    .columns(["batch_id", "seq"])
+    .unique()
+    .execute();
   await db.schema
     .createIndex("batch_items_batch_status_idx")
     .on("batch_items")
@@ -125,7 +138,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("deadline_at", "text", (c) => c.notNull())
     .addColumn("expires_at", "text", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("validation_jobs_expiry_idx").on("validation_jobs").column("expires_at").execute();
+  await db.schema
+    .createIndex("validation_jobs_expiry_idx")
+    .on("validation_jobs")
+    .column("expires_at")
+    .execute();
 
   await db.schema
     .createTable("usage_daily")
