@@ -20,6 +20,7 @@ import { LeadsService, type WebsiteNormalizer } from "./leads/leads.service.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { DnsResolver } from "./net/dns.js";
 import { type Database, migrateToLatest, openDatabase } from "./storage/db.js";
+import { EmailChecksService } from "./validation/email-checks.service.js";
 import { LeadValidator } from "./validation/lead-validator.js";
 
 export interface Services {
@@ -37,6 +38,7 @@ export interface Services {
   normalizeWebsite: WebsiteNormalizer;
   leads: LeadsService;
   batches: BatchesService;
+  emailChecks: EmailChecksService;
   queue: JobQueue;
   /** Every background job kind with its policy and handler (see src/jobs/catalog.ts). */
   jobCatalog: JobDefinition[];
@@ -133,7 +135,18 @@ export async function createServices(
     scheduler: batches,
     prices: config.prices,
   });
-  const jobCatalog: JobDefinition[] = [...batchJobDefinitions(batches, queue)];
+  const emailChecks = new EmailChecksService({
+    database,
+    credits,
+    clock,
+    queue,
+    email: emailEngine,
+    priceMilli: config.prices.emailCheck,
+  });
+  const jobCatalog: JobDefinition[] = [
+    ...batchJobDefinitions(batches, queue),
+    ...emailChecks.jobDefinitions(),
+  ];
   return {
     config,
     clock,
@@ -149,6 +162,7 @@ export async function createServices(
     normalizeWebsite: normalize,
     leads,
     batches,
+    emailChecks,
     queue,
     jobCatalog,
     logger,

@@ -6,4 +6,5 @@ export async function registerWorkers(services: Services): Promise<void> {
   for (const job of services.jobCatalog) {
     await services.queue.work(job.name, { concurrency: job.concurrency }, job.handler);
   }
+  await services.emailChecks.schedulePurge();
 }

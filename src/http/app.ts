@@ -15,14 +15,16 @@ import type { CreditsService } from "../credits/credits.service.js";
 import type { EventBus } from "../events/events.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { KeysService } from "../keys/keys.service.js";
-import type { LeadsService } from "../leads/leads.service.js";
+import type { LeadsService, WebsiteNormalizer } from "../leads/leads.service.js";
 import type { Clock } from "../lib/clock.js";
 import type { Database } from "../storage/db.js";
+import type { EmailChecksService } from "../validation/email-checks.service.js";
 import { authHook } from "./auth.js";
 import { errorHandler, notFoundHandler } from "./errors.js";
 import { RateLimits } from "./rate-limit.js";
 import { adminRoutes } from "./routes/admin.routes.js";
 import { batchesRoutes } from "./routes/batches.routes.js";
+import { checksRoutes } from "./routes/checks.routes.js";
 import { creditsRoutes } from "./routes/credits.routes.js";
 import { keysRoutes } from "./routes/keys.routes.js";
 import { leadsRoutes } from "./routes/leads.routes.js";
@@ -41,6 +43,8 @@ export interface AppDeps {
   identity: IdentityVerifier;
   leads: LeadsService;
   batches: BatchesService;
+  emailChecks: EmailChecksService;
+  normalizeWebsite: WebsiteNormalizer;
   emailEngine: EmailEngine;
   websiteEngine: WebsiteEngine;
   queue: JobQueue;
@@ -127,6 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await adminRoutes(scope as App, deps);
     await leadsRoutes(scope as App, deps);
     await batchesRoutes(scope as App, deps);
+    await checksRoutes(scope as App, deps);
   });
 
   return app as App;

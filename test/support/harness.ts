@@ -6,6 +6,7 @@ import { loadConfig } from "../../src/config/config.js";
 import type { App } from "../../src/http/app.js";
 import type { Clock } from "../../src/lib/clock.js";
 import { buildHttpApp, createServices, type Services, startQueue } from "../../src/main.js";
+import { registerWorkers } from "../../src/worker.js";
 import { createTestDatabase, type TestDatabase } from "./db.js";
 
 export const TEST_JWT_SECRET = "test-secret-for-hs256-tokens-only";
@@ -24,7 +25,7 @@ export interface Harness {
 export async function startHarness(
   kind: DatabaseKind,
   env: Record<string, string> = {},
-  options: { clock?: Clock } = {},
+  options: { clock?: Clock; websiteCa?: string; workers?: boolean } = {},
 ): Promise<Harness> {
   const testDb = await createTestDatabase(kind);
   const config = loadConfig({
@@ -35,8 +36,13 @@ export async function startHarness(
     LOG_LEVEL: "silent",
     ...env,
   });
-  const services = await createServices(config, { ...options, migrate: false });
+  const services = await createServices(config, {
+    migrate: false,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.websiteCa ? { websiteCa: options.websiteCa } : {}),
+  });
   await startQueue(services);
+  if (options.workers) await registerWorkers(services);
   const app = await buildHttpApp(services);
   await app.ready();
 

@@ -1,0 +1,222 @@
+import { Type } from "@sinclair/typebox";
+import { shortWebsiteResult } from "../../batches/batches.service.js";
+import { toStoredCredits } from "../../credits/credits.service.js";
+
+import type { App, AppDeps } from "../app.js";
+import { principalOf } from "../auth.js";
+import { paymentRequired, validationError } from "../errors.js";
+import { DATA_SECURITY, Nullable, Timestamp } from "../schemas.js";
+
+const WebsiteResult = Type.Object(
+  {
+    website: Type.String(),
+    status: Type.String({ description: "active, inactive or error" }),
+    valid: Type.Boolean(),
+    httpStatus: Nullable(Type.Integer()),
+    finalUrl: Type.String(),
+    sslValid: Type.Boolean(),
+    isParked: Type.Boolean(),
+    responseTimeMs: Type.Number(),
+    redirectChain: Type.Array(Type.String()),
+    error: Nullable(Type.String()),
+    creditsDeducted: Type.Number(),
+    creditsRemaining: Type.Number(),
+    details: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  },
+  { additionalProperties: false },
+);
+
+const EmailResult = Type.Object({
+  email: Type.String(),
+  status: Type.String({ description: "valid, invalid, risky, unknown or processing" }),
+  valid: Type.Optional(Type.Boolean()),
+  catchAll: Type.Optional(Type.Boolean()),
+  disposable: Type.Optional(Type.Boolean()),
+  service: Type.Optional(Type.String()),
+  domain: Type.Optional(Type.String()),
+  emailType: Type.Optional(Type.String()),
+  emailRisk: Type.Optional(Type.String()),
+  emailScore: Type.Optional(Type.Integer()),
+  waitTime: Type.String(),
+  creditsDeducted: Type.Number(),
+  creditsRemaining: Type.Number(),
+  jobId: Type.Optional(Type.String()),
+  pollUrl: Type.Optional(Type.String()),
+  estimatedCompletion: Type.Optional(Timestamp),
+  message: Type.Optional(Type.String()),
+  error: Type.Optional(Type.String()),
+  details: Type.Optional(Type.Object({}, { additionalProperties: true })),
+});
+
+const JobView = Type.Object({
+  jobId: Type.String(),
+  type: Type.String(),
+  input: Type.String(),
+  status: Type.String({ description: "processing, completed, failed or timeout" }),
+  result: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  error: Type.Optional(Type.String()),
+  createdAt: Timestamp,
+  completedAt: Nullable(Timestamp),
+  elapsedTime: Type.String(),
+});
+
+export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
+  const common = { tags: ["validation"], security: DATA_SECURITY };
+  const config = { auth: "data" as const };
+
+  async function checkWebsite(accountId: string, input: string, returnDetails: boolean) {
+    const normalized = deps.normalizeWebsite(input);
+    if (!normalized.ok)
+      throw validationError([{ field: "website", message: normalized.message, type: "format" }]);
+    const price = deps.config.prices.websiteCheck;
+    const { outcome } = await deps.credits.debit({
+      accountId,
+      amountMilli: price,
+      reason: "Website check",
+      reference: normalized.url,
+    });
+    if (outcome.kind === "insufficient_credits")
+      throw paymentRequired(outcome.requiredMilli, outcome.availableMilli);
+    const result = await deps.websiteEngine.check(input);
+    const body = returnDetails ? result : shortWebsiteResult(result);
+    return {
+      ...body,
+      creditsDeducted: toStoredCredits(price),
+      creditsRemaining: toStoredCredits(outcome.balanceMilli),
+    };
+  }
+
+  app.post(
+    "/v1/check-website",
+    {
+      config,
+      schema: {
+        ...common,
+        summary:
+          "Check a website: reachability, redirects, TLS, parked domain, timings (synchronous, up to ~30 s)",
+        body: Type.Object({
+          website: Type.String({ minLength: 1, maxLength: 255 }),
+          returnDetails: Type.Optional(Type.Boolean({ default: true })),
+        }),
+        response: { 200: WebsiteResult },
+      },
+    },
+    async (request) =>
+      checkWebsite(
+        principalOf(request).accountId,
+        request.body.website,
+        request.body.returnDetails !== false,
+      ),
+  );
+
+  app.post(
+    "/v1/check",
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "Website check by domain (same as /v1/check-website)",
+        body: Type.Object({
+          domain: Type.String({ minLength: 1, maxLength: 255 }),
+          returnDetails: Type.Optional(Type.Boolean({ default: true })),
+        }),
+        response: { 200: WebsiteResult },
+      },
+    },
+    async (request) =>
+      checkWebsite(principalOf(request).accountId, request.body.domain, request.body.returnDetails !== false),
+  );
+
+  app.post(
+    "/v1/check-email",
+    {
+      config,
+      schema: {
+        ...common,
+        summary:
+          "Verify an email by SMTP (no mail sent); waits up to `timeout` s, else returns a job to poll",
+        body: Type.Object({
+          email: Type.String({ minLength: 1, maxLength: 320 }),
+          timeout: Type.Optional(Type.Number({ minimum: 5, maximum: 60, default: 30 })),
+          returnDetails: Type.Optional(Type.Boolean({ default: true })),
+          webhookUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+        }),
+        response: { 200: EmailResult },
+      },
+    },
+    async (request) => {
+      const { accountId } = principalOf(request);
+      const started = Date.now();
+      const webhookUrl = request.body.webhookUrl ?? null;
+      if (webhookUrl !== null && !/^https?:\/\/[^\s]+$/i.test(webhookUrl)) {
+        throw validationError([{ field: "webhookUrl", message: "must be an http(s) URL", type: "format" }]);
+      }
+      const out = await deps.emailChecks.check(
+        accountId,
+        request.body.email,
+        request.body.timeout ?? 30,
+        webhookUrl,
+      );
+      const credits = {
+        creditsDeducted: toStoredCredits(deps.config.prices.emailCheck),
+        creditsRemaining: toStoredCredits(out.balanceMilli),
+      };
+      const waitTime = `${((Date.now() - started) / 1000).toFixed(1)}s`;
+      if (out.kind === "completed") {
+        const v = out.verdict;
+        return {
+          email: v.email,
+          status: v.status,
+          valid: v.valid,
+          catchAll: v.catchAll,
+          disposable: v.disposable,
+          service: v.service,
+          domain: v.domain,
+          emailType: v.emailType,
+          emailRisk: v.emailRisk,
+          emailScore: v.emailScore,
+          waitTime,
+          ...credits,
+          ...(request.body.returnDetails === false
+            ? {}
+            : { details: { reason: v.reason, free: v.free, role: v.role, ...v.details } }),
+        };
+      }
+      if (out.kind === "processing") {
+        return {
+          email: out.job.input,
+          status: "processing",
+          waitTime,
+          ...credits,
+          jobId: out.job.id,
+          pollUrl: `/v1/validation-jobs/${out.job.id}`,
+          estimatedCompletion: new Date(Date.now() + 60_000).toISOString(),
+          message: "Verification is still running; poll pollUrl for the result",
+        };
+      }
+      return {
+        email: out.job.input,
+        status: "unknown",
+        waitTime,
+        ...credits,
+        jobId: out.job.id,
+        error: out.job.error ?? out.job.status,
+        message: `Verification ended with status ${out.job.status}`,
+      };
+    },
+  );
+
+  app.get(
+    "/v1/validation-jobs/:jobId",
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "A validation job (kept 24 hours)",
+        params: Type.Object({ jobId: Type.String({ minLength: 1, maxLength: 100 }) }),
+        response: { 200: JobView },
+      },
+    },
+    async (request) => deps.emailChecks.getJob(principalOf(request).accountId, request.params.jobId),
+  );
+}

@@ -1,0 +1,256 @@
+// POST /v1/check-email and GET /v1/validation-jobs (spec "Validation job"): charge upfront, start a
+// durable job in the same transaction, wait up to the caller's timeout for it, else hand back a
+// job to poll. Greylisting and other temporary answers are retried by re-queued jobs inside the
+// 5-minute limit; past it the job is `timeout`. Jobs are gone (404) 24 hours after creation.
+import type { EmailVerdict, EmailVerificationProvider } from "../checks/email/email.types.js";
+import { parseEmail } from "../checks/email/syntax.js";
+import type { CreditsService } from "../credits/credits.service.js";
+import type { JobDefinition } from "../jobs/catalog.js";
+import type { JobQueue } from "../jobs/job-queue.js";
+import type { Clock } from "../lib/clock.js";
+import { notFound, paymentRequired, validationError } from "../lib/errors.js";
+import { newId } from "../lib/ids.js";
+import type { Database } from "../storage/db.js";
+import type { ValidationJobsTable } from "../storage/schema.js";
+
+export const EMAIL_VERIFY_JOB = "email.verify";
+export const VALIDATION_JOBS_PURGE_JOB = "validation-jobs.purge";
+export const MAX_VALIDATION_MS = 5 * 60_000;
+export const JOB_RETENTION_MS = 24 * 3600_000;
+
+export interface EmailChecksDeps {
+  database: Database;
+  credits: CreditsService;
+  clock: Clock;
+  queue: JobQueue;
+  email: EmailVerificationProvider;
+  priceMilli: number;
+  /** Sends the unsigned ad-hoc callback once (webhookUrl); errors are the sender's to swallow. */
+  sendCallback?: (url: string, payload: Record<string, unknown>) => Promise<void>;
+  /** How often a waiting request looks at its job. */
+  pollIntervalMs?: number;
+}
+
+export type EmailCheckOutcome =
+  | { kind: "completed"; job: ValidationJobsTable; verdict: EmailVerdict; balanceMilli: number }
+  | { kind: "processing"; job: ValidationJobsTable; balanceMilli: number }
+  | { kind: "finished_without_result"; job: ValidationJobsTable; balanceMilli: number };
+
+/** The spec's snake_case `result` of a validation job. */
+export function jobResultOf(v: EmailVerdict) {
+  return {
+    email: v.email,
+    status: v.status,
+    valid: v.valid,
+    catch_all: v.catchAll,
+    disposable: v.disposable,
+    service: v.service,
+    domain: v.domain,
+    email_type: v.emailType,
+    email_risk: v.emailRisk,
+    email_score: v.emailScore,
+    reason: v.reason,
+  };
+}
+
+export function elapsedTime(fromIso: string, toIso: string): string {
+  const s = Math.max(0, (Date.parse(toIso) - Date.parse(fromIso)) / 1000);
+  if (s < 60) return `${s.toFixed(1)}s`;
+  return `${Math.floor(s / 60)}m ${Math.round(s % 60)}s`;
+}
+
+export class EmailChecksService {
+  constructor(private readonly deps: EmailChecksDeps) {}
+
+  /** Charges, starts the job and waits up to `timeoutSeconds` for it. */
+  async check(
+    accountId: string,
+    email: string,
+    timeoutSeconds: number,
+    webhookUrl: string | null,
+  ): Promise<EmailCheckOutcome> {
+    const parsed = parseEmail(email);
+    if (!parsed.ok) {
+      throw validationError([
+        { field: "email", message: `invalid email: ${parsed.message}`, type: "format" },
+      ]);
+    }
+    const now = this.deps.clock.now();
+    const job: ValidationJobsTable = {
+      id: newId("job", now.getTime()),
+      account_id: accountId,
+      type: "email",
+      input: parsed.email,
+      status: "processing",
+      result: null,
+      error: null,
+      webhook_url: webhookUrl,
+      attempts: 0,
+      created_at: now.toISOString(),
+      completed_at: null,
+      deadline_at: new Date(now.getTime() + MAX_VALIDATION_MS).toISOString(),
+      expires_at: new Date(now.getTime() + JOB_RETENTION_MS).toISOString(),
+    };
+    const { outcome } = await this.deps.credits.debit(
+      { accountId, amountMilli: this.deps.priceMilli, reason: "Email check", reference: job.id },
+      async (trx) => {
+        await trx.insertInto("validation_jobs").values(job).execute();
+        await this.deps.queue.send(EMAIL_VERIFY_JOB, { jobId: job.id }, { trx });
+      },
+    );
+    if (outcome.kind === "insufficient_credits")
+      throw paymentRequired(outcome.requiredMilli, outcome.availableMilli);
+    const finished = await this.waitFor(job.id, timeoutSeconds * 1000);
+    const balanceMilli = outcome.balanceMilli;
+    if (!finished || finished.status === "processing")
+      return { kind: "processing", job: finished ?? job, balanceMilli };
+    if (finished.status === "completed" && finished.result) {
+      const verdict = (JSON.parse(finished.result) as { verdict: EmailVerdict }).verdict;
+      return { kind: "completed", job: finished, verdict, balanceMilli };
+    }
+    return { kind: "finished_without_result", job: finished, balanceMilli };
+  }
+
+  private async waitFor(jobId: string, timeoutMs: number): Promise<ValidationJobsTable | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    const interval = this.deps.pollIntervalMs ?? 100;
+    for (;;) {
+      const row = await this.find(jobId);
+      if (!row || row.status !== "processing" || Date.now() >= deadline) return row;
+      await new Promise((r) => setTimeout(r, Math.min(interval, Math.max(1, deadline - Date.now()))));
+    }
+  }
+
+  private find(jobId: string) {
+    return this.deps.database.db
+      .selectFrom("validation_jobs")
+      .selectAll()
+      .where("id", "=", jobId)
+      .executeTakeFirst();
+  }
+
+  async getJob(accountId: string, jobId: string) {
+    const row = await this.find(jobId);
+    const now = this.deps.clock.now().toISOString();
+    if (!row || row.account_id !== accountId || row.expires_at <= now) throw notFound("Validation job");
+    const stored = row.result ? (JSON.parse(row.result) as { result: Record<string, unknown> }) : undefined;
+    return {
+      jobId: row.id,
+      type: row.type,
+      input: row.input,
+      status: row.status,
+      ...(stored ? { result: stored.result } : {}),
+      ...(row.error ? { error: row.error } : {}),
+      createdAt: row.created_at,
+      completedAt: row.completed_at,
+      elapsedTime: elapsedTime(row.created_at, row.completed_at ?? now),
+    };
+  }
+
+  /** One attempt of an email job. */
+  async runAttempt(jobId: string, isLastAttempt: boolean): Promise<void> {
+    const row = await this.find(jobId);
+    if (!row || row.status !== "processing") return;
+    const now = this.deps.clock.now();
+    if (now.toISOString() >= row.deadline_at) {
+      await this.finish(row, "timeout", null, "maximum validation time of 5 minutes exceeded");
+      return;
+    }
+    let verdict: EmailVerdict;
+    try {
+      verdict = await this.deps.email.verify(row.input);
+    } catch (error) {
+      if (!isLastAttempt) throw error;
+      await this.finish(row, "failed", null, error instanceof Error ? error.message : String(error));
+      return;
+    }
+    const retryAt = verdict.retryAfterMs === undefined ? undefined : now.getTime() + verdict.retryAfterMs;
+    if (retryAt !== undefined && retryAt < Date.parse(row.deadline_at)) {
+      // Greylisted or temporarily refused: try again later, inside the job's 5 minutes.
+      const attempts = Number(row.attempts) + 1;
+      await this.deps.database.db.transaction().execute(async (trx) => {
+        await trx.updateTable("validation_jobs").set({ attempts }).where("id", "=", row.id).execute();
+        await this.deps.queue.send(
+          EMAIL_VERIFY_JOB,
+          { jobId: row.id },
+          { trx, startAfterMs: verdict.retryAfterMs!, singletonKey: `${row.id}:${attempts}` },
+        );
+      });
+      return;
+    }
+    await this.finish(row, "completed", verdict, null);
+  }
+
+  private async finish(
+    row: ValidationJobsTable,
+    status: ValidationJobsTable["status"],
+    verdict: EmailVerdict | null,
+    error: string | null,
+  ): Promise<void> {
+    const at = this.deps.clock.now().toISOString();
+    const r = await this.deps.database.db
+      .updateTable("validation_jobs")
+      .set({
+        status,
+        result: verdict ? JSON.stringify({ result: jobResultOf(verdict), verdict }) : null,
+        error,
+        completed_at: at,
+      })
+      .where("id", "=", row.id)
+      .where("status", "=", "processing")
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) === 0 || !row.webhook_url || !this.deps.sendCallback) return;
+    // Ad-hoc callback: unsigned, once, no retries (spec).
+    await this.deps
+      .sendCallback(row.webhook_url, {
+        event: "validation.complete",
+        jobId: row.id,
+        email: row.input,
+        status,
+        result: verdict
+          ? { valid: verdict.valid, catch_all: verdict.catchAll, service: verdict.service }
+          : null,
+        timestamp: at,
+      })
+      .catch(() => {});
+  }
+
+  async purgeExpired(): Promise<number> {
+    const r = await this.deps.database.db
+      .deleteFrom("validation_jobs")
+      .where("expires_at", "<=", this.deps.clock.now().toISOString())
+      .executeTakeFirst();
+    return Number(r.numDeletedRows);
+  }
+
+  jobDefinitions(): JobDefinition[] {
+    const policy = { retryLimit: 2, retryDelayMs: 2000, expireInMs: 120_000 };
+    return [
+      {
+        name: EMAIL_VERIFY_JOB,
+        policy,
+        concurrency: 50,
+        handler: (job) => this.runAttempt(String(job.data.jobId), job.retryCount >= policy.retryLimit),
+      },
+      {
+        name: VALIDATION_JOBS_PURGE_JOB,
+        policy: { retryLimit: 1, retryDelayMs: 60_000, expireInMs: 300_000 },
+        concurrency: 1,
+        handler: async () => {
+          await this.purgeExpired();
+          await this.schedulePurge();
+        },
+      },
+    ];
+  }
+
+  /** Keeps one purge job queued an hour ahead (the queue has no cron). */
+  async schedulePurge(): Promise<void> {
+    const hour = Math.floor(this.deps.clock.now().getTime() / 3600_000);
+    await this.deps.queue.send(
+      VALIDATION_JOBS_PURGE_JOB,
+      {},
+      { startAfterMs: 3600_000, singletonKey: `purge:${hour}` },
+    );
+  }
+}

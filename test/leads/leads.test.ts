@@ -1,0 +1,370 @@
+// The lead API end to end: real storage on both dialects, validation through both engines against
+// the local fake internet (DNS, SMTP, HTTPS), credits, batches and their limits.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { DEFAULT_ENDPOINT_LIMITS_PER_MINUTE } from "../../src/config/config.js";
+import { dialects, skipReasonFor } from "../support/db.js";
+import { type FakeInternet, startFakeInternet } from "../support/fake-internet.js";
+import { type Harness, startHarness } from "../support/harness.js";
+import { waitFor } from "../support/process.js";
+
+const NO_LIMITS = {
+  RATE_LIMIT_PER_MINUTE: "100000",
+  RATE_LIMIT_PER_HOUR: "100000",
+  RATE_LIMIT_ENDPOINTS: Object.keys(DEFAULT_ENDPOINT_LIMITS_PER_MINUTE)
+    .map((r) => `${r}=100000`)
+    .join(","),
+};
+
+for (const kind of dialects()) {
+  describe(`leads (${kind})`, async () => {
+    const skip = await skipReasonFor(kind);
+    let net: FakeInternet;
+    let h: Harness;
+    let key = "";
+    const call = (method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: unknown, apiKey = key) =>
+      h.app.inject({
+        method,
+        url,
+        headers: { "x-api-key": apiKey },
+        ...(payload === undefined ? {} : { payload: payload as object }),
+      });
+    const credits = async (apiKey = key) =>
+      (await call("GET", "/v1/credits", undefined, apiKey)).json().displayCredits as number;
+    const settled = (id: string, apiKey = key) =>
+      waitFor(
+        async () => {
+          const lead = (await call("GET", `/v1/leads/${id}`, undefined, apiKey)).json();
+          return ["new", "processing"].includes(lead.validationStatus) ? undefined : lead;
+        },
+        `lead ${id} validated`,
+        20_000,
+        50,
+      );
+
+    before(async () => {
+      if (skip) return;
+      net = await startFakeInternet();
+      h = await startHarness(kind, { ...net.env, ...NO_LIMITS }, { websiteCa: net.ca, workers: true });
+      key = await h.apiKey("acct_leads");
+    });
+    after(async () => {
+      await h?.close();
+      await net?.close();
+    });
+
+    it("creates a lead, charges 0.002 upfront, validates it and rates it with its factors", {
+      skip,
+    }, async () => {
+      const res = await call("POST", "/v1/leads", {
+        email: "Alice@ACME.test",
+        website: "acme.test",
+        first_name: "Alice",
+        company: "Acme",
+        customFields: { tier: "gold" },
+      });
+      assert.equal(res.statusCode, 201, res.body);
+      const lead = res.json();
+      assert.match(lead.id, /^lead_/);
+      assert.equal(lead.website, "https://acme.test/");
+      assert.equal(lead.firstName, "Alice");
+      assert.equal(lead.validationStatus, "new");
+      assert.equal(lead.leadDeliverabilityRating, 0);
+      assert.equal(lead.emailValid, null);
+      assert.equal(lead.domainHttpStatus, null);
+      assert.equal(lead.source, "api");
+      assert.deepEqual(lead.metadata, { validate: true });
+      assert.equal(await credits(), 1998);
+
+      const done = await settled(lead.id);
+      assert.equal(done.validationStatus, "valid", JSON.stringify(done.ratingFactors));
+      assert.equal(done.emailValid, true);
+      assert.equal(done.emailCatchAll, false);
+      assert.equal(done.domainHttpStatus, 200);
+      assert.equal(done.domainSslValid, true);
+      assert.equal(done.domainFinalUrl, "https://acme.test/");
+      assert.ok(done.domainScore > 50);
+      assert.equal(done.leadDeliverabilityRating, 100);
+      assert.equal(done.leadRecommendation, "high_priority");
+      assert.equal(done.leadQuality, "excellent");
+      assert.ok(done.ratingFactors.some((f: { code: string }) => f.code === "email_deliverable"));
+    });
+
+    it("refuses a duplicate email case-insensitively, but not after the first is archived", {
+      skip,
+    }, async () => {
+      const first = await call("POST", "/v1/leads", { email: "dup@acme.test", validate: false });
+      assert.equal(first.statusCode, 201);
+      const dup = await call("POST", "/v1/leads", { email: "DUP@acme.test", validate: false });
+      assert.equal(dup.statusCode, 400);
+      assert.equal(dup.json().error_code, "DUPLICATE_LEAD");
+      const del = await call("DELETE", `/v1/leads/${first.json().id}`);
+      assert.equal(del.statusCode, 200);
+      assert.equal((await call("GET", `/v1/leads/${first.json().id}`)).statusCode, 404);
+      const again = await call("POST", "/v1/leads", { email: "DUP@acme.test", validate: false });
+      assert.equal(again.statusCode, 201);
+    });
+
+    it("creates with validate: false for free and leaves the lead new", { skip }, async () => {
+      const before = await credits();
+      const res = await call("POST", "/v1/leads", { email: "free@acme.test", validate: false });
+      assert.equal(res.statusCode, 201);
+      assert.equal(await credits(), before);
+      assert.deepEqual(res.json().metadata, { validate: false });
+    });
+
+    it("rejects bad fields with 422 and both error shapes", { skip }, async () => {
+      const res = await call("POST", "/v1/leads", {
+        email: "not-an-email",
+        website: "http://exa mple",
+        priority: "whenever",
+      });
+      assert.equal(res.statusCode, 422);
+      const body = res.json();
+      assert.equal(body.error_code, "VALIDATION_ERROR");
+      assert.ok(body.details.errors.length >= 1);
+      assert.ok(body.detail[0].loc && body.detail[0].msg);
+      const many = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`f${i}`, i]));
+      const tooMany = await call("POST", "/v1/leads", {
+        email: "cf@acme.test",
+        customFields: many,
+        validate: false,
+      });
+      assert.equal(tooMany.statusCode, 422);
+      const big = await call("POST", "/v1/leads", {
+        email: "cf@acme.test",
+        customFields: { x: "y".repeat(1100) },
+        validate: false,
+      });
+      assert.equal(big.statusCode, 422);
+    });
+
+    it("updates partially: null clears, customFields merge, email change to a used one is 400", {
+      skip,
+    }, async () => {
+      const a = (
+        await call("POST", "/v1/leads", {
+          email: "upd@acme.test",
+          company: "Old",
+          title: "CEO",
+          customFields: { a: 1, b: 2 },
+          validate: false,
+        })
+      ).json();
+      await call("POST", "/v1/leads", { email: "taken@acme.test", validate: false });
+      const res = await call("PUT", `/v1/leads/${a.id}`, {
+        company: "New",
+        title: null,
+        customFields: { b: 3, c: 4 },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      const updated = res.json();
+      assert.equal(updated.company, "New");
+      assert.equal(updated.title, null);
+      assert.deepEqual(updated.customFields, { a: 1, b: 3, c: 4 });
+      assert.equal(updated.validationStatus, "new", "update does not validate");
+      const clash = await call("PUT", `/v1/leads/${a.id}`, { email: "Taken@acme.test" });
+      assert.equal(clash.statusCode, 400);
+      const other = await h.apiKey("acct_other");
+      assert.equal((await call("PUT", `/v1/leads/${a.id}`, { company: "x" }, other)).statusCode, 404);
+      assert.equal((await call("GET", `/v1/leads/${a.id}`, undefined, other)).statusCode, 404);
+    });
+
+    it("lists with filters and stable limit/offset paging", { skip }, async () => {
+      const page1 = (await call("GET", "/v1/leads?limit=2")).json();
+      assert.equal(page1.leads.length, 2);
+      assert.equal(page1.hasMore, true);
+      assert.equal(page1.nextOffset, 2);
+      const page2 = (await call("GET", `/v1/leads?limit=2&offset=${page1.nextOffset}`)).json();
+      assert.notEqual(page2.leads[0].id, page1.leads[0].id);
+      assert.ok(page1.leads[0].id > page2.leads[0].id, "newest first");
+      const valid = (await call("GET", "/v1/leads?validationStatus=valid")).json();
+      assert.ok(valid.leads.every((l: { validationStatus: string }) => l.validationStatus === "valid"));
+      const high = (await call("GET", "/v1/leads?min_score=90")).json();
+      assert.ok(
+        high.total >= 1 &&
+          high.leads.every((l: { leadDeliverabilityRating: number }) => l.leadDeliverabilityRating >= 90),
+      );
+      const bad = await call("GET", "/v1/leads?limit=101");
+      assert.equal(bad.statusCode, 422);
+    });
+
+    it("bulk-creates with per-item errors, charges the good ones once and validates them as a batch", {
+      skip,
+    }, async () => {
+      const before = await credits();
+      const res = await call("POST", "/v1/leads/bulk", {
+        leads: [
+          { email: "bob@acme.test", website: "acme.test" },
+          { email: "nobody@acme.test" },
+          { email: "x@catchall.test", website: "catchall.test" },
+          { email: "broken" },
+          { email: "bob@acme.test" },
+          { email: "someone@parked.test", website: "parked.test" },
+        ],
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      const body = res.json();
+      assert.equal(body.created, 4);
+      assert.equal(body.failed, 2);
+      assert.deepEqual(
+        body.errors.map((e: { index: number }) => e.index),
+        [3, 4],
+      );
+      assert.match(body.batchId, /^batch_/);
+      assert.equal(await credits(), before - 8);
+
+      const batch = await waitFor(
+        async () => {
+          const b = (await call("GET", `/v1/batches/${body.batchId}`)).json();
+          return b.status === "processing" ? undefined : b;
+        },
+        "batch completes",
+        20_000,
+        50,
+      );
+      assert.equal(batch.status, "completed");
+      assert.equal(batch.totalLeads, 4);
+      assert.equal(batch.completedLeads, 4);
+      assert.equal(batch.validLeads, 1, "bob@acme.test");
+      assert.equal(batch.invalidLeads, 2, "nobody@acme.test and someone@parked.test are unknown mailboxes");
+      const byEmail = new Map<string, Record<string, unknown>>();
+      for (const l of body.leads) byEmail.set(l.email, (await call("GET", `/v1/leads/${l.id}`)).json());
+      assert.equal(byEmail.get("bob@acme.test")!.validationStatus, "valid");
+      assert.equal(byEmail.get("nobody@acme.test")!.validationStatus, "invalid");
+      assert.equal(byEmail.get("x@catchall.test")!.validationStatus, "risky");
+      assert.equal(byEmail.get("x@catchall.test")!.emailCatchAll, true);
+      assert.equal(byEmail.get("someone@parked.test")!.domainParked, true);
+      assert.equal(byEmail.get("someone@parked.test")!.validationStatus, "invalid");
+      assert.equal(await credits(), before - 8, "nothing charged twice");
+
+      const types = (
+        await h.services.database.db
+          .selectFrom("events")
+          .select("type")
+          .where("account_id", "=", "acct_leads")
+          .execute()
+      ).map((e) => e.type);
+      for (const t of [
+        "lead.created",
+        "lead.validated",
+        "batch.started",
+        "validation.started",
+        "batch.complete",
+        "validation.complete",
+      ]) {
+        assert.ok(types.includes(t), `${t} recorded`);
+      }
+    });
+
+    it("validates existing leads; a foreign id is 404 with nothing charged", { skip }, async () => {
+      const mine = (await call("POST", "/v1/leads", { email: "carol@acme.test", validate: false })).json();
+      const other = await h.apiKey("acct_foreign");
+      const theirs = (
+        await call("POST", "/v1/leads", { email: "carol@acme.test", validate: false }, other)
+      ).json();
+      const before = await credits();
+      const refused = await call("POST", "/v1/leads/validate", { leadIds: [mine.id, theirs.id] });
+      assert.equal(refused.statusCode, 404);
+      assert.deepEqual(refused.json().details.missingLeadIds, [theirs.id]);
+      assert.equal(await credits(), before);
+      const ok = await call("POST", "/v1/leads/validate", { lead_ids: [mine.id] });
+      assert.equal(ok.statusCode, 200, ok.body);
+      assert.equal(ok.json().status, "processing");
+      assert.equal(ok.json().pollUrl, `/v1/batches/${ok.json().batchId}`);
+      assert.equal(await credits(), before - 2);
+      const done = await settled(mine.id);
+      assert.equal(done.validationStatus, "valid");
+    });
+
+    it("answers 402 with nothing created when credits do not cover the work", { skip }, async () => {
+      const poor = await h.apiKey("acct_poor");
+      const batch = (prefix: string, n: number) =>
+        Array.from({ length: n }, (_, i) => ({ email: `${prefix}${i}@acme.test` }));
+      assert.equal((await call("POST", "/v1/leads/bulk", { leads: batch("p", 500) }, poor)).statusCode, 200);
+      assert.equal((await call("POST", "/v1/leads/bulk", { leads: batch("r", 400) }, poor)).statusCode, 200);
+      assert.equal(await credits(poor), 200);
+      const res = await call("POST", "/v1/leads/bulk", { leads: batch("q", 500) }, poor);
+      assert.equal(res.statusCode, 402);
+      const body = res.json();
+      assert.equal(body.error_code, "PAYMENT_REQUIRED");
+      assert.equal(body.required, 1);
+      assert.equal(body.available, 0.2);
+      assert.equal(body.displayCreditsRequired, 1000);
+      assert.equal(body.displayCreditsAvailable, 200);
+      const single = await call("POST", "/v1/leads", { email: "solo@acme.test" }, poor);
+      assert.equal(single.statusCode, 201, "200 display credits still pay for one lead");
+      const total = (await call("GET", "/v1/leads?limit=1", undefined, poor)).json().total;
+      assert.equal(total, 901, "nothing of the refused bulk was created");
+    });
+
+    it("reports stats by status and recommendation", { skip }, async () => {
+      const stats = (await call("GET", "/v1/leads/stats")).json();
+      assert.ok(stats.total >= 5);
+      assert.ok(stats.byValidationStatus.valid >= 2);
+      assert.ok(stats.byRecommendation.high_priority >= 1);
+      assert.equal(typeof stats.averageRating, "number");
+    });
+  });
+}
+
+describe("batch limits", () => {
+  let h: Harness;
+  before(async () => {
+    // No workers: batches stay running.
+    h = await startHarness("sqlite", { ...NO_LIMITS, MAX_VALIDATIONS_PER_DAY: "10" });
+  });
+  after(async () => h?.close());
+
+  it("refuses a 4th concurrent batch with 429 and charges nothing for it", async () => {
+    const key = await h.apiKey("acct_batches");
+    const call = (url: string, payload: object) =>
+      h.app.inject({ method: "POST", url, headers: { "x-api-key": key }, payload });
+    for (let i = 0; i < 3; i++) {
+      assert.equal((await call("/v1/batch", { domains: [`site${i}.test`] })).statusCode, 200);
+    }
+    const before = (
+      await h.app.inject({ method: "GET", url: "/v1/credits", headers: { "x-api-key": key } })
+    ).json().displayCredits;
+    const fourth = await call("/v1/batch", { domains: ["site4.test"] });
+    assert.equal(fourth.statusCode, 429);
+    assert.equal(fourth.json().error_code, "CONCURRENT_BATCH_LIMIT");
+    assert.ok(fourth.headers["retry-after"]);
+    const after = (
+      await h.app.inject({ method: "GET", url: "/v1/credits", headers: { "x-api-key": key } })
+    ).json().displayCredits;
+    assert.equal(after, before);
+  });
+
+  it("refuses validations past the daily limit with 429 DAILY_LIMIT_EXCEEDED", async () => {
+    const key = await h.apiKey("acct_daily");
+    const call = (payload: object) =>
+      h.app.inject({ method: "POST", url: "/v1/batch", headers: { "x-api-key": key }, payload });
+    assert.equal(
+      (await call({ domains: Array.from({ length: 8 }, (_, i) => `d${i}.test`) })).statusCode,
+      200,
+    );
+    const over = await call({ domains: ["a.test", "b.test", "c.test"] });
+    assert.equal(over.statusCode, 429);
+    assert.equal(over.json().error_code, "DAILY_LIMIT_EXCEEDED");
+  });
+
+  it("refuses a domain batch over 10,000 items or with a bad domain with 422", async () => {
+    const key = await h.apiKey("acct_big");
+    const big = await h.app.inject({
+      method: "POST",
+      url: "/v1/batch",
+      headers: { "x-api-key": key },
+      payload: { domains: Array.from({ length: 10_001 }, (_, i) => `x${i}.test`) },
+    });
+    assert.equal(big.statusCode, 422);
+    const bad = await h.app.inject({
+      method: "POST",
+      url: "/v1/batch",
+      headers: { "x-api-key": key },
+      payload: { domains: ["ok.test", "not a domain"] },
+    });
+    assert.equal(bad.statusCode, 422);
+    assert.equal(bad.json().details.errors[0].field, "domains.1");
+  });
+});

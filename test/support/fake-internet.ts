@@ -1,0 +1,78 @@
+// A small "internet" on loopback for end-to-end tests of leads and checks: a DNS server for the
+// test zone, an SMTP server playing several MX hosts on 127.0.0.x, and HTTP/HTTPS sites with a
+// test CA. `env` points the service at it.
+import { startDnsServer, type TestDnsServer, type Zone } from "./dns-server.js";
+import { startSites, type TestSites } from "./http-servers.js";
+import { startSmtpServer, type TestSmtpServer } from "./smtp-server.js";
+import { createTestPki } from "./test-ca.js";
+
+export const PARKED_PAGE = '<html><script src="//www.google.com/adsense/domains/caf.js"></script></html>';
+
+export interface FakeInternet {
+  dns: TestDnsServer;
+  smtp: TestSmtpServer;
+  sites: TestSites;
+  /** PEM of the test root CA, for `websiteCa`. */
+  ca: string;
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** Mail hosts: acme (knows alice@ and bob@), catchall (accepts all), grey (greylists first tries). */
+export async function startFakeInternet(extraZone: Zone = {}): Promise<FakeInternet> {
+  const pki = await createTestPki();
+  const smtp = await startSmtpServer({
+    "127.0.0.2": { mailboxes: ["alice@acme.test", "bob@acme.test", "carol@acme.test"] },
+    "127.0.0.3": { catchAll: true },
+    "127.0.0.4": { greylist: true, mailboxes: ["dave@grey.test"] },
+  });
+  const leaf = await pki.issue(["acme.test", "www.acme.test", "parked.test", "catchall.test"]);
+  const sites = await startSites(
+    {
+      "acme.test": { body: "<html><h1>Acme Inc.</h1></html>" },
+      "www.acme.test": { body: "<html><h1>Acme Inc.</h1></html>" },
+      "parked.test": { body: PARKED_PAGE },
+      "catchall.test": { body: "<html>catch all corp</html>" },
+      "broken.test": { status: 503 },
+    },
+    { fallback: leaf },
+  );
+  const dns = await startDnsServer({
+    "acme.test": { A: ["127.0.0.1"], MX: [{ exchange: "mx.acme.test", priority: 10 }] },
+    "www.acme.test": { A: ["127.0.0.1"] },
+    "mx.acme.test": { A: ["127.0.0.2"] },
+    "catchall.test": { A: ["127.0.0.1"], MX: [{ exchange: "mx.catchall.test", priority: 10 }] },
+    "mx.catchall.test": { A: ["127.0.0.3"] },
+    "grey.test": { MX: [{ exchange: "mx.grey.test", priority: 10 }] },
+    "mx.grey.test": { A: ["127.0.0.4"] },
+    "parked.test": { A: ["127.0.0.1"], MX: [{ exchange: "mx.acme.test", priority: 10 }] },
+    "broken.test": { A: ["127.0.0.1"] },
+    ...extraZone,
+  });
+  return {
+    dns,
+    smtp,
+    sites,
+    ca: pki.ca.cert,
+    env: {
+      DNS_SERVERS: dns.address,
+      DNS_TIMEOUT_MS: "500",
+      SMTP_PORT: String(smtp.port),
+      SMTP_HELO_NAME: "verifier.leadcheck.test",
+      SMTP_CONNECT_TIMEOUT_MS: "2000",
+      SMTP_COMMAND_TIMEOUT_MS: "2000",
+      SMTP_TOTAL_DEADLINE_MS: "10000",
+      WEBSITE_HTTP_PORT: String(sites.httpPort),
+      WEBSITE_HTTPS_PORT: String(sites.httpsPort),
+      WEBSITE_FIRST_TRY_TIMEOUT_MS: "1000",
+      WEBSITE_RETRY_TIMEOUT_MS: "1000",
+      WEBSITE_FALLBACK_TIMEOUT_MS: "1000",
+      WEBSITE_TOTAL_DEADLINE_MS: "4000",
+      ALLOW_PRIVATE_TARGETS: "true",
+      JOB_POLL_INTERVAL_MS: "50",
+    },
+    async close() {
+      await Promise.all([dns.close(), smtp.close(), sites.close()]);
+    },
+  };
+}
