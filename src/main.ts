@@ -142,6 +142,7 @@ export async function createServices(
     queue,
     email: emailEngine,
     priceMilli: config.prices.emailCheck,
+    retryDelayCapMs: config.smtp.retryDelayCapMs,
   });
   const jobCatalog: JobDefinition[] = [
     ...batchJobDefinitions(batches, queue),

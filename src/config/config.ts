@@ -37,6 +37,8 @@ export interface Config {
     commandTimeoutMs: number;
     totalDeadlineMs: number;
     maxConnectionsPerMx: number;
+    /** Longest wait before a temporary (greylisted) answer is retried. */
+    retryDelayCapMs: number;
   };
   allowPrivateTargets: boolean;
   /** Prices in milli-credits (1 milli-credit = 0.001 stored credits = 1 display credit). */
@@ -78,6 +80,18 @@ export interface Config {
     completedRetentionMs: number;
     failedRetentionMs: number;
     pgBossMaxConnections: number;
+  };
+  webhooks: {
+    /** Whole budget of one delivery attempt (connect, send, response headers and body). */
+    timeoutMs: number;
+    /** Receiver response bodies are kept up to this many bytes in delivery records. */
+    responseBodyMaxBytes: number;
+    /** Delivery attempts running at once in one worker process. */
+    deliveryConcurrency: number;
+    /** Safety-net sweep of the event outbox; new events are normally dispatched at once. */
+    dispatchIntervalMs: number;
+    deliveryRetentionDays: number;
+    purgeIntervalMs: number;
   };
   shutdownTimeoutMs: number;
 }
@@ -178,6 +192,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       commandTimeoutMs: int(env, "SMTP_COMMAND_TIMEOUT_MS", 15_000, 1),
       totalDeadlineMs: int(env, "SMTP_TOTAL_DEADLINE_MS", 60_000, 1),
       maxConnectionsPerMx: int(env, "SMTP_MAX_CONNECTIONS_PER_MX", 3, 1),
+      retryDelayCapMs: int(env, "EMAIL_RETRY_DELAY_CAP_MS", 240_000, 100),
     },
     allowPrivateTargets: bool(env, "ALLOW_PRIVATE_TARGETS", false),
     prices: {
@@ -215,6 +230,14 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       completedRetentionMs: int(env, "JOB_COMPLETED_RETENTION_MS", 24 * 3600_000, 0),
       failedRetentionMs: int(env, "JOB_FAILED_RETENTION_MS", 7 * 24 * 3600_000, 0),
       pgBossMaxConnections: int(env, "PGBOSS_MAX_CONNECTIONS", 4, 1),
+    },
+    webhooks: {
+      timeoutMs: int(env, "WEBHOOK_TIMEOUT_MS", 30_000, 1),
+      responseBodyMaxBytes: int(env, "WEBHOOK_RESPONSE_BODY_MAX_BYTES", 4096, 0),
+      deliveryConcurrency: int(env, "WEBHOOK_DELIVERY_CONCURRENCY", 25, 1),
+      dispatchIntervalMs: int(env, "WEBHOOK_DISPATCH_INTERVAL_MS", 5000, 10),
+      deliveryRetentionDays: int(env, "WEBHOOK_DELIVERY_RETENTION_DAYS", 30, 1),
+      purgeIntervalMs: int(env, "WEBHOOK_PURGE_INTERVAL_MS", 3_600_000, 1000),
     },
     shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 25_000, 0),
   };

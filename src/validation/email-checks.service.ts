@@ -3,6 +3,7 @@
 // job to poll. Greylisting and other temporary answers are retried by re-queued jobs inside the
 // 5-minute limit; past it the job is `timeout`. Jobs are gone (404) 24 hours after creation.
 import type { EmailVerdict, EmailVerificationProvider } from "../checks/email/email.types.js";
+import { nextRetryDelayMs } from "../checks/email/retry-schedule.js";
 import { parseEmail } from "../checks/email/syntax.js";
 import type { CreditsService } from "../credits/credits.service.js";
 import type { JobDefinition } from "../jobs/catalog.js";
@@ -29,6 +30,8 @@ export interface EmailChecksDeps {
   sendCallback?: (url: string, payload: Record<string, unknown>) => Promise<void>;
   /** How often a waiting request looks at its job. */
   pollIntervalMs?: number;
+  /** Upper bound on the wait before retrying a temporary answer (tests shorten it). */
+  retryDelayCapMs?: number;
 }
 
 export type EmailCheckOutcome =
@@ -164,8 +167,14 @@ export class EmailChecksService {
       await this.finish(row, "failed", null, error instanceof Error ? error.message : String(error));
       return;
     }
-    const retryAt = verdict.retryAfterMs === undefined ? undefined : now.getTime() + verdict.retryAfterMs;
-    if (retryAt !== undefined && retryAt < Date.parse(row.deadline_at)) {
+    const elapsedMs = now.getTime() - Date.parse(row.created_at);
+    const planned =
+      verdict.retryAfterMs === undefined
+        ? undefined
+        : nextRetryDelayMs({ retryAfterMs: verdict.retryAfterMs, retry: Number(row.attempts), elapsedMs });
+    const delayMs =
+      planned === undefined ? undefined : Math.min(planned, this.deps.retryDelayCapMs ?? planned);
+    if (delayMs !== undefined && now.getTime() + delayMs < Date.parse(row.deadline_at)) {
       // Greylisted or temporarily refused: try again later, inside the job's 5 minutes.
       const attempts = Number(row.attempts) + 1;
       await this.deps.database.db.transaction().execute(async (trx) => {
@@ -173,7 +182,7 @@ export class EmailChecksService {
         await this.deps.queue.send(
           EMAIL_VERIFY_JOB,
           { jobId: row.id },
-          { trx, startAfterMs: verdict.retryAfterMs!, singletonKey: `${row.id}:${attempts}` },
+          { trx, startAfterMs: delayMs, singletonKey: `${row.id}:${attempts}` },
         );
       });
       return;

@@ -70,6 +70,7 @@ export async function startFakeInternet(extraZone: Zone = {}): Promise<FakeInter
       WEBSITE_TOTAL_DEADLINE_MS: "4000",
       ALLOW_PRIVATE_TARGETS: "true",
       JOB_POLL_INTERVAL_MS: "50",
+      EMAIL_RETRY_DELAY_CAP_MS: "1000",
     },
     async close() {
       await Promise.all([dns.close(), smtp.close(), sites.close()]);
