@@ -24,6 +24,7 @@ const HOST = {
   helo: "127.0.0.16",
   limited: "127.0.0.17",
   pool: "127.0.0.18",
+  sluggish: "127.0.0.19",
 } as const;
 const NOTHING_LISTENS = "127.0.0.13";
 
@@ -51,6 +52,7 @@ function zone(): Zone {
   mx("helo.test", ["mx.helo.test", HOST.helo]);
   mx("limited.test", ["mx.limited.test", HOST.limited]);
   mx("pool.test", ["mx.pool.test", HOST.pool]);
+  mx("sluggish.test", ["mx.sluggish.test", HOST.sluggish]);
   mx("mailinator.com", ["mx.mailinator.test", HOST.catchAll]);
   z["amx.test"] = { A: [HOST.known] };
   z["nullmx.test"] = { MX: [{ exchange: "", priority: 0 }] };
@@ -95,6 +97,7 @@ async function behaviours(): Promise<Record<string, MxBehaviour>> {
       mailboxes: ["a1@limited.test", "a2@limited.test", "a3@limited.test"],
     },
     [HOST.pool]: { mailboxes: pool, replyDelayMs: 5 },
+    [HOST.sluggish]: { mailboxes: ["sam@sluggish.test"], replyDelayMs: 250, delayModel: "serial" },
   };
 }
 
@@ -332,6 +335,23 @@ describe("EmailEngine against local DNS and SMTP servers", () => {
     assert.equal(verdicts[40]!.status, "invalid");
     assert.ok((smtp.peakConcurrent.get(HOST.pool) ?? 0) <= 2, `peak ${smtp.peakConcurrent.get(HOST.pool)}`);
     assert.ok((smtp.connections.get(HOST.pool) ?? 0) <= 6, `connections ${smtp.connections.get(HOST.pool)}`);
+  });
+
+  it("ends a session at the total deadline even when every reply is within the command timeout", async () => {
+    const bounded = newEngine({ totalDeadlineMs: 700 });
+    const started = Date.now();
+    const v = await bounded.verify("sam@sluggish.test");
+    assert.equal(v.reason, "smtp_timeout");
+    assert.ok(Date.now() - started < 1500, "answered near the deadline");
+    const patient = newEngine({ totalDeadlineMs: 4000 });
+    assert.equal((await patient.verify("sam@sluggish.test")).status, "valid");
+  });
+
+  it("never throws, whatever the input", async () => {
+    for (const input of [undefined, null, 42, {}, "a@b", "@@"] as unknown as string[]) {
+      const v = await engine.verify(input);
+      assert.equal(v.status, "invalid");
+    }
   });
 
   it("never sends DATA", () => {
