@@ -12,7 +12,7 @@ import { websiteScore } from "./checks/website/website-score.js";
 import type { Config } from "./config/config.js";
 import { CreditsService } from "./credits/credits.service.js";
 import { EventBus } from "./events/events.js";
-import { type App, buildApp } from "./http/app.js";
+import { API_VERSION, type App, buildApp } from "./http/app.js";
 import type { JobDefinition } from "./jobs/catalog.js";
 import { createJobQueue, type JobQueue } from "./jobs/index.js";
 import { KeysService } from "./keys/keys.service.js";
@@ -22,6 +22,8 @@ import { DnsResolver } from "./net/dns.js";
 import { type Database, migrateToLatest, openDatabase } from "./storage/db.js";
 import { EmailChecksService } from "./validation/email-checks.service.js";
 import { LeadValidator } from "./validation/lead-validator.js";
+import { createWebhooks } from "./webhooks/create-webhooks.js";
+import type { WebhooksService } from "./webhooks/webhooks.service.js";
 
 export interface Services {
   config: Readonly<Config>;
@@ -39,6 +41,7 @@ export interface Services {
   leads: LeadsService;
   batches: BatchesService;
   emailChecks: EmailChecksService;
+  webhooks: WebhooksService;
   queue: JobQueue;
   /** Every background job kind with its policy and handler (see src/jobs/catalog.ts). */
   jobCatalog: JobDefinition[];
@@ -144,9 +147,19 @@ export async function createServices(
     priceMilli: config.prices.emailCheck,
     retryDelayCapMs: config.smtp.retryDelayCapMs,
   });
+  const { webhooks, jobDefinitions: webhookJobs } = createWebhooks({
+    config,
+    database,
+    queue,
+    clock,
+    events,
+    dns,
+    version: API_VERSION,
+  });
   const jobCatalog: JobDefinition[] = [
     ...batchJobDefinitions(batches, queue),
     ...emailChecks.jobDefinitions(),
+    ...webhookJobs,
   ];
   return {
     config,
@@ -164,11 +177,13 @@ export async function createServices(
     leads,
     batches,
     emailChecks,
+    webhooks,
     queue,
     jobCatalog,
     logger,
     lifecycle: { shuttingDown: false },
     async close() {
+      webhooks.close();
       await queue.stop({ graceful: false, timeoutMs: 0 }).catch(() => {});
       await emailEngine.close();
       dns.close();
@@ -182,6 +197,7 @@ export async function createServices(
 export async function startQueue(services: Services): Promise<void> {
   await services.queue.start();
   for (const job of services.jobCatalog) await services.queue.define(job.name, job.policy);
+  await services.webhooks.scheduleRecurring();
 }
 
 export function buildHttpApp(services: Services, logger?: pino.Logger): Promise<App> {

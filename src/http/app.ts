@@ -19,6 +19,7 @@ import type { LeadsService, WebsiteNormalizer } from "../leads/leads.service.js"
 import type { Clock } from "../lib/clock.js";
 import type { Database } from "../storage/db.js";
 import type { EmailChecksService } from "../validation/email-checks.service.js";
+import type { WebhooksService } from "../webhooks/webhooks.service.js";
 import { authHook } from "./auth.js";
 import { errorHandler, notFoundHandler } from "./errors.js";
 import { RateLimits } from "./rate-limit.js";
@@ -29,6 +30,7 @@ import { creditsRoutes } from "./routes/credits.routes.js";
 import { keysRoutes } from "./routes/keys.routes.js";
 import { leadsRoutes } from "./routes/leads.routes.js";
 import { probeRoutes } from "./routes/probes.routes.js";
+import { webhooksRoutes } from "./routes/webhooks.routes.js";
 import { ErrorResponse } from "./schemas.js";
 
 export const API_VERSION = "0.1.0";
@@ -43,6 +45,7 @@ export interface AppDeps {
   identity: IdentityVerifier;
   leads: LeadsService;
   batches: BatchesService;
+  webhooks: WebhooksService;
   emailChecks: EmailChecksService;
   normalizeWebsite: WebsiteNormalizer;
   emailEngine: EmailEngine;
@@ -132,6 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await leadsRoutes(scope as App, deps);
     await batchesRoutes(scope as App, deps);
     await checksRoutes(scope as App, deps);
+    await webhooksRoutes(scope as App, deps);
   });
 
   return app as App;

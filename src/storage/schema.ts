@@ -82,6 +82,8 @@ export interface Schema {
   batch_items: BatchItemsTable;
   validation_jobs: ValidationJobsTable;
   usage_daily: UsageDailyTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }
 
 export interface LeadsTable {
@@ -194,4 +196,52 @@ export interface UsageDailyTable {
   account_id: string;
   day: string;
   validations: number;
+}
+
+export interface WebhooksTable {
+  id: string;
+  account_id: string;
+  name: string;
+  url: string;
+  description: string | null;
+  /** JSON array of event kinds. */
+  events: string;
+  active: number;
+  /** The signing key itself (`whsec_...`): HMAC needs it, so it cannot be stored as a hash. */
+  secret: string;
+  max_retries: number;
+  /** JSON array of milliseconds. */
+  retry_delays: string;
+  total_attempts: number;
+  successful_deliveries: number;
+  failed_deliveries: number;
+  last_delivery_at: string | null;
+  last_success_at: string | null;
+  secret_rotated_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  account_id: string;
+  event_id: string;
+  event: string;
+  url: string;
+  /** The exact body sent (and signed) on every attempt. */
+  payload: string;
+  status: "pending" | "success" | "failed";
+  http_status: number | null;
+  response_body: string | null;
+  error_message: string | null;
+  attempts: number;
+  /** JSON array of attempt records. */
+  attempt_log: string;
+  is_test: number;
+  redelivery_of: string | null;
+  next_attempt_at: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  updated_at: string;
 }

@@ -3,9 +3,11 @@ import type { Migration } from "kysely";
 import * as m0001 from "./0001-foundation.js";
 import * as m0002 from "./0002-jobs.js";
 import * as m0003 from "./0003-leads-batches.js";
+import * as m0004 from "./0004-webhooks.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-foundation": m0001,
   "0002-jobs": m0002,
   "0003-leads-batches": m0003,
+  "0004-webhooks": m0004,
 };

@@ -1,0 +1,175 @@
+import { Type } from "@sinclair/typebox";
+import {
+  CreatedWebhook,
+  Delivery,
+  RotatedSecret,
+  TestBody,
+  TestResult,
+  Webhook,
+  WebhookCreateBody,
+  WebhookUpdateBody,
+} from "../../webhooks/webhooks.schemas.js";
+import type { App, AppDeps } from "../app.js";
+import { principalOf } from "../auth.js";
+import { DATA_SECURITY, PageQuery } from "../schemas.js";
+
+const WebhookParams = Type.Object({ webhook_id: Type.String({ minLength: 1, maxLength: 100 }) });
+const DeliveryParams = Type.Object({
+  webhook_id: Type.String({ minLength: 1, maxLength: 100 }),
+  delivery_id: Type.String({ minLength: 1, maxLength: 100 }),
+});
+
+export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
+  const common = { tags: ["webhooks"], security: DATA_SECURITY };
+  const config = { auth: "data" as const };
+  const webhooks = deps.webhooks;
+
+  app.post(
+    "/v1/webhooks",
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "Register a webhook endpoint (the secret is shown only here and on rotation)",
+        body: WebhookCreateBody,
+        response: { 201: CreatedWebhook },
+      },
+    },
+    async (request, reply) => {
+      const created = await webhooks.create(principalOf(request).accountId, request.body);
+      return reply.status(201).send(created);
+    },
+  );
+
+  app.get(
+    "/v1/webhooks",
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "List webhook endpoints (without secrets)",
+        response: { 200: Type.Object({ webhooks: Type.Array(Webhook), total: Type.Integer() }) },
+      },
+    },
+    async (request) => webhooks.list(principalOf(request).accountId),
+  );
+
+  app.get(
+    "/v1/webhooks/:webhook_id",
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "Get a webhook endpoint",
+        params: WebhookParams,
+        response: { 200: Webhook },
+      },
+    },
+    async (request) => webhooks.get(principalOf(request).accountId, request.params.webhook_id),
+  );
+
+  app.patch(
+    "/v1/webhooks/:webhook_id",
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "Change a webhook endpoint (any of name, url, events, active, description, retry_config)",
+        params: WebhookParams,
+        body: WebhookUpdateBody,
+        response: { 200: Webhook },
+      },
+    },
+    async (request) =>
+      webhooks.update(principalOf(request).accountId, request.params.webhook_id, request.body),
+  );
+
+  app.delete(
+    "/v1/webhooks/:webhook_id",
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "Delete a webhook endpoint and its delivery history",
+        params: WebhookParams,
+        response: { 200: Type.Object({ message: Type.String(), webhook_id: Type.String() }) },
+      },
+    },
+    async (request) => {
+      await webhooks.remove(principalOf(request).accountId, request.params.webhook_id);
+      return { message: "Webhook deleted", webhook_id: request.params.webhook_id };
+    },
+  );
+
+  app.post(
+    "/v1/webhooks/:webhook_id/rotate-secret",
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "Replace the signing secret at once",
+        params: WebhookParams,
+        response: { 200: RotatedSecret },
+      },
+    },
+    async (request) => webhooks.rotateSecret(principalOf(request).accountId, request.params.webhook_id),
+  );
+
+  app.post(
+    "/v1/webhooks/:webhook_id/test",
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "Send a signed test delivery of an event kind now and report the outcome",
+        params: WebhookParams,
+        body: TestBody,
+        response: { 200: TestResult },
+      },
+    },
+    async (request) =>
+      webhooks.test(principalOf(request).accountId, request.params.webhook_id, request.body.event),
+  );
+
+  app.get(
+    "/v1/webhooks/:webhook_id/deliveries",
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "Delivery records of an endpoint, newest first (kept 30 days)",
+        params: WebhookParams,
+        querystring: PageQuery,
+        response: {
+          200: Type.Object({
+            deliveries: Type.Array(Delivery),
+            total: Type.Integer(),
+            limit: Type.Integer(),
+            offset: Type.Integer(),
+            hasMore: Type.Boolean(),
+          }),
+        },
+      },
+    },
+    async (request) =>
+      webhooks.listDeliveries(principalOf(request).accountId, request.params.webhook_id, request.query),
+  );
+
+  app.post(
+    "/v1/webhooks/:webhook_id/deliveries/:delivery_id/redeliver",
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "Send a delivery again as a new delivery (same body and event id, new delivery id)",
+        params: DeliveryParams,
+        response: { 202: Delivery },
+      },
+    },
+    async (request, reply) => {
+      const { webhook_id, delivery_id } = request.params;
+      const delivery = await webhooks.redeliver(principalOf(request).accountId, webhook_id, delivery_id);
+      return reply.status(202).send(delivery);
+    },
+  );
+}

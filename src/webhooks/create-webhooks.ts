@@ -1,0 +1,63 @@
+// Wires the webhooks module from configuration: the sender (guarded HTTP), the dispatcher
+// (background side), the service (API side) and the job definitions for the catalog.
+import type { Config } from "../config/config.js";
+import type { EventBus } from "../events/events.js";
+import type { JobDefinition } from "../jobs/catalog.js";
+import type { JobQueue } from "../jobs/job-queue.js";
+import type { Clock } from "../lib/clock.js";
+import type { DnsResolver } from "../net/dns.js";
+import type { Database } from "../storage/db.js";
+import { webhookJobDefinitions } from "./webhook.jobs.js";
+import { WebhookDispatcher } from "./webhook-dispatcher.js";
+import { WebhookSender } from "./webhook-sender.js";
+import { WebhooksService } from "./webhooks.service.js";
+
+export interface WebhooksModuleDeps {
+  config: Pick<Config, "webhooks" | "allowPrivateTargets">;
+  database: Database;
+  queue: JobQueue;
+  clock: Clock;
+  events: EventBus;
+  dns: Pick<DnsResolver, "resolveAddresses">;
+  /** Shown in `User-Agent: leadcheck-webhooks/<version>`. */
+  version: string;
+  /** Extra trusted CA for HTTPS receivers (tests); production uses NODE_EXTRA_CA_CERTS. */
+  ca?: string | Buffer;
+}
+
+export function createWebhooks(deps: WebhooksModuleDeps): {
+  webhooks: WebhooksService;
+  jobDefinitions: JobDefinition[];
+} {
+  const settings = deps.config.webhooks;
+  const sender = new WebhookSender({
+    dns: deps.dns,
+    allowPrivateTargets: deps.config.allowPrivateTargets,
+    timeoutMs: settings.timeoutMs,
+    responseBodyMaxBytes: settings.responseBodyMaxBytes,
+    userAgent: `leadcheck-webhooks/${deps.version}`,
+    ...(deps.ca ? { ca: deps.ca } : {}),
+  });
+  const dispatcher = new WebhookDispatcher({
+    database: deps.database,
+    queue: deps.queue,
+    clock: deps.clock,
+    sender,
+    retentionDays: settings.deliveryRetentionDays,
+  });
+  const webhooks = new WebhooksService({
+    database: deps.database,
+    clock: deps.clock,
+    queue: deps.queue,
+    events: deps.events,
+    sender,
+    dispatcher,
+  });
+  const jobDefinitions = webhookJobDefinitions(dispatcher, deps.queue, {
+    timeoutMs: settings.timeoutMs,
+    deliveryConcurrency: settings.deliveryConcurrency,
+    dispatchIntervalMs: settings.dispatchIntervalMs,
+    purgeIntervalMs: settings.purgeIntervalMs,
+  });
+  return { webhooks, jobDefinitions };
+}

@@ -1,0 +1,107 @@
+// Job definitions of the webhooks module. Deliveries are one durable job per attempt (the next
+// attempt is queued, with the endpoint's delay, in the transaction that records the failure).
+// The dispatcher runs on a hint right after events are emitted and on a recurring sweep that
+// catches anything a hint missed (an event committed after its hint ran, a crashed process).
+// The queue has no cron: recurring jobs re-enqueue themselves under a singleton key.
+import type { JobDefinition } from "../jobs/catalog.js";
+import type { JobQueue } from "../jobs/job-queue.js";
+import {
+  type DeliverJobData,
+  WEBHOOK_DELIVER_JOB,
+  WEBHOOK_DISPATCH_JOB,
+  WEBHOOK_PURGE_JOB,
+  type WebhookDispatcher,
+} from "./webhook-dispatcher.js";
+
+const SWEEP_KEY = "webhooks.dispatch:sweep";
+const HINT_KEY = "webhooks.dispatch:hint";
+const PURGE_KEY = "webhooks.purge";
+
+export interface WebhookJobOptions {
+  /** Whole budget of one delivery attempt; the job's expiry leaves room for its bookkeeping. */
+  timeoutMs: number;
+  deliveryConcurrency: number;
+  dispatchIntervalMs: number;
+  purgeIntervalMs: number;
+}
+
+const DELIVER_RETRY_LIMIT = 3;
+
+export function webhookJobDefinitions(
+  dispatcher: WebhookDispatcher,
+  queue: JobQueue,
+  options: WebhookJobOptions,
+): JobDefinition[] {
+  return [
+    {
+      name: WEBHOOK_DISPATCH_JOB,
+      policy: { retryLimit: 3, retryDelayMs: 1000, retryBackoff: true, expireInMs: 120_000 },
+      concurrency: 1,
+      handler: async (job) => {
+        try {
+          await dispatcher.dispatchPending();
+        } finally {
+          if (job.data.trigger === "sweep") {
+            await queue.send(
+              WEBHOOK_DISPATCH_JOB,
+              { trigger: "sweep" },
+              { startAfterMs: options.dispatchIntervalMs, singletonKey: SWEEP_KEY },
+            );
+          }
+        }
+      },
+    },
+    {
+      name: WEBHOOK_DELIVER_JOB,
+      // These retries cover storage failures and crashed workers, not the receiver's answers:
+      // those follow the endpoint's retry_config through new attempt jobs.
+      policy: {
+        retryLimit: DELIVER_RETRY_LIMIT,
+        retryDelayMs: 5000,
+        retryBackoff: true,
+        expireInMs: options.timeoutMs + 60_000,
+      },
+      concurrency: options.deliveryConcurrency,
+      handler: async (job) => {
+        const { deliveryId, attempt } = job.data as DeliverJobData;
+        try {
+          await dispatcher.deliver(String(deliveryId), Number(attempt));
+        } catch (error) {
+          if (job.retryCount >= DELIVER_RETRY_LIMIT) {
+            const message = error instanceof Error ? error.message : String(error);
+            await dispatcher.abandon(String(deliveryId), `delivery could not run: ${message}`);
+            return;
+          }
+          throw error;
+        }
+      },
+    },
+    {
+      name: WEBHOOK_PURGE_JOB,
+      policy: { retryLimit: 2, retryDelayMs: 60_000, expireInMs: 600_000 },
+      concurrency: 1,
+      handler: async () => {
+        try {
+          await dispatcher.purge();
+        } finally {
+          await queue.send(
+            WEBHOOK_PURGE_JOB,
+            {},
+            { startAfterMs: options.purgeIntervalMs, singletonKey: PURGE_KEY },
+          );
+        }
+      },
+    },
+  ];
+}
+
+/** Starts the recurring sweep and purge unless they are already scheduled. */
+export async function scheduleWebhookJobs(queue: JobQueue): Promise<void> {
+  await queue.send(WEBHOOK_DISPATCH_JOB, { trigger: "sweep" }, { singletonKey: SWEEP_KEY });
+  await queue.send(WEBHOOK_PURGE_JOB, {}, { singletonKey: PURGE_KEY });
+}
+
+/** Asks for a dispatch now; while one is waiting, further hints are absorbed by the singleton key. */
+export async function sendDispatchHint(queue: JobQueue): Promise<void> {
+  await queue.send(WEBHOOK_DISPATCH_JOB, { trigger: "hint" }, { singletonKey: HINT_KEY });
+}
