@@ -2,41 +2,18 @@
 // connection-class failures), EHLO/HELO, opportunistic STARTTLS, then transactions of
 // MAIL FROM + several RCPT TO + the catch-all probe + RSET, pulling addresses from the group's
 // queue until it is empty or a session limit is reached. DATA is never sent.
+import type { SmtpConnection, SmtpReply } from "../../net/smtp-client.js";
+import type { MailHost } from "./mx.js";
+import { type ClassifiedReply, classifyReply } from "./reply-classifier.js";
 import {
-  SmtpConnection as Connection,
-  type SmtpConnection,
-  type SmtpFailure,
-  type SmtpReply,
-} from "../../net/smtp-client.js";
-import { type MailHost, type MxDns, resolveHostAddresses } from "./mx.js";
-import { type ClassifiedReply, classifyReply, type SmtpStage } from "./reply-classifier.js";
+  openSession,
+  outcome,
+  type RcptOutcome,
+  type Session,
+  type SessionSettings,
+} from "./smtp-handshake.js";
 
-export interface SessionSettings {
-  dns: MxDns;
-  port: number;
-  heloName: string;
-  mailFrom: string;
-  socksProxy: string | undefined;
-  connectTimeoutMs: number;
-  commandTimeoutMs: number;
-  totalDeadlineMs: number;
-  maxRcptsPerSession: number;
-  maxRcptsPerTransaction: number;
-  /** Postfix slows down and then drops clients after ~10-20 rejected commands: reconnect before. */
-  maxRejectsPerSession: number;
-  now: () => number;
-}
-
-export interface RcptOutcome {
-  host: string;
-  tls: boolean;
-  stage: SmtpStage | "connect";
-  reply: SmtpReply | undefined;
-  classified: ClassifiedReply | undefined;
-  failure: SmtpFailure | undefined;
-  catchAll: boolean | undefined;
-  catchAllSource: "probe" | "cache" | "none";
-}
+export type { RcptOutcome, SessionSettings } from "./smtp-handshake.js";
 
 export interface ProbeTask {
   email: string;
@@ -62,37 +39,12 @@ export interface TaskQueue {
 
 const MAX_ATTEMPTS = 2;
 
-interface Session {
-  host: string;
-  tls: boolean;
-  pipelining: boolean;
-}
-
-type Opened =
-  | ({ ok: true; conn: SmtpConnection } & Session)
-  | { ok: false; outcome: RcptOutcome; connectionClass: boolean; tlsFailed?: boolean };
-
-function outcome(
-  host: string,
-  stage: RcptOutcome["stage"],
-  parts: Partial<Pick<RcptOutcome, "reply" | "classified" | "failure" | "tls">>,
-): RcptOutcome {
-  return {
-    host,
-    tls: parts.tls ?? false,
-    stage,
-    reply: parts.reply,
-    classified: parts.classified,
-    failure: parts.failure,
-    catchAll: undefined,
-    catchAllSource: "none",
-  };
-}
-
 export class SmtpSession {
   private readonly deadline: number;
   private rcpts = 0;
   private rejects = 0;
+  /** Recipients per transaction, lowered when the server says "too many recipients". */
+  private rcptLimit: number;
 
   constructor(
     private readonly settings: SessionSettings,
@@ -101,10 +53,14 @@ export class SmtpSession {
     private readonly catchAll: CatchAllStore,
   ) {
     this.deadline = settings.now() + settings.totalDeadlineMs;
+    this.rcptLimit = settings.maxRcptsPerTransaction;
   }
 
   async run(): Promise<void> {
-    const opened = await this.open();
+    const opened = await openSession(
+      { settings: this.settings, remainingMs: () => this.remainingMs(), timeoutMs: () => this.timeoutMs() },
+      this.hosts,
+    );
     if (!opened.ok) {
       for (const task of this.queue.takeAll()) task.resolve(opened.outcome);
       return;
@@ -113,7 +69,7 @@ export class SmtpSession {
     try {
       while (conn.isOpen && this.remainingMs() > 0 && !this.isSpent()) {
         const room = this.settings.maxRcptsPerSession - this.rcpts;
-        const batch = this.queue.take(Math.min(this.settings.maxRcptsPerTransaction, room));
+        const batch = this.queue.take(Math.min(this.rcptLimit, room));
         if (batch.length === 0) break;
         const goOn = await this.transaction(conn, opened, batch);
         if (!goOn) break;
@@ -182,9 +138,13 @@ export class SmtpSession {
       }
       const classified = classifyReply("rcpt", r.value);
       if (classified.outcome === "too_many_recipients" || r.value.code === 421) {
-        // Not an answer about this address: it goes to the next transaction or session.
-        this.queue.requeue([task]);
+        // Not an answer about this address: it goes to the next transaction or session. Only a
+        // refusal without progress counts as an attempt, so a stubborn server cannot loop us.
         if (r.value.code === 421) goOn = false;
+        else if (i > 0) this.rcptLimit = Math.max(1, Math.min(this.rcptLimit, i - 1));
+        const o = outcome(at.host, "rcpt", { reply: r.value, classified, tls: at.tls });
+        if (r.value.code === 421 || i === 0) this.settle([task], o, true);
+        else this.queue.requeue([task]);
         return;
       }
       this.rcpts++;
@@ -259,104 +219,5 @@ export class SmtpSession {
       else t.resolve(o);
     }
     if (again.length > 0) this.queue.requeue(again);
-  }
-
-  private async open(): Promise<Opened> {
-    let last: Opened | undefined;
-    for (const mx of this.hosts) {
-      const addresses = await resolveHostAddresses(this.settings.dns, mx.host);
-      if (!addresses.ok) {
-        last = {
-          ok: false,
-          connectionClass: true,
-          outcome: outcome(mx.host, "connect", {
-            failure: { kind: "connect_error", message: addresses.message },
-          }),
-        };
-        continue;
-      }
-      for (const address of addresses.addresses.slice(0, 2)) {
-        if (this.remainingMs() <= 0) return last ?? this.deadlineOutcome(mx.host);
-        let r = await this.handshake(mx.host, address, true);
-        if (!r.ok && r.tlsFailed) r = await this.handshake(mx.host, address, false);
-        if (r.ok || !r.connectionClass) return r;
-        last = r;
-      }
-    }
-    return last ?? this.deadlineOutcome(this.hosts[0]?.host ?? "");
-  }
-
-  private deadlineOutcome(host: string): Opened {
-    const failure = { kind: "timeout" as const, message: "total deadline reached before connecting" };
-    return { ok: false, connectionClass: true, outcome: outcome(host, "connect", { failure }) };
-  }
-
-  private async handshake(host: string, address: string, allowTls: boolean): Promise<Opened> {
-    const s = this.settings;
-    const connected = await Connection.connect({
-      host: address,
-      port: s.port,
-      connectTimeoutMs: Math.max(1, Math.min(s.connectTimeoutMs, this.remainingMs())),
-      socksProxy: s.socksProxy,
-    });
-    if (!connected.ok)
-      return {
-        ok: false,
-        connectionClass: true,
-        outcome: outcome(host, "connect", { failure: connected.failure }),
-      };
-    const conn = connected.value;
-    const fail = (
-      stage: SmtpStage,
-      r: { ok: true; value: SmtpReply } | { ok: false; failure: SmtpFailure },
-      tls = false,
-    ): Opened => {
-      conn.close();
-      if (!r.ok)
-        return {
-          ok: false,
-          connectionClass: stage === "banner",
-          outcome: outcome(host, stage, { failure: r.failure, tls }),
-        };
-      const classified = classifyReply(stage, r.value);
-      // 421 "service not available" at the greeting is the RFC 5321 signal to try another MX.
-      const connectionClass = r.value.code === 421;
-      return {
-        ok: false,
-        connectionClass,
-        outcome: outcome(host, stage, { reply: r.value, classified, tls }),
-      };
-    };
-    const banner = await conn.readReply(this.timeoutMs());
-    if (!banner.ok || banner.value.code !== 220) return fail("banner", banner);
-    let ehlo = await this.greet(conn);
-    if (!ehlo.ok || ehlo.value.code >= 300) return fail("ehlo", ehlo);
-    let tls = false;
-    if (allowTls && ehlo.value.lines.some((l) => /^250[ -]STARTTLS\b/i.test(l))) {
-      const st = await conn.command("STARTTLS", this.timeoutMs());
-      if (!st.ok) return fail("starttls", st);
-      if (st.value.code === 220) {
-        const up = await conn.startTls(host, this.timeoutMs());
-        if (!up.ok)
-          return {
-            ok: false,
-            connectionClass: true,
-            tlsFailed: true,
-            outcome: outcome(host, "starttls", { failure: up.failure }),
-          };
-        tls = true;
-        ehlo = await conn.command(`EHLO ${s.heloName}`, this.timeoutMs());
-        if (!ehlo.ok || ehlo.value.code >= 300) return fail("ehlo", ehlo, true);
-      }
-    }
-    const pipelining = ehlo.value.lines.some((l) => /^250[ -]PIPELINING\b/i.test(l));
-    return { ok: true, conn, host, tls, pipelining };
-  }
-
-  /** EHLO, and HELO for servers that do not know EHLO. */
-  private async greet(conn: SmtpConnection) {
-    const ehlo = await conn.command(`EHLO ${this.settings.heloName}`, this.timeoutMs());
-    if (!ehlo.ok || ehlo.value.code < 500 || ehlo.value.code > 504) return ehlo;
-    return conn.command(`HELO ${this.settings.heloName}`, this.timeoutMs());
   }
 }

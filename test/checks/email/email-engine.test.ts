@@ -25,6 +25,7 @@ const HOST = {
   limited: "127.0.0.17",
   pool: "127.0.0.18",
   sluggish: "127.0.0.19",
+  closing: "127.0.0.20",
 } as const;
 const NOTHING_LISTENS = "127.0.0.13";
 
@@ -53,6 +54,7 @@ function zone(): Zone {
   mx("limited.test", ["mx.limited.test", HOST.limited]);
   mx("pool.test", ["mx.pool.test", HOST.pool]);
   mx("sluggish.test", ["mx.sluggish.test", HOST.sluggish]);
+  mx("closing.test", ["mx.closing.test", HOST.closing]);
   mx("mailinator.com", ["mx.mailinator.test", HOST.catchAll]);
   z["amx.test"] = { A: [HOST.known] };
   z["nullmx.test"] = { MX: [{ exchange: "", priority: 0 }] };
@@ -97,6 +99,7 @@ async function behaviours(): Promise<Record<string, MxBehaviour>> {
       mailboxes: ["a1@limited.test", "a2@limited.test", "a3@limited.test"],
     },
     [HOST.pool]: { mailboxes: pool, replyDelayMs: 5 },
+    [HOST.closing]: { rcpt: () => "421 4.7.0 Try again later, closing connection." },
     [HOST.sluggish]: { mailboxes: ["sam@sluggish.test"], replyDelayMs: 250, delayModel: "serial" },
   };
 }
@@ -313,16 +316,13 @@ describe("EmailEngine against local DNS and SMTP servers", () => {
 
   it("starts a new transaction when the server limits recipients per transaction", async () => {
     const before = smtp.connections.get(HOST.limited) ?? 0;
-    const verdicts = await engine.verifyMany([
-      "a1@limited.test",
-      "a2@limited.test",
-      "a3@limited.test",
-      "zz@limited.test",
-    ]);
+    const emails = ["a1@limited.test", "a2@limited.test", "a3@limited.test", "z1@limited.test", "z2@limited.test"];
+    const verdicts = await engine.verifyMany([...emails, "z3@limited.test", "z4@limited.test"]);
     assert.deepEqual(
       verdicts.map((v) => v.status),
-      ["valid", "valid", "valid", "invalid"],
+      ["valid", "valid", "valid", "invalid", "invalid", "invalid", "invalid"],
     );
+    assert.ok(verdicts.every((v) => v.catchAll === false));
     assert.equal((smtp.connections.get(HOST.limited) ?? 0) - before, 1);
   });
 
@@ -345,6 +345,15 @@ describe("EmailEngine against local DNS and SMTP servers", () => {
     assert.ok(Date.now() - started < 1500, "answered near the deadline");
     const patient = newEngine({ totalDeadlineMs: 4000 });
     assert.equal((await patient.verify("sam@sluggish.test")).status, "valid");
+  });
+
+  it("gives up on a server that closes at every RCPT, with a retry hint", async () => {
+    const before = smtp.connections.get(HOST.closing) ?? 0;
+    const v = await engine.verify("a@closing.test");
+    assert.equal(v.reason, "smtp_temporary");
+    assert.equal(v.status, "unknown");
+    assert.ok((v.retryAfterMs ?? 0) > 0);
+    assert.ok((smtp.connections.get(HOST.closing) ?? 0) - before <= 2);
   });
 
   it("never throws, whatever the input", async () => {

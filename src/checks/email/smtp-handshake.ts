@@ -1,0 +1,175 @@
+// Opening a probe session: connect to the MX hosts in preference order (moving on only after
+// connection-class failures: refused, unreachable, timed out, no banner, 421), greet with EHLO or
+// HELO, and upgrade with STARTTLS when offered (retrying in plain text if the handshake fails).
+import {
+  SmtpConnection as Connection,
+  type SmtpConnection,
+  type SmtpFailure,
+  type SmtpReply,
+} from "../../net/smtp-client.js";
+import { type MailHost, type MxDns, resolveHostAddresses } from "./mx.js";
+import { type ClassifiedReply, classifyReply, type SmtpStage } from "./reply-classifier.js";
+
+export interface SessionSettings {
+  dns: MxDns;
+  port: number;
+  heloName: string;
+  mailFrom: string;
+  socksProxy: string | undefined;
+  connectTimeoutMs: number;
+  commandTimeoutMs: number;
+  totalDeadlineMs: number;
+  maxRcptsPerSession: number;
+  maxRcptsPerTransaction: number;
+  /** Postfix slows down and then drops clients after ~10-20 rejected commands: reconnect before. */
+  maxRejectsPerSession: number;
+  now: () => number;
+}
+
+export interface RcptOutcome {
+  host: string;
+  tls: boolean;
+  stage: SmtpStage | "connect";
+  reply: SmtpReply | undefined;
+  classified: ClassifiedReply | undefined;
+  failure: SmtpFailure | undefined;
+  catchAll: boolean | undefined;
+  catchAllSource: "probe" | "cache" | "none";
+}
+
+export interface HandshakeContext {
+  settings: SessionSettings;
+  remainingMs(): number;
+  timeoutMs(): number;
+}
+
+export interface Session {
+  host: string;
+  tls: boolean;
+  pipelining: boolean;
+}
+
+export type Opened =
+  | ({ ok: true; conn: SmtpConnection } & Session)
+  | { ok: false; outcome: RcptOutcome; connectionClass: boolean; tlsFailed?: boolean };
+
+export function outcome(
+  host: string,
+  stage: RcptOutcome["stage"],
+  parts: Partial<Pick<RcptOutcome, "reply" | "classified" | "failure" | "tls">>,
+): RcptOutcome {
+  return {
+    host,
+    tls: parts.tls ?? false,
+    stage,
+    reply: parts.reply,
+    classified: parts.classified,
+    failure: parts.failure,
+    catchAll: undefined,
+    catchAllSource: "none",
+  };
+}
+
+export async function openSession(ctx: HandshakeContext, hosts: MailHost[]): Promise<Opened> {
+  let last: Opened | undefined;
+  for (const mx of hosts) {
+    const addresses = await resolveHostAddresses(ctx.settings.dns, mx.host);
+    if (!addresses.ok) {
+      last = {
+        ok: false,
+        connectionClass: true,
+        outcome: outcome(mx.host, "connect", {
+          failure: { kind: "connect_error", message: addresses.message },
+        }),
+      };
+      continue;
+    }
+    for (const address of addresses.addresses.slice(0, 2)) {
+      if (ctx.remainingMs() <= 0) return last ?? deadlineOutcome(mx.host);
+      let r = await handshake(ctx, mx.host, address, true);
+      if (!r.ok && r.tlsFailed) r = await handshake(ctx, mx.host, address, false);
+      if (r.ok || !r.connectionClass) return r;
+      last = r;
+    }
+  }
+  return last ?? deadlineOutcome(hosts[0]?.host ?? "");
+}
+
+function deadlineOutcome(host: string): Opened {
+  const failure = { kind: "timeout" as const, message: "total deadline reached before connecting" };
+  return { ok: false, connectionClass: true, outcome: outcome(host, "connect", { failure }) };
+}
+
+async function handshake(
+  ctx: HandshakeContext,
+  host: string,
+  address: string,
+  allowTls: boolean,
+): Promise<Opened> {
+  const s = ctx.settings;
+  const connected = await Connection.connect({
+    host: address,
+    port: s.port,
+    connectTimeoutMs: Math.max(1, Math.min(s.connectTimeoutMs, ctx.remainingMs())),
+    socksProxy: s.socksProxy,
+  });
+  if (!connected.ok)
+    return {
+      ok: false,
+      connectionClass: true,
+      outcome: outcome(host, "connect", { failure: connected.failure }),
+    };
+  const conn = connected.value;
+  const fail = (
+    stage: SmtpStage,
+    r: { ok: true; value: SmtpReply } | { ok: false; failure: SmtpFailure },
+    tls = false,
+  ): Opened => {
+    conn.close();
+    if (!r.ok)
+      return {
+        ok: false,
+        connectionClass: stage === "banner",
+        outcome: outcome(host, stage, { failure: r.failure, tls }),
+      };
+    const classified = classifyReply(stage, r.value);
+    // 421 "service not available" at the greeting is the RFC 5321 signal to try another MX.
+    const connectionClass = r.value.code === 421;
+    return {
+      ok: false,
+      connectionClass,
+      outcome: outcome(host, stage, { reply: r.value, classified, tls }),
+    };
+  };
+  const banner = await conn.readReply(ctx.timeoutMs());
+  if (!banner.ok || banner.value.code !== 220) return fail("banner", banner);
+  let ehlo = await greet(ctx, conn);
+  if (!ehlo.ok || ehlo.value.code >= 300) return fail("ehlo", ehlo);
+  let tls = false;
+  if (allowTls && ehlo.value.lines.some((l) => /^250[ -]STARTTLS\b/i.test(l))) {
+    const st = await conn.command("STARTTLS", ctx.timeoutMs());
+    if (!st.ok) return fail("starttls", st);
+    if (st.value.code === 220) {
+      const up = await conn.startTls(host, ctx.timeoutMs());
+      if (!up.ok)
+        return {
+          ok: false,
+          connectionClass: true,
+          tlsFailed: true,
+          outcome: outcome(host, "starttls", { failure: up.failure }),
+        };
+      tls = true;
+      ehlo = await conn.command(`EHLO ${s.heloName}`, ctx.timeoutMs());
+      if (!ehlo.ok || ehlo.value.code >= 300) return fail("ehlo", ehlo, true);
+    }
+  }
+  const pipelining = ehlo.value.lines.some((l) => /^250[ -]PIPELINING\b/i.test(l));
+  return { ok: true, conn, host, tls, pipelining };
+}
+
+/** EHLO, and HELO for servers that do not know EHLO. */
+async function greet(ctx: HandshakeContext, conn: SmtpConnection) {
+  const ehlo = await conn.command(`EHLO ${ctx.settings.heloName}`, ctx.timeoutMs());
+  if (!ehlo.ok || ehlo.value.code < 500 || ehlo.value.code > 504) return ehlo;
+  return conn.command(`HELO ${ctx.settings.heloName}`, ctx.timeoutMs());
+}
