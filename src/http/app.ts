@@ -1,6 +1,7 @@
 // buildApp(deps): the HTTP face of the service. Routes declare TypeBox schemas (validation,
 // serialization and OpenAPI from one source), call one service and map the outcome to JSON.
 import { randomUUID } from "node:crypto";
+import multipart from "@fastify/multipart";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
@@ -85,6 +86,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addSchema(ErrorResponse);
+  // CSV imports arrive as text/csv bodies or multipart uploads.
+  app.addContentTypeParser(["text/csv", "text/plain"], { parseAs: "string" }, (_req, body, done) =>
+    done(null, body),
+  );
+  await app.register(multipart, {
+    limits: { fileSize: deps.config.limits.maxBodyBytes, files: 1, fields: 10 },
+  });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
   app.addHook("onSend", async (request, reply) => {

@@ -364,6 +364,11 @@ export class LeadsService {
     if (Number(result.numUpdatedRows) === 0) throw notFound("Lead");
   }
 
+  /** The account's live leads in id order, read a page at a time (CSV export). */
+  iterate(accountId: string) {
+    return this.repo.iterate(this.deps.database.db, accountId);
+  }
+
   async stats(accountId: string) {
     const s = await this.repo.stats(this.deps.database.db, accountId);
     const byStatus = Object.fromEntries(
@@ -391,6 +396,8 @@ export class LeadsService {
     items: LeadCreateInput[],
     validate: boolean,
     source = "api",
+    /** Import mode: any bad item refuses the whole request (422 by line number), nothing created. */
+    strict?: { lines: number[] },
   ): Promise<BulkResult> {
     // Items arrive unchecked (see itemSchemaErrors).
     const now = this.deps.clock.now();
@@ -429,6 +436,17 @@ export class LeadsService {
         errors.push({ index, email: r.email, error: "a lead with this email already exists" });
         return false;
       });
+      if (strict && errors.length > 0) {
+        errors.sort((a, b) => a.index - b.index);
+        throw validationError(
+          errors.slice(0, 200).map((e) => ({
+            field: `line ${strict.lines[e.index] ?? e.index + 2}`,
+            message: e.error,
+            type: "row",
+          })),
+          `${errors.length} bad row(s); nothing was imported`,
+        );
+      }
       let batchId: string | null = null;
       if (validate && fresh.length > 0) {
         await this.charge(

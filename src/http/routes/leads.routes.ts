@@ -1,9 +1,10 @@
 import { Type } from "@sinclair/typebox";
+import { leadsCsvStream, parseLeadsCsv } from "../../leads/lead-csv.js";
 import type { LeadCreateInput } from "../../leads/leads.schemas.js";
 import { Lead, LeadCreateBody, LeadListQuery, LeadUpdateBody } from "../../leads/leads.schemas.js";
 import type { App, AppDeps } from "../app.js";
 import { principalOf } from "../auth.js";
-import { validationError } from "../errors.js";
+import { AppError, validationError } from "../errors.js";
 import { DATA_SECURITY, Nullable, Timestamp } from "../schemas.js";
 
 const LeadIdParams = Type.Object({ leadId: Type.String({ minLength: 1, maxLength: 100 }) });
@@ -187,6 +188,76 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   );
 
   app.post(
+    "/v1/leads/import",
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "Import leads from CSV (text/csv body or multipart file); header row maps to lead fields",
+        description:
+          "Unknown columns become customFields; source is csv. Any bad row refuses the whole file (422 listing rows by line number). `?validate=false` imports without validation and without charge.",
+        querystring: Type.Object({ validate: Type.Optional(Type.Boolean({ default: true })) }),
+        response: {
+          200: Type.Object({
+            batchId: Nullable(Type.String()),
+            status: Type.String(),
+            created: Type.Integer(),
+            pollUrl: Nullable(Type.String()),
+            leadIds: Type.Array(Type.String()),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const { accountId } = principalOf(request);
+      const text = await csvTextOf(request);
+      const parsed = parseLeadsCsv(text);
+      if (!parsed.ok) {
+        throw validationError(
+          parsed.errors.map((e) => ({
+            field: e.line === null ? "file" : `line ${e.line}`,
+            message: e.message,
+            type: "csv",
+          })),
+          "The CSV file could not be imported; nothing was created",
+        );
+      }
+      const validate = request.query.validate !== false;
+      const result = await leads.bulk(accountId, parsed.value.leads, validate, "csv", {
+        lines: parsed.value.lines,
+      });
+      return {
+        batchId: result.batchId,
+        status: result.batchId ? "processing" : "completed",
+        created: result.created,
+        pollUrl: result.batchId ? `/v1/batches/${result.batchId}` : null,
+        leadIds: result.leads.map((lead) => lead.id),
+      };
+    },
+  );
+
+  app.get(
+    "/v1/leads/export",
+    {
+      config,
+      schema: {
+        ...common,
+        summary: "Export the account's leads with their ratings as CSV (streamed)",
+        querystring: Type.Object({ format: Type.Optional(Type.Literal("csv", { default: "csv" })) }),
+        produces: ["text/csv"],
+      },
+    },
+    async (request, reply) => {
+      const { accountId } = principalOf(request);
+      const stamp = new Date().toISOString().slice(0, 10);
+      reply
+        .header("Content-Type", "text/csv; charset=utf-8")
+        .header("Content-Disposition", `attachment; filename="leads-${stamp}.csv"`);
+      return reply.send(leadsCsvStream(leads.iterate(accountId)));
+    },
+  );
+
+  app.post(
     "/v1/leads/validate",
     {
       config,
@@ -223,4 +294,16 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       };
     },
   );
+}
+
+/** The CSV text of an import request: a text/csv body or the first file of a multipart upload. */
+async function csvTextOf(request: import("fastify").FastifyRequest): Promise<string> {
+  if (request.isMultipart()) {
+    const file = await request.file();
+    if (!file) throw validationError([{ field: "file", message: "no file in the upload", type: "required" }]);
+    const buffer = await file.toBuffer();
+    return buffer.toString("utf8");
+  }
+  if (typeof request.body === "string") return request.body;
+  throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the CSV as text/csv or as a multipart/form-data file");
 }
