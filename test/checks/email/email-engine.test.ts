@@ -176,6 +176,18 @@ describe("EmailEngine against local DNS and SMTP servers", () => {
     assert.equal(rcptsTo(HOST.catchAll).length, probes + 1, "no second catch-all probe");
   });
 
+  it("probes catch-all again once the cached answer is older than its TTL", async () => {
+    let nowMs = Date.now();
+    const clocked = newEngine({ clock: { now: () => new Date(nowMs) }, catchAllTtlMs: 60_000 });
+    assert.equal((await clocked.verify("p1@catchall.test")).details.catchAllSource, "probe");
+    assert.equal((await clocked.verify("p2@catchall.test")).details.catchAllSource, "cache");
+    nowMs += 61_000;
+    const later = await clocked.verify("p3@catchall.test");
+    assert.equal(later.details.catchAllSource, "probe");
+    assert.equal(later.catchAll, true);
+    await clocked.close();
+  });
+
   it("answers greylisting with a retry hint, and valid on the retry", async () => {
     const first = await engine.verify("carol@grey.test");
     assert.equal(first.status, "unknown");
@@ -316,7 +328,13 @@ describe("EmailEngine against local DNS and SMTP servers", () => {
 
   it("starts a new transaction when the server limits recipients per transaction", async () => {
     const before = smtp.connections.get(HOST.limited) ?? 0;
-    const emails = ["a1@limited.test", "a2@limited.test", "a3@limited.test", "z1@limited.test", "z2@limited.test"];
+    const emails = [
+      "a1@limited.test",
+      "a2@limited.test",
+      "a3@limited.test",
+      "z1@limited.test",
+      "z2@limited.test",
+    ];
     const verdicts = await engine.verifyMany([...emails, "z3@limited.test", "z4@limited.test"]);
     assert.deepEqual(
       verdicts.map((v) => v.status),
