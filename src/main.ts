@@ -128,6 +128,7 @@ export async function createServices(
     normalizeWebsite: normalize,
     prices: config.prices,
     limits: config.limits,
+    chunkSize: config.limits.batchChunkSize,
   });
   const leads = new LeadsService({
     database,

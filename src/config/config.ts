@@ -60,6 +60,8 @@ export interface Config {
     maxBodyBytes: number;
     maxConcurrentBatches: number;
     maxValidationsPerDay: number;
+    /** Batch items one job takes at a time. */
+    batchChunkSize: number;
   };
   worker: {
     /** Run the embedded worker inside `serve`. */
@@ -212,6 +214,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       maxBodyBytes: int(env, "MAX_BODY_BYTES", 5 * 1024 * 1024, 1024),
       maxConcurrentBatches: int(env, "MAX_CONCURRENT_BATCHES", 3, 1),
       maxValidationsPerDay: int(env, "MAX_VALIDATIONS_PER_DAY", 100_000, 1),
+      batchChunkSize: int(env, "BATCH_CHUNK_SIZE", 500, 1),
     },
     worker: {
       embedded: bool(env, "EMBEDDED_WORKER", true),

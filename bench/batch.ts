@@ -1,0 +1,179 @@
+// Lead batch validation end to end: N leads over 200 domains are bulk-created with validation and
+// run by the worker to completion, against local fake DNS, SMTP and HTTPS servers that add ~20 ms
+// to every reply, on SQLite and on PostgreSQL. 10,000 and 20,000 leads show how cost grows.
+//   npm run bench:batch                      (BENCH_SIZES=10000,20000 BENCH_DIALECTS=sqlite,postgres)
+// The fake internet runs in a child process so the RSS figures are the service's alone.
+import { fork } from "node:child_process";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
+import { loadConfig } from "../src/config/config.js";
+import { createServices, startQueue } from "../src/main.js";
+import { registerWorkers } from "../src/worker.js";
+import { createEmptyDatabase } from "../test/support/db.js";
+import type { Zone } from "../test/support/dns-server.js";
+
+const DOMAINS = 200;
+const MX_HOSTS = 20;
+const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 20);
+const SIZES = (process.env.BENCH_SIZES ?? "10000,20000").split(",").map(Number);
+const DIALECTS = (process.env.BENCH_DIALECTS ?? "sqlite,postgres").split(",") as ("sqlite" | "postgres")[];
+
+const domain = (i: number) => `co${i}.bench.test`;
+const mxIp = (m: number) => `127.0.2.${m + 1}`;
+
+interface NetInfo {
+  env: Record<string, string>;
+  ca: string;
+}
+
+async function serveFakeInternet(): Promise<void> {
+  const { startDnsServer } = await import("../test/support/dns-server.js");
+  const { startSmtpServer } = await import("../test/support/smtp-server.js");
+  const { startSites } = await import("../test/support/http-servers.js");
+  const { createTestPki } = await import("../test/support/test-ca.js");
+  const maxPerDomain = Math.ceil(Math.max(...SIZES) / DOMAINS);
+  const zone: Zone = {};
+  const hosts: Record<string, { mailboxes: string[]; replyDelayMs: number }> = {};
+  for (let m = 0; m < MX_HOSTS; m++) hosts[mxIp(m)] = { mailboxes: [], replyDelayMs: DELAY_MS };
+  const sites: Record<string, { body: string; delayMs: number }> = {};
+  for (let i = 0; i < DOMAINS; i++) {
+    const m = i % MX_HOSTS;
+    zone[domain(i)] = { A: ["127.0.0.1"], MX: [{ exchange: `mx${m}.bench.test`, priority: 10 }], ttl: 3600 };
+    zone[`mx${m}.bench.test`] = { A: [mxIp(m)], ttl: 3600 };
+    sites[domain(i)] = { body: `<html><h1>Company ${i}</h1></html>`, delayMs: DELAY_MS };
+    for (let j = 0; j < maxPerDomain; j++)
+      if (j % 10 < 7) hosts[mxIp(m)]!.mailboxes.push(`user${j}@${domain(i)}`);
+  }
+  const pki = await createTestPki();
+  const leaf = await pki.issue(Array.from({ length: DOMAINS }, (_, i) => domain(i)));
+  const [dns, smtp, web] = await Promise.all([
+    startDnsServer(zone),
+    startSmtpServer(hosts),
+    startSites(sites, { fallback: leaf }),
+  ]);
+  const info: NetInfo = {
+    ca: pki.ca.cert,
+    env: {
+      DNS_SERVERS: dns.address,
+      SMTP_PORT: String(smtp.port),
+      WEBSITE_HTTP_PORT: String(web.httpPort),
+      WEBSITE_HTTPS_PORT: String(web.httpsPort),
+      ALLOW_PRIVATE_TARGETS: "true",
+    },
+  };
+  process.send?.({ type: "ready", info });
+  process.on("message", (msg: { type: string }) => {
+    if (msg.type === "stats")
+      process.send?.({ type: "stats", connections: smtp.totalConnections(), sawData: smtp.sawData() });
+    if (msg.type === "reset") {
+      smtp.connections.clear();
+      process.send?.({ type: "reset-done" });
+    }
+  });
+}
+
+function ask<T>(child: ReturnType<typeof fork>, type: string, reply: string): Promise<T> {
+  return new Promise((resolve) => {
+    const onMessage = (msg: { type: string } & T) => {
+      if (msg.type !== reply) return;
+      child.off("message", onMessage);
+      resolve(msg);
+    };
+    child.on("message", onMessage);
+    child.send({ type });
+  });
+}
+
+async function runOnce(
+  kind: "sqlite" | "postgres",
+  size: number,
+  net: NetInfo,
+  child: ReturnType<typeof fork>,
+) {
+  const db = await createEmptyDatabase(kind);
+  const config = loadConfig({
+    ...net.env,
+    DATABASE_URL: db.url,
+    LOG_LEVEL: "silent",
+    NODE_ENV: "production",
+    JOB_POLL_INTERVAL_MS: "50",
+    MAX_VALIDATIONS_PER_DAY: "1000000",
+  });
+  const services = await createServices(config, { websiteCa: net.ca });
+  await startQueue(services);
+  await services.credits.grant("bench", size * 2 + 1000, "bench");
+  const leads = Array.from({ length: size }, (_, n) => {
+    const i = n % DOMAINS;
+    const j = Math.floor(n / DOMAINS);
+    return { email: `user${j}@${domain(i)}`, website: domain(i) };
+  });
+  await ask(child, "reset", "reset-done");
+  let peakRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  }, 50);
+  const started = performance.now();
+  const created = await services.leads.bulk("bench", leads, true, "api");
+  await registerWorkers(services);
+  const batchId = created.batchId!;
+  for (;;) {
+    const b = await services.batches.get("bench", batchId);
+    if (b.status !== "processing") break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const wallMs = performance.now() - started;
+  clearInterval(sampler);
+  const batch = await services.batches.get("bench", batchId);
+  const stats = await ask<{ connections: number; sawData: boolean }>(child, "stats", "stats");
+  const stuck = await services.database.db
+    .selectFrom("leads")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("validation_status", "=", "processing")
+    .executeTakeFirstOrThrow();
+  await services.queue.stop({ graceful: false, timeoutMs: 0 });
+  await services.close();
+  await db.drop();
+  return {
+    kind,
+    size,
+    wallMs,
+    peakRss,
+    batch,
+    connections: stats.connections,
+    sawData: stats.sawData,
+    stuck: Number(stuck.n),
+  };
+}
+
+async function main() {
+  if (process.argv.includes("--serve")) return serveFakeInternet();
+  const child = fork(fileURLToPath(import.meta.url), ["--serve"], {
+    execArgv: ["--import", "tsx"],
+    stdio: "inherit",
+  });
+  const [ready] = (await once(child, "message")) as [{ info: NetInfo }];
+  console.log(
+    `bench:batch  ${DOMAINS} domains, ${MX_HOSTS} MX hosts, +${DELAY_MS} ms per SMTP reply and HTTP response`,
+  );
+  console.log("dialect   leads   wall s  leads/s  SMTP conns  peak RSS MB  valid  invalid  risky  stuck");
+  const results = [];
+  for (const kind of DIALECTS) {
+    for (const size of SIZES) {
+      const r = await runOnce(kind, size, ready.info, child);
+      results.push(r);
+      const risky = r.batch.completedLeads - r.batch.validLeads - r.batch.invalidLeads;
+      console.log(
+        `${kind.padEnd(9)} ${String(size).padStart(6)} ${(r.wallMs / 1000).toFixed(1).padStart(8)} ${(size / (r.wallMs / 1000)).toFixed(0).padStart(8)} ${String(r.connections).padStart(11)} ${(r.peakRss / 1048576).toFixed(0).padStart(12)} ${String(r.batch.validLeads).padStart(6)} ${String(r.batch.invalidLeads).padStart(8)} ${String(risky).padStart(6)} ${String(r.stuck).padStart(6)}${r.sawData ? "  DATA SEEN!" : ""}`,
+      );
+    }
+    const [a, b] = results.filter((r) => r.kind === kind);
+    if (a && b)
+      console.log(
+        `${kind}: ${b.size} leads took ${(b.wallMs / a.wallMs).toFixed(2)}x the time of ${a.size} (target < 2.2x)`,
+      );
+  }
+  console.log("targets: 10,000 leads < 60 s, peak RSS < 300 MB");
+  child.kill();
+}
+
+await main();
