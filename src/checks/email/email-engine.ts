@@ -37,6 +37,8 @@ export interface EmailEngineOptions {
   maxRejectsPerSession?: number;
   /** Queued addresses per session before another connection to the same MX is opened. */
   addressesPerSession?: number;
+  /** MX addresses the probe may connect to (e.g. the SSRF guard's public-address test). */
+  isAddressAllowed?: (address: string) => boolean;
 }
 
 type Parsed = Extract<ParsedEmail, { ok: true }>;
@@ -84,6 +86,7 @@ export class EmailEngine implements EmailVerificationProvider {
       maxRcptsPerSession: options.maxRcptsPerSession ?? 50,
       maxRcptsPerTransaction: options.maxRcptsPerTransaction ?? 20,
       maxRejectsPerSession: options.maxRejectsPerSession ?? 8,
+      isAddressAllowed: options.isAddressAllowed,
       now: () => this.clock.now().getTime(),
     };
   }

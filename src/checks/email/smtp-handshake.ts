@@ -23,6 +23,8 @@ export interface SessionSettings {
   maxRcptsPerTransaction: number;
   /** Postfix slows down and then drops clients after ~10-20 rejected commands: reconnect before. */
   maxRejectsPerSession: number;
+  /** Refuses MX addresses (for example private ranges in production); all allowed when absent. */
+  isAddressAllowed: ((address: string) => boolean) | undefined;
   now: () => number;
 }
 
@@ -73,18 +75,19 @@ export function outcome(
 export async function openSession(ctx: HandshakeContext, hosts: MailHost[]): Promise<Opened> {
   let last: Opened | undefined;
   for (const mx of hosts) {
-    const addresses = await resolveHostAddresses(ctx.settings.dns, mx.host);
-    if (!addresses.ok) {
+    const resolved = await resolveHostAddresses(ctx.settings.dns, mx.host);
+    const allowed = ctx.settings.isAddressAllowed ?? (() => true);
+    const addresses = resolved.ok ? resolved.addresses.filter(allowed) : [];
+    if (addresses.length === 0) {
+      const message = resolved.ok ? `${mx.host} resolves only to refused addresses` : resolved.message;
       last = {
         ok: false,
         connectionClass: true,
-        outcome: outcome(mx.host, "connect", {
-          failure: { kind: "connect_error", message: addresses.message },
-        }),
+        outcome: outcome(mx.host, "connect", { failure: { kind: "connect_error", message } }),
       };
       continue;
     }
-    for (const address of addresses.addresses.slice(0, 2)) {
+    for (const address of addresses.slice(0, 2)) {
       if (ctx.remainingMs() <= 0) return last ?? deadlineOutcome(mx.host);
       let r = await handshake(ctx, mx.host, address, true);
       if (!r.ok && r.tlsFailed) r = await handshake(ctx, mx.host, address, false);

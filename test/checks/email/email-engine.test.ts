@@ -241,6 +241,15 @@ describe("EmailEngine against local DNS and SMTP servers", () => {
     assert.equal(v.domain, "mx2.fallback.test");
   });
 
+  it("does not connect to MX addresses the address filter refuses", async () => {
+    const guarded = newEngine({ isAddressAllowed: (ip) => ip !== HOST.known });
+    const before = smtp.connections.get(HOST.known) ?? 0;
+    const v = await guarded.verify("alice@known.test");
+    assert.equal(v.status, "unknown");
+    assert.equal(v.reason, "smtp_connect_failed");
+    assert.equal(smtp.connections.get(HOST.known) ?? 0, before);
+  });
+
   it("falls back to the A record when a domain has no MX", async () => {
     const v = await engine.verify("dave@amx.test");
     assert.equal(v.status, "valid");
