@@ -32,7 +32,8 @@ const Url = Type.String({
   description: "HTTPS recommended",
 });
 const Events = Type.Array(EventKind, { minItems: 1, maxItems: 50 });
-const Description = Nullable(Type.String({ maxLength: 500 }));
+// One `type` list, not anyOf: with type coercion on, anyOf would turn null into "".
+const Description = Type.Unsafe<string | null>({ type: ["string", "null"], maxLength: 500 });
 
 export const WebhookCreateBody = Type.Object(
   {
@@ -41,7 +42,7 @@ export const WebhookCreateBody = Type.Object(
     events: Events,
     active: Type.Optional(Type.Boolean({ default: true })),
     description: Type.Optional(Description),
-    retry_config: Type.Optional(Nullable(RetryConfigBody)),
+    retry_config: Type.Optional(RetryConfigBody),
   },
   { additionalProperties: true },
 );
@@ -54,7 +55,7 @@ export const WebhookUpdateBody = Type.Object(
     events: Type.Optional(Events),
     active: Type.Optional(Type.Boolean()),
     description: Type.Optional(Description),
-    retry_config: Type.Optional(Nullable(RetryConfigBody)),
+    retry_config: Type.Optional(RetryConfigBody),
   },
   { additionalProperties: true },
 );
