@@ -8,6 +8,7 @@
 // so the RSS figures are the verifier's alone. Nothing leaves loopback.
 import { type ChildProcess, fork } from "node:child_process";
 import dns from "node:dns";
+import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { EmailEngine } from "../src/checks/email/email-engine.js";
 import { DnsResolver } from "../src/net/dns.js";
@@ -67,9 +68,16 @@ async function serve(model: Model): Promise<void> {
 
 interface ClientResult {
   elapsedMs: number;
+  /** CPU time (user + system) the verifier process spent, in ms: load on a shared machine does not change it. */
+  cpuMs: number;
   peakRssMb: number;
   valid: boolean[];
   statuses: Record<string, number>;
+}
+
+function cpuMsSince(start: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(start);
+  return (d.user + d.system) / 1000;
 }
 
 function trackRss(): () => number {
@@ -97,14 +105,16 @@ async function runOurs(dnsAddress: string): Promise<ClientResult> {
   });
   const list = addresses();
   const stopRss = trackRss();
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const verdicts = await engine.verifyMany(list.map((a) => a.email));
   const elapsedMs = performance.now() - started;
+  const cpuMs = cpuMsSince(cpu);
   await engine.close();
   resolver.close();
   const statuses: Record<string, number> = {};
   for (const v of verdicts) statuses[v.status] = (statuses[v.status] ?? 0) + 1;
-  return { elapsedMs, peakRssMb: stopRss(), valid: verdicts.map((v) => v.valid), statuses };
+  return { elapsedMs, cpuMs, peakRssMb: stopRss(), valid: verdicts.map((v) => v.valid), statuses };
 }
 
 async function runPeer(dnsAddress: string): Promise<ClientResult> {
@@ -129,6 +139,7 @@ async function runPeer(dnsAddress: string): Promise<ClientResult> {
   const valid: boolean[] = new Array(list.length);
   const statuses: Record<string, number> = {};
   const stopRss = trackRss();
+  const cpu = process.cpuUsage();
   const started = performance.now();
   let next = 0;
   const worker = async () => {
@@ -149,7 +160,8 @@ async function runPeer(dnsAddress: string): Promise<ClientResult> {
     }
   };
   await Promise.all(Array.from({ length: PEER_CONCURRENCY }, worker));
-  return { elapsedMs: performance.now() - started, peakRssMb: stopRss(), valid, statuses };
+  const elapsedMs = performance.now() - started;
+  return { elapsedMs, cpuMs: cpuMsSince(cpu), peakRssMb: stopRss(), valid, statuses };
 }
 
 function child(args: string[]): ChildProcess {
@@ -219,6 +231,7 @@ async function main(): Promise<void> {
         String(m.result.valid.length),
         (m.result.elapsedMs / 1000).toFixed(2),
         rate(m.result).toFixed(0),
+        (m.result.cpuMs / 1000).toFixed(2),
         String(m.connections),
         m.result.peakRssMb.toFixed(0),
         `${((right / m.result.valid.length) * 100).toFixed(1)}%`,
@@ -231,6 +244,7 @@ async function main(): Promise<void> {
       "",
       "",
       `${(rate(ours.result) / rate(peer.result)).toFixed(1)}x`,
+      `${(peer.result.cpuMs / peer.result.valid.length / (ours.result.cpuMs / ours.result.valid.length)).toFixed(1)}x less`,
       `${(peer.connections / Math.max(1, ours.connections)).toFixed(1)}x fewer`,
       "",
       `agree ${((agree / n) * 100).toFixed(1)}%`,
@@ -246,6 +260,7 @@ async function main(): Promise<void> {
     "addresses",
     "seconds",
     "verif/s",
+    "CPU s",
     "SMTP conns",
     "peak RSS MB",
     "accuracy",
@@ -255,6 +270,11 @@ async function main(): Promise<void> {
   const fmt = (r: string[]) => r.map((c, i) => c.padEnd(widths[i]!)).join("  ");
   console.log(fmt(head));
   for (const r of rows) console.log(fmt(r));
+  console.log(
+    `load average at the end: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")} on ${cpus().length} cores`,
+  );
   console.log(
     "accuracy: share of answers (deliverable or not) matching the servers' truth; catch-all counts as deliverable",
   );
