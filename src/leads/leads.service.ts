@@ -251,6 +251,17 @@ export class LeadsService {
       throw paymentRequired(outcome.requiredMilli, outcome.availableMilli);
   }
 
+  private async insertLead(trx: Transaction<Schema>, row: LeadsTable, now: Date): Promise<void> {
+    await this.repo.insert(trx, row);
+    await this.deps.events.emit(
+      trx,
+      "lead.created",
+      row.account_id,
+      { leadId: row.id, email: row.email },
+      now,
+    );
+  }
+
   async create(accountId: string, input: LeadCreateInput, source = "api"): Promise<LeadView> {
     const now = this.deps.clock.now();
     const built = this.newRow(accountId, input, source, now);
@@ -269,14 +280,7 @@ export class LeadsService {
             row.id,
           );
         }
-        await this.repo.insert(trx, row);
-        await this.deps.events.emit(
-          trx,
-          "lead.created",
-          accountId,
-          { leadId: row.id, email: row.email },
-          now,
-        );
+        await this.insertLead(trx, row, now);
         if (validate) await this.deps.scheduler.validateLead(trx, accountId, row.id);
       });
     } catch (error) {
@@ -458,14 +462,7 @@ export class LeadsService {
         );
       }
       for (const row of fresh) {
-        await this.repo.insert(trx, row);
-        await this.deps.events.emit(
-          trx,
-          "lead.created",
-          accountId,
-          { leadId: row.id, email: row.email },
-          now,
-        );
+        await this.insertLead(trx, row, now);
       }
       if (validate && fresh.length > 0) {
         const batch = await this.deps.scheduler.startLeadBatch(

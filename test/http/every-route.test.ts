@@ -3,9 +3,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { DEFAULT_ENDPOINT_LIMITS_PER_MINUTE } from "../../src/config/config.js";
 import { dialects, skipReasonFor } from "../support/db.js";
-import { type Harness, startHarness, TEST_ADMIN_TOKEN } from "../support/harness.js";
+import { type Harness, startHarness, TEST_ADMIN_TOKEN, UNLIMITED_RATE_ENV } from "../support/harness.js";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 interface Route {
@@ -40,11 +39,7 @@ describe(`every route (${kind})`, async () => {
   before(async () => {
     if (skip) return;
     h = await startHarness(kind, {
-      RATE_LIMIT_PER_MINUTE: "100000",
-      RATE_LIMIT_PER_HOUR: "100000",
-      RATE_LIMIT_ENDPOINTS: Object.keys(DEFAULT_ENDPOINT_LIMITS_PER_MINUTE)
-        .map((route) => `${route}=100000`)
-        .join(","),
+      ...UNLIMITED_RATE_ENV,
       MAX_BODY_BYTES: "65536",
     });
     apiKey = await h.apiKey("acct_routes");

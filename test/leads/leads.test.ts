@@ -2,19 +2,10 @@
 // the local fake internet (DNS, SMTP, HTTPS), credits, batches and their limits.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { DEFAULT_ENDPOINT_LIMITS_PER_MINUTE } from "../../src/config/config.js";
 import { dialects, skipReasonFor } from "../support/db.js";
 import { type FakeInternet, startFakeInternet } from "../support/fake-internet.js";
-import { type Harness, startHarness } from "../support/harness.js";
+import { type Harness, startHarness, UNLIMITED_RATE_ENV } from "../support/harness.js";
 import { waitFor } from "../support/process.js";
-
-const NO_LIMITS = {
-  RATE_LIMIT_PER_MINUTE: "100000",
-  RATE_LIMIT_PER_HOUR: "100000",
-  RATE_LIMIT_ENDPOINTS: Object.keys(DEFAULT_ENDPOINT_LIMITS_PER_MINUTE)
-    .map((r) => `${r}=100000`)
-    .join(","),
-};
 
 for (const kind of dialects()) {
   describe(`leads (${kind})`, async () => {
@@ -45,7 +36,11 @@ for (const kind of dialects()) {
     before(async () => {
       if (skip) return;
       net = await startFakeInternet();
-      h = await startHarness(kind, { ...net.env, ...NO_LIMITS }, { websiteCa: net.ca, workers: true });
+      h = await startHarness(
+        kind,
+        { ...net.env, ...UNLIMITED_RATE_ENV },
+        { websiteCa: net.ca, workers: true },
+      );
       key = await h.apiKey("acct_leads");
     });
     after(async () => {
@@ -312,7 +307,7 @@ describe("batch limits", () => {
   let h: Harness;
   before(async () => {
     // No workers: batches stay running.
-    h = await startHarness("sqlite", { ...NO_LIMITS, MAX_VALIDATIONS_PER_DAY: "10" });
+    h = await startHarness("sqlite", { ...UNLIMITED_RATE_ENV, MAX_VALIDATIONS_PER_DAY: "10" });
   });
   after(async () => h?.close());
 

@@ -2,7 +2,7 @@
 // dialect, with helpers to mint identity tokens and API keys like a user would.
 import { SignJWT } from "jose";
 import type { DatabaseKind } from "../../src/config/config.js";
-import { loadConfig } from "../../src/config/config.js";
+import { DEFAULT_ENDPOINT_LIMITS_PER_MINUTE, loadConfig } from "../../src/config/config.js";
 import type { App } from "../../src/http/app.js";
 import type { Clock } from "../../src/lib/clock.js";
 import { buildHttpApp, createServices, type Services, startQueue } from "../../src/main.js";
@@ -11,6 +11,15 @@ import { createTestDatabase, type TestDatabase } from "./db.js";
 
 export const TEST_JWT_SECRET = "test-secret-for-hs256-tokens-only";
 export const TEST_ADMIN_TOKEN = "test-admin-token";
+
+/** Rate limits raised out of the way, for tests that are not about rate limiting. */
+export const UNLIMITED_RATE_ENV: Record<string, string> = {
+  RATE_LIMIT_PER_MINUTE: "100000",
+  RATE_LIMIT_PER_HOUR: "100000",
+  RATE_LIMIT_ENDPOINTS: Object.keys(DEFAULT_ENDPOINT_LIMITS_PER_MINUTE)
+    .map((route) => `${route}=100000`)
+    .join(","),
+};
 
 export interface Harness {
   app: App;

@@ -2,18 +2,9 @@
 // local fake internet, the email job lifecycle with greylisting retried in the background.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { DEFAULT_ENDPOINT_LIMITS_PER_MINUTE } from "../../../src/config/config.js";
 import { type FakeInternet, startFakeInternet } from "../../support/fake-internet.js";
-import { type Harness, startHarness } from "../../support/harness.js";
+import { type Harness, startHarness, UNLIMITED_RATE_ENV } from "../../support/harness.js";
 import { waitFor } from "../../support/process.js";
-
-const NO_LIMITS = {
-  RATE_LIMIT_PER_MINUTE: "100000",
-  RATE_LIMIT_PER_HOUR: "100000",
-  RATE_LIMIT_ENDPOINTS: Object.keys(DEFAULT_ENDPOINT_LIMITS_PER_MINUTE)
-    .map((r) => `${r}=100000`)
-    .join(","),
-};
 
 describe("check endpoints", () => {
   let net: FakeInternet;
@@ -25,7 +16,11 @@ describe("check endpoints", () => {
 
   before(async () => {
     net = await startFakeInternet();
-    h = await startHarness("sqlite", { ...net.env, ...NO_LIMITS }, { websiteCa: net.ca, workers: true });
+    h = await startHarness(
+      "sqlite",
+      { ...net.env, ...UNLIMITED_RATE_ENV },
+      { websiteCa: net.ca, workers: true },
+    );
     key = await h.apiKey("acct_checks");
   });
   after(async () => {
