@@ -86,7 +86,7 @@ describe("checkTarget with a local DNS server", () => {
       "v6private.test": { AAAA: ["fd00::1"] },
       "meta.test": { A: ["169.254.169.254"] },
     });
-    dns = new DnsResolver({ servers: [server.address], timeoutMs: 300 });
+    dns = new DnsResolver({ servers: [server.address], timeoutMs: 2_000 });
   });
   after(async () => {
     dns.close();

@@ -35,7 +35,7 @@ describe("HttpClient against local servers", () => {
       "rogue.test": LOCAL,
       "hangup.test": LOCAL,
     });
-    dns = new DnsResolver({ servers: [dnsServer.address], timeoutMs: 300 });
+    dns = new DnsResolver({ servers: [dnsServer.address], timeoutMs: 2_000 });
     sites = await startSites(
       {
         "ok.test": { body: "<h1>hello</h1>" },
@@ -87,7 +87,7 @@ describe("HttpClient against local servers", () => {
   });
 
   const get = (url: string, extra: Partial<Parameters<HttpClient["request"]>[0]> = {}) =>
-    client.request({ url: new URL(url), timeoutMs: 2_000, maxBodyBytes: 1024, ...extra });
+    client.request({ url: new URL(url), timeoutMs: 5_000, maxBodyBytes: 1024, ...extra });
 
   it("connects to the resolved address with SNI and Host set to the name, timing every phase", async () => {
     const out = await get("https://ok.test/");
@@ -102,6 +102,11 @@ describe("HttpClient against local servers", () => {
       assert.equal(typeof out.timings[phase], "number", phase);
     }
     assert.deepEqual(sites.requests.at(-1), { scheme: "https", host: "ok.test", path: "/" });
+  });
+
+  it("never resumes a TLS session: every exchange verifies the certificate afresh", async () => {
+    for (let i = 0; i < 3; i++) assert.ok((await get("https://ok.test/")).ok);
+    assert.equal(sites.resumedSessions(), 0);
   });
 
   it("returns a redirect as it is, without following it", async () => {
@@ -146,7 +151,7 @@ describe("HttpClient against local servers", () => {
   it("refuses private targets before connecting when they are not allowed", async () => {
     const strict = new HttpClient({ dns, allowPrivateTargets: false, httpPort: sites.httpPort });
     const accepted = sites.acceptedConnections();
-    const out = await strict.request({ url: new URL("http://ok.test/"), timeoutMs: 1_000 });
+    const out = await strict.request({ url: new URL("http://ok.test/"), timeoutMs: 5_000 });
     assert.ok(!out.ok && out.failure === "blocked" && out.blockReason === "loopback");
     assert.equal(sites.acceptedConnections(), accepted);
   });

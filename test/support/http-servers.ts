@@ -54,6 +54,8 @@ export interface TestSites {
   openConnections(): number;
   /** TCP connections accepted since start. */
   acceptedConnections(): number;
+  /** TLS handshakes that resumed an earlier session instead of verifying afresh. */
+  resumedSessions(): number;
   close(): Promise<void>;
 }
 
@@ -67,6 +69,7 @@ export async function startSites(sites: Record<string, Site>, tls: TlsSetup): Pr
   const requests: SeenRequest[] = [];
   const open = new Set<Socket>();
   let accepted = 0;
+  let resumed = 0;
 
   const handler = (scheme: "http" | "https") => (req: IncomingMessage, res: ServerResponse) => {
     const host = (req.headers.host ?? "").replace(/:\d+$/, "").toLowerCase();
@@ -95,6 +98,9 @@ export async function startSites(sites: Record<string, Site>, tls: TlsSetup): Pr
     },
     handler("https"),
   );
+  https.on("secureConnection", (socket) => {
+    if (socket.isSessionReused()) resumed++;
+  });
   for (const server of [http, https] as Server[]) {
     server.on("connection", (socket: Socket) => {
       accepted++;
@@ -112,6 +118,7 @@ export async function startSites(sites: Record<string, Site>, tls: TlsSetup): Pr
     set: (key, site) => table.set(key.toLowerCase(), site),
     openConnections: () => open.size,
     acceptedConnections: () => accepted,
+    resumedSessions: () => resumed,
     async close() {
       for (const socket of open) socket.destroy();
       await Promise.all([http, https].map((s) => new Promise((resolve) => s.close(resolve))));

@@ -40,14 +40,14 @@ describe("SSRF: the shared must-block list", () => {
   before(async () => {
     const pki = await createTestPki();
     dnsServer = await startDnsServer(OUTSIDE_NAMES);
-    dns = new DnsResolver({ servers: [dnsServer.address], timeoutMs: 300 });
+    dns = new DnsResolver({ servers: [dnsServer.address], timeoutMs: 2_000 });
     sentinel = await startSites({}, { fallback: await pki.issue(Object.keys(OUTSIDE_NAMES)) });
     engine = new WebsiteEngine({
       dns,
-      firstTryTimeoutMs: 300,
-      retryTimeoutMs: 300,
-      fallbackTimeoutMs: 300,
-      totalDeadlineMs: 1_000,
+      firstTryTimeoutMs: 4_000,
+      retryTimeoutMs: 4_000,
+      fallbackTimeoutMs: 4_000,
+      totalDeadlineMs: 10_000,
       allowPrivateTargets: false,
       ca: pki.ca.cert,
       httpPort: sentinel.httpPort,
