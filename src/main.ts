@@ -18,6 +18,8 @@ import { createJobQueue, type JobQueue } from "./jobs/index.js";
 import { KeysService } from "./keys/keys.service.js";
 import { LeadsService, type WebsiteNormalizer } from "./leads/leads.service.js";
 import { type Clock, systemClock } from "./lib/clock.js";
+import { meterChecks, meterCredits, meterJobs } from "./metrics/instrument.js";
+import { Metrics } from "./metrics/metrics.js";
 import { DnsResolver } from "./net/dns.js";
 import { type Database, migrateToLatest, openDatabase } from "./storage/db.js";
 import { EmailChecksService } from "./validation/email-checks.service.js";
@@ -45,6 +47,8 @@ export interface Services {
   queue: JobQueue;
   /** Every background job kind with its policy and handler (see src/jobs/catalog.ts). */
   jobCatalog: JobDefinition[];
+  /** Prometheus metrics of this process (GET /metrics; WORKER_PORT on workers). */
+  metrics: Metrics;
   logger: pino.Logger;
   lifecycle: { shuttingDown: boolean };
   close(): Promise<void>;
@@ -65,12 +69,14 @@ export async function createServices(
   const database = openDatabase(config.databaseUrl);
   if (options.migrate !== false) await migrateToLatest(database.db);
   const events = new EventBus();
+  const metrics = new Metrics();
   const credits = new CreditsService({
     database,
     events,
     clock,
     newAccountMilliCredits: config.newAccountMilliCredits,
   });
+  meterCredits(metrics, credits);
   const keys = new KeysService(database.db, clock);
   const identity = new IdentityVerifier(config.auth);
   const redis = config.redisUrl
@@ -112,6 +118,7 @@ export async function createServices(
     httpsPort: config.website.httpsPort,
     ...(options.websiteCa ? { ca: options.websiteCa } : {}),
   });
+  meterChecks(metrics, { website: websiteEngine, email: emailEngine });
   const normalize: WebsiteNormalizer = (input) => {
     const n = normalizeWebsite(input);
     return n.ok ? { ok: true, url: n.url } : { ok: false, message: n.message };
@@ -157,11 +164,15 @@ export async function createServices(
     dns,
     version: API_VERSION,
   });
-  const jobCatalog: JobDefinition[] = [
-    ...batchJobDefinitions(batches, queue),
-    ...emailChecks.jobDefinitions(),
-    ...webhookJobs,
-  ];
+  const jobCatalog: JobDefinition[] = meterJobs(
+    metrics,
+    withExpiryOverrides(config.jobs.expiryOverridesMs, [
+      ...batchJobDefinitions(batches, queue),
+      ...emailChecks.jobDefinitions(),
+      ...webhookJobs,
+    ]),
+  );
+  metrics.watchQueue(queue, () => jobCatalog.map((job) => job.name));
   return {
     config,
     clock,
@@ -181,6 +192,7 @@ export async function createServices(
     webhooks,
     queue,
     jobCatalog,
+    metrics,
     logger,
     lifecycle: { shuttingDown: false },
     async close() {
@@ -199,6 +211,14 @@ export async function startQueue(services: Services): Promise<void> {
   await services.queue.start();
   for (const job of services.jobCatalog) await services.queue.define(job.name, job.policy);
   await services.webhooks.scheduleRecurring();
+}
+
+/** JOB_EXPIRY_MS: an operator (or a test) shortens how long a dead worker's job stays claimed. */
+function withExpiryOverrides(overrides: Record<string, number>, catalog: JobDefinition[]): JobDefinition[] {
+  return catalog.map((job) => {
+    const expireInMs = overrides[job.name];
+    return expireInMs === undefined ? job : { ...job, policy: { ...job.policy, expireInMs } };
+  });
 }
 
 export function buildHttpApp(services: Services, logger?: pino.Logger): Promise<App> {

@@ -1,9 +1,12 @@
 // Process lifecycles for `leadcheck serve` and `leadcheck worker`: start, then on SIGTERM/SIGINT
-// turn readiness to 503, stop taking requests and jobs, finish or hand back what is running
-// within SHUTDOWN_TIMEOUT_MS, and exit 0.
+// turn readiness to 503 (for SHUTDOWN_DRAIN_MS while requests are still served), stop taking
+// requests and jobs, finish or hand back what is running within SHUTDOWN_TIMEOUT_MS, and exit 0.
+import { setTimeout as sleep } from "node:timers/promises";
+import { sql } from "kysely";
 import type { Config } from "./config/config.js";
 import type { App } from "./http/app.js";
 import { buildHttpApp, createLogger, createServices, type Services, startQueue } from "./main.js";
+import { startWorkerEndpoint, type WorkerEndpoint } from "./metrics/worker-endpoint.js";
 import { registerWorkers } from "./worker.js";
 
 export interface Running {
@@ -15,6 +18,7 @@ export interface Running {
 export async function startServe(config: Readonly<Config>, options: { worker: boolean }): Promise<Running> {
   const logger = createLogger(config);
   const services = await createServices(config, { logger });
+  services.metrics.collectProcessMetrics();
   await startQueue(services);
   if (options.worker) await registerWorkers(services);
   const app = await buildHttpApp(services, logger);
@@ -33,28 +37,75 @@ export async function startServe(config: Readonly<Config>, options: { worker: bo
 export async function startWorker(config: Readonly<Config>): Promise<Running> {
   const logger = createLogger(config);
   const services = await createServices(config, { logger });
+  services.metrics.collectProcessMetrics();
   await startQueue(services);
   await registerWorkers(services);
+  const endpoint =
+    config.worker.port === undefined
+      ? undefined
+      : await startWorkerEndpoint(
+          {
+            metrics: services.metrics,
+            readinessChecks: () => readinessChecks(services),
+            lifecycle: services.lifecycle,
+            now: () => services.clock.now(),
+          },
+          { port: config.worker.port, host: config.host },
+        );
   // The queue's timers are unref'd; a worker-only process is kept alive by this until shutdown.
   const keepAlive = setInterval(() => {}, 1 << 30);
-  logger.info({ database: config.databaseKind }, "leadcheck worker started");
+  logger.info({ database: config.databaseKind, port: endpoint?.port }, "leadcheck worker started");
   return {
     services,
     app: undefined,
     stop: async () => {
       clearInterval(keepAlive);
-      await shutdown(services, undefined, config);
+      await shutdown(services, undefined, config, endpoint);
     },
   };
 }
 
-async function shutdown(services: Services, app: App | undefined, config: Readonly<Config>): Promise<void> {
+async function readinessChecks(services: Services): Promise<Record<string, string>> {
+  const [database, queue] = await Promise.all([
+    sql`select 1 as ok`.execute(services.database.db).then(
+      () => "ok",
+      () => "unavailable",
+    ),
+    services.queue.ping().then(
+      (ok) => (ok ? "ok" : "unavailable"),
+      () => "unavailable",
+    ),
+  ]);
+  return { database, queue };
+}
+
+async function shutdown(
+  services: Services,
+  app: App | undefined,
+  config: Readonly<Config>,
+  endpoint?: WorkerEndpoint,
+): Promise<void> {
   services.lifecycle.shuttingDown = true;
   const deadline = Date.now() + config.shutdownTimeoutMs;
-  // Stop taking requests (in-flight ones finish), then stop taking jobs and hand back the rest.
-  await app?.close();
-  await services.queue.stop({ graceful: true, timeoutMs: Math.max(0, deadline - Date.now()) });
+  const remaining = () => Math.max(0, deadline - Date.now());
+  // Readiness already answers 503; keep serving while load balancers take this instance out.
+  if (app && config.shutdownDrainMs > 0) await sleep(Math.min(config.shutdownDrainMs, remaining()));
+  // Stop taking requests; in-flight ones may finish until the deadline, then they are cut.
+  if (app) await closeWithin(app, remaining());
+  // Stop taking jobs; running ones finish until the deadline or go back to the queue.
+  await services.queue.stop({ graceful: true, timeoutMs: remaining() });
+  await endpoint?.close();
   await services.close();
+}
+
+async function closeWithin(app: App, timeoutMs: number): Promise<void> {
+  const closed = app.close();
+  const timer = sleep(timeoutMs, "timeout" as const, { ref: false });
+  if ((await Promise.race([closed, timer])) === "timeout") {
+    app.log.warn("requests still running at the shutdown deadline; closing their connections");
+    app.server.closeAllConnections();
+    await closed;
+  }
 }
 
 /** Runs until SIGTERM/SIGINT, then shuts down gracefully; a second signal or the timeout forces exit. */

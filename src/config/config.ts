@@ -66,6 +66,8 @@ export interface Config {
   worker: {
     /** Run the embedded worker inside `serve`. */
     embedded: boolean;
+    /** `leadcheck worker` serves /health, /liveness, /readiness and /metrics here; unset: none. */
+    port: number | undefined;
   };
   website: {
     firstTryTimeoutMs: number;
@@ -82,6 +84,8 @@ export interface Config {
     completedRetentionMs: number;
     failedRetentionMs: number;
     pgBossMaxConnections: number;
+    /** Per-queue expiry overrides ("batch.run" -> ms): how soon a dead worker's job is retried. */
+    expiryOverridesMs: Record<string, number>;
   };
   webhooks: {
     /** Whole budget of one delivery attempt (connect, send, response headers and body). */
@@ -96,6 +100,9 @@ export interface Config {
     purgeIntervalMs: number;
   };
   shutdownTimeoutMs: number;
+  /** After SIGTERM, readiness answers 503 this long before the listener closes (load balancers
+   *  stop sending first). */
+  shutdownDrainMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -163,6 +170,23 @@ function endpointLimits(env: Env): Record<string, number> {
   return limits;
 }
 
+/** JOB_EXPIRY_MS="batch.run=30000,email.verify=60000" overrides job kinds' expiry. */
+function jobExpiryOverrides(env: Env): Record<string, number> {
+  const overrides: Record<string, number> = {};
+  const raw = str(env, "JOB_EXPIRY_MS");
+  if (!raw) return overrides;
+  for (const part of raw.split(",")) {
+    const eq = part.lastIndexOf("=");
+    const name = part.slice(0, eq).trim();
+    const n = Number(part.slice(eq + 1));
+    if (eq < 1 || !Number.isInteger(n) || n < 1000) {
+      throw new ConfigError(`JOB_EXPIRY_MS entry "${part}" must look like "batch.run=30000" (ms >= 1000)`);
+    }
+    overrides[name] = n;
+  }
+  return overrides;
+}
+
 export function loadConfig(env: Env = process.env): Readonly<Config> {
   const databaseUrl = str(env, "DATABASE_URL") ?? "sqlite:./data/leadcheck.db";
   const heloName = str(env, "SMTP_HELO_NAME") ?? hostname();
@@ -218,6 +242,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     },
     worker: {
       embedded: bool(env, "EMBEDDED_WORKER", true),
+      port: str(env, "WORKER_PORT") === undefined ? undefined : int(env, "WORKER_PORT", 0),
     },
     website: {
       firstTryTimeoutMs: int(env, "WEBSITE_FIRST_TRY_TIMEOUT_MS", 10_000, 1),
@@ -233,6 +258,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       completedRetentionMs: int(env, "JOB_COMPLETED_RETENTION_MS", 24 * 3600_000, 0),
       failedRetentionMs: int(env, "JOB_FAILED_RETENTION_MS", 7 * 24 * 3600_000, 0),
       pgBossMaxConnections: int(env, "PGBOSS_MAX_CONNECTIONS", 4, 1),
+      expiryOverridesMs: jobExpiryOverrides(env),
     },
     webhooks: {
       timeoutMs: int(env, "WEBHOOK_TIMEOUT_MS", 30_000, 1),
@@ -243,6 +269,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       purgeIntervalMs: int(env, "WEBHOOK_PURGE_INTERVAL_MS", 3_600_000, 1000),
     },
     shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 25_000, 0),
+    shutdownDrainMs: int(env, "SHUTDOWN_DRAIN_MS", 0, 0),
   };
   return Object.freeze(config);
 }

@@ -18,6 +18,8 @@ import type { JobQueue } from "../jobs/job-queue.js";
 import type { KeysService } from "../keys/keys.service.js";
 import type { LeadsService, WebsiteNormalizer } from "../leads/leads.service.js";
 import type { Clock } from "../lib/clock.js";
+import { registerHttpMetrics } from "../metrics/http-metrics.js";
+import type { Metrics } from "../metrics/metrics.js";
 import type { Database } from "../storage/db.js";
 import type { EmailChecksService } from "../validation/email-checks.service.js";
 import type { WebhooksService } from "../webhooks/webhooks.service.js";
@@ -57,6 +59,8 @@ export interface AppDeps {
   queueReady?: () => Promise<boolean>;
   /** Set when the process is shutting down: readiness turns 503 first. */
   lifecycle: { shuttingDown: boolean };
+  /** Request metrics and GET /metrics; absent: neither. */
+  metrics?: Metrics | undefined;
   /** Request logs go here (pino, with request ids); none when absent. */
   logger?: FastifyBaseLogger | undefined;
 }
@@ -130,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: true });
 
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+  if (deps.metrics) registerHttpMetrics(app, deps.metrics);
 
   app.decorateRequest("principal", null);
   app.addHook("onRequest", authHook({ ...deps, adminToken: deps.config.auth.adminToken }));
