@@ -6,6 +6,7 @@ import { API_VERSION } from "../http/app.js";
 import { createServices } from "../main.js";
 import { exitOnSignals, startServe, startWorker } from "../server.js";
 import { migrateToLatest, openDatabase } from "../storage/db.js";
+import { registerClientCommands } from "./client-commands.js";
 
 function config() {
   return loadConfig(process.env);
@@ -91,6 +92,7 @@ export function buildCli(): Command {
       }
     });
 
+  registerClientCommands(program);
   return program;
 }
 

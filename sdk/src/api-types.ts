@@ -1,0 +1,74 @@
+// Named request and response types, taken from the generated OpenAPI types so they follow the
+// API's schemas without restating them. Regenerate the source with `npm run sdk:types`.
+import type { components, paths } from "./openapi-types.js";
+
+export type ApiPath = keyof paths;
+export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
+
+type Operation<P extends ApiPath, M extends HttpMethod> = NonNullable<paths[P][M & keyof paths[P]]>;
+type JsonContent<T> = T extends { content: { "application/json": infer B } } ? B : never;
+
+/** The JSON body an operation accepts. */
+export type RequestBody<P extends ApiPath, M extends HttpMethod> =
+  Operation<P, M> extends { requestBody?: infer R } ? JsonContent<NonNullable<R>> : never;
+
+/** The JSON body of an operation's success response (200, 201 or 202). */
+export type ResponseBody<P extends ApiPath, M extends HttpMethod> =
+  Operation<P, M> extends { responses: infer R } ? JsonContent<R[Extract<200 | 201 | 202, keyof R>]> : never;
+
+/** Query parameters; those with a server-side default (limit, offset) may be left out. */
+export type QueryParams<P extends ApiPath, M extends HttpMethod> =
+  Operation<P, M> extends { parameters: { query?: infer Q } } ? Partial<NonNullable<Q>> : never;
+
+export type ErrorBody = components["schemas"]["ErrorResponse"];
+
+// Checks
+export type WebsiteCheckInput = RequestBody<"/v1/check-website", "post">;
+export type WebsiteCheckResult = ResponseBody<"/v1/check-website", "post">;
+export type EmailCheckInput = RequestBody<"/v1/check-email", "post">;
+export type EmailCheckResult = ResponseBody<"/v1/check-email", "post">;
+export type ValidationJob = ResponseBody<"/v1/validation-jobs/{jobId}", "get">;
+
+// Leads
+export type Lead = ResponseBody<"/v1/leads/{leadId}", "get">;
+export type LeadCreateInput = RequestBody<"/v1/leads", "post">;
+export type LeadUpdateInput = RequestBody<"/v1/leads/{leadId}", "put">;
+export type LeadListQuery = QueryParams<"/v1/leads", "get">;
+export type LeadPage = ResponseBody<"/v1/leads", "get">;
+export type LeadStats = ResponseBody<"/v1/leads/stats", "get">;
+export type LeadArchived = ResponseBody<"/v1/leads/{leadId}", "delete">;
+export type LeadBulkInput = RequestBody<"/v1/leads/bulk", "post">;
+export type LeadBulkResult = ResponseBody<"/v1/leads/bulk", "post">;
+export type LeadValidateInput = RequestBody<"/v1/leads/validate", "post">;
+export type LeadValidateResult = ResponseBody<"/v1/leads/validate", "post">;
+export type LeadImportResult = ResponseBody<"/v1/leads/import", "post">;
+
+// Batches
+export type Batch = ResponseBody<"/v1/batches/{batchId}", "get">;
+export type BatchResultsQuery = QueryParams<"/v1/batches/{batchId}/results", "get">;
+export type BatchResultsPage = ResponseBody<"/v1/batches/{batchId}/results", "get">;
+
+// Credits
+export type CreditBalance = ResponseBody<"/v1/credits", "get">;
+export type CreditTransactionsQuery = QueryParams<"/v1/credits/transactions", "get">;
+export type CreditTransactionsPage = ResponseBody<"/v1/credits/transactions", "get">;
+
+// API keys
+export type ApiKeyCreateInput = RequestBody<"/v1/auth/keys", "post">;
+export type CreatedApiKey = ResponseBody<"/v1/auth/keys", "post">;
+export type ApiKeyList = ResponseBody<"/v1/auth/keys", "get">;
+export type ApiKeyRevoked = ResponseBody<"/v1/auth/keys/{key_id}", "delete">;
+
+// Webhooks
+export type WebhookCreateInput = RequestBody<"/v1/webhooks", "post">;
+export type CreatedWebhook = ResponseBody<"/v1/webhooks", "post">;
+export type Webhook = ResponseBody<"/v1/webhooks/{webhook_id}", "get">;
+export type WebhookList = ResponseBody<"/v1/webhooks", "get">;
+export type WebhookUpdateInput = RequestBody<"/v1/webhooks/{webhook_id}", "patch">;
+export type WebhookDeleted = ResponseBody<"/v1/webhooks/{webhook_id}", "delete">;
+export type RotatedWebhookSecret = ResponseBody<"/v1/webhooks/{webhook_id}/rotate-secret", "post">;
+export type WebhookEvent = RequestBody<"/v1/webhooks/{webhook_id}/test", "post">["event"];
+export type WebhookTestResult = ResponseBody<"/v1/webhooks/{webhook_id}/test", "post">;
+export type DeliveriesQuery = QueryParams<"/v1/webhooks/{webhook_id}/deliveries", "get">;
+export type DeliveriesPage = ResponseBody<"/v1/webhooks/{webhook_id}/deliveries", "get">;
+export type Delivery = ResponseBody<"/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver", "post">;

@@ -1,0 +1,111 @@
+// The leadcheck API client: `new LeadcheckClient({ baseUrl, apiKey })`. Checks sit on the client,
+// resources hang off it (client.leads, client.batches, ...), and waitForBatch / waitForJob poll
+// until the server reports a final state.
+import type {
+  Batch,
+  EmailCheckInput,
+  EmailCheckResult,
+  ValidationJob,
+  WebsiteCheckInput,
+  WebsiteCheckResult,
+} from "./api-types.js";
+import { LeadcheckError } from "./errors.js";
+import { BatchesApi, CreditsApi, KeysApi, LeadsApi, WebhooksApi } from "./resources.js";
+import { type CallOptions, type ClientOptions, segment, Transport } from "./transport.js";
+
+export interface WaitOptions<T> {
+  /** Between polls. Default 1000 ms (each poll counts against the rate limits). */
+  intervalMs?: number;
+  /** Give up (LeadcheckError WAIT_TIMEOUT) after this long. Default 10 minutes. */
+  timeoutMs?: number;
+  /** Called with every polled state, the final one included. */
+  onProgress?: (state: T) => void;
+  signal?: AbortSignal;
+}
+
+const BATCH_FINAL = new Set(["completed", "failed"]);
+const JOB_FINAL = new Set(["completed", "failed", "timeout"]);
+
+export class LeadcheckClient {
+  readonly leads: LeadsApi;
+  readonly batches: BatchesApi;
+  readonly credits: CreditsApi;
+  readonly keys: KeysApi;
+  readonly webhooks: WebhooksApi;
+  private readonly http: Transport;
+
+  constructor(options: ClientOptions) {
+    this.http = new Transport(options);
+    this.leads = new LeadsApi(this.http);
+    this.batches = new BatchesApi(this.http);
+    this.credits = new CreditsApi(this.http);
+    this.keys = new KeysApi(this.http);
+    this.webhooks = new WebhooksApi(this.http);
+  }
+
+  /** Checks a website (synchronous on the server, up to about 30 s). */
+  checkWebsite(input: string | WebsiteCheckInput, call?: CallOptions): Promise<WebsiteCheckResult> {
+    const body = typeof input === "string" ? { website: input } : input;
+    return this.http.json({ method: "POST", path: "/v1/check-website", body }, call);
+  }
+
+  /**
+   * Verifies an email by SMTP. The server waits up to `timeout` seconds; a result with status
+   * "processing" carries a jobId to follow with waitForJob.
+   */
+  checkEmail(input: string | EmailCheckInput, call?: CallOptions): Promise<EmailCheckResult> {
+    const body = typeof input === "string" ? { email: input } : input;
+    return this.http.json({ method: "POST", path: "/v1/check-email", body }, call);
+  }
+
+  /** A validation job; 404 (LeadcheckError NOT_FOUND) once it expired (24 hours). */
+  getValidationJob(jobId: string, call?: CallOptions): Promise<ValidationJob> {
+    return this.http.json({ method: "GET", path: `/v1/validation-jobs/${segment(jobId)}` }, call);
+  }
+
+  /** Polls a batch until it is completed or failed and returns that final state. */
+  waitForBatch(batchId: string, options: WaitOptions<Batch> = {}): Promise<Batch> {
+    return this.poll(
+      `batch ${batchId}`,
+      (call) => this.batches.get(batchId, call),
+      (batch) => BATCH_FINAL.has(batch.status),
+      options,
+    );
+  }
+
+  /** Polls a validation job until it is completed, failed or timed out and returns that state. */
+  waitForJob(jobId: string, options: WaitOptions<ValidationJob> = {}): Promise<ValidationJob> {
+    return this.poll(
+      `job ${jobId}`,
+      (call) => this.getValidationJob(jobId, call),
+      (job) => JOB_FINAL.has(job.status),
+      options,
+    );
+  }
+
+  private async poll<T>(
+    what: string,
+    fetchState: (call: CallOptions) => Promise<T>,
+    isFinal: (state: T) => boolean,
+    options: WaitOptions<T>,
+  ): Promise<T> {
+    const intervalMs = options.intervalMs ?? 1000;
+    const timeoutMs = options.timeoutMs ?? 10 * 60_000;
+    const call = options.signal ? { signal: options.signal } : {};
+    const deadline = this.http.now() + timeoutMs;
+    for (;;) {
+      const state = await fetchState(call);
+      options.onProgress?.(state);
+      if (isFinal(state)) return state;
+      if (this.http.now() + intervalMs > deadline) {
+        throw new LeadcheckError({
+          status: 0,
+          errorCode: "WAIT_TIMEOUT",
+          message: `${what} did not finish within ${timeoutMs} ms`,
+          details: { lastState: state },
+        });
+      }
+      await this.http.sleep(intervalMs, options.signal);
+    }
+  }
+}

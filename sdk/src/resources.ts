@@ -1,0 +1,227 @@
+// The API's resources, one small class each: every method is one request, typed from the
+// generated OpenAPI types. Rules (prices, limits, validation) stay on the server.
+import type {
+  ApiKeyCreateInput,
+  ApiKeyList,
+  ApiKeyRevoked,
+  Batch,
+  BatchResultsPage,
+  BatchResultsQuery,
+  CreatedApiKey,
+  CreatedWebhook,
+  CreditBalance,
+  CreditTransactionsPage,
+  CreditTransactionsQuery,
+  DeliveriesPage,
+  DeliveriesQuery,
+  Delivery,
+  Lead,
+  LeadArchived,
+  LeadBulkResult,
+  LeadCreateInput,
+  LeadImportResult,
+  LeadListQuery,
+  LeadPage,
+  LeadStats,
+  LeadUpdateInput,
+  LeadValidateResult,
+  RotatedWebhookSecret,
+  Webhook,
+  WebhookCreateInput,
+  WebhookDeleted,
+  WebhookEvent,
+  WebhookList,
+  WebhookTestResult,
+  WebhookUpdateInput,
+} from "./api-types.js";
+import { type CallOptions, segment, type Transport } from "./transport.js";
+
+export class LeadsApi {
+  constructor(private readonly http: Transport) {}
+
+  /** Creates a lead; validated (and charged) unless `validate: false`. */
+  create(input: LeadCreateInput, call?: CallOptions): Promise<Lead> {
+    return this.http.json({ method: "POST", path: "/v1/leads", body: input }, call);
+  }
+
+  get(leadId: string, call?: CallOptions): Promise<Lead> {
+    return this.http.json({ method: "GET", path: `/v1/leads/${segment(leadId)}` }, call);
+  }
+
+  list(query: LeadListQuery = {}, call?: CallOptions): Promise<LeadPage> {
+    return this.http.json({ method: "GET", path: "/v1/leads", query }, call);
+  }
+
+  /** Every lead matching `query`, page by page (following nextOffset). */
+  async *iterate(query: LeadListQuery = {}, call?: CallOptions): AsyncGenerator<Lead> {
+    let offset: number | null = query.offset ?? 0;
+    while (offset !== null) {
+      const page: LeadPage = await this.list({ ...query, offset }, call);
+      yield* page.leads;
+      offset = page.hasMore ? page.nextOffset : null;
+    }
+  }
+
+  /** Partial update: `null` clears a field; customFields merge. Never validates, never charges. */
+  update(leadId: string, input: LeadUpdateInput, call?: CallOptions): Promise<Lead> {
+    return this.http.json({ method: "PUT", path: `/v1/leads/${segment(leadId)}`, body: input }, call);
+  }
+
+  /** Archives (soft-deletes) a lead. */
+  archive(leadId: string, call?: CallOptions): Promise<LeadArchived> {
+    return this.http.json({ method: "DELETE", path: `/v1/leads/${segment(leadId)}` }, call);
+  }
+
+  /** Creates 1-500 leads; bad items come back in `errors`. Follow `batchId` with waitForBatch. */
+  bulk(
+    leads: LeadCreateInput[],
+    options: { validate?: boolean } = {},
+    call?: CallOptions,
+  ): Promise<LeadBulkResult> {
+    return this.http.json({ method: "POST", path: "/v1/leads/bulk", body: { leads, ...options } }, call);
+  }
+
+  /** (Re)validates 1-500 existing leads as a batch. */
+  validate(
+    leadIds: string[],
+    options: { webhookUrl?: string } = {},
+    call?: CallOptions,
+  ): Promise<LeadValidateResult> {
+    return this.http.json(
+      { method: "POST", path: "/v1/leads/validate", body: { leadIds, ...options } },
+      call,
+    );
+  }
+
+  stats(call?: CallOptions): Promise<LeadStats> {
+    return this.http.json({ method: "GET", path: "/v1/leads/stats" }, call);
+  }
+
+  /** Imports a CSV file (header row names the fields); all rows or none. */
+  importCsv(
+    csv: string | Uint8Array,
+    options: { validate?: boolean } = {},
+    call?: CallOptions,
+  ): Promise<LeadImportResult> {
+    return this.http.json(
+      {
+        method: "POST",
+        path: "/v1/leads/import",
+        query: { validate: options.validate },
+        rawBody: { contentType: "text/csv; charset=utf-8", data: csv },
+      },
+      call,
+    );
+  }
+
+  /** All the account's leads with their ratings, as CSV text. */
+  exportCsv(call?: CallOptions): Promise<string> {
+    return this.http.text(
+      { method: "GET", path: "/v1/leads/export", query: { format: "csv" }, accept: "text/csv" },
+      call,
+    );
+  }
+}
+
+export class BatchesApi {
+  constructor(private readonly http: Transport) {}
+
+  get(batchId: string, call?: CallOptions): Promise<Batch> {
+    return this.http.json({ method: "GET", path: `/v1/batches/${segment(batchId)}` }, call);
+  }
+
+  /** Item results in input order, a page at a time. */
+  results(batchId: string, query: BatchResultsQuery = {}, call?: CallOptions): Promise<BatchResultsPage> {
+    return this.http.json({ method: "GET", path: `/v1/batches/${segment(batchId)}/results`, query }, call);
+  }
+
+  /** Checks 1-10,000 websites as a batch, charged upfront. */
+  createDomainBatch(domains: string[], call?: CallOptions): Promise<Batch> {
+    return this.http.json({ method: "POST", path: "/v1/batch", body: { domains } }, call);
+  }
+}
+
+export class CreditsApi {
+  constructor(private readonly http: Transport) {}
+
+  get(call?: CallOptions): Promise<CreditBalance> {
+    return this.http.json({ method: "GET", path: "/v1/credits" }, call);
+  }
+
+  /** The credit ledger, newest first. */
+  transactions(query: CreditTransactionsQuery = {}, call?: CallOptions): Promise<CreditTransactionsPage> {
+    return this.http.json({ method: "GET", path: "/v1/credits/transactions", query }, call);
+  }
+}
+
+/** API key management: needs the client's identity `token` (an API key gets 403 here). */
+export class KeysApi {
+  constructor(private readonly http: Transport) {}
+
+  /** The full key is in this response only. */
+  create(input: ApiKeyCreateInput, call?: CallOptions): Promise<CreatedApiKey> {
+    return this.http.json({ method: "POST", path: "/v1/auth/keys", auth: "identity", body: input }, call);
+  }
+
+  list(call?: CallOptions): Promise<ApiKeyList> {
+    return this.http.json({ method: "GET", path: "/v1/auth/keys", auth: "identity" }, call);
+  }
+
+  revoke(keyId: string, call?: CallOptions): Promise<ApiKeyRevoked> {
+    return this.http.json(
+      { method: "DELETE", path: `/v1/auth/keys/${segment(keyId)}`, auth: "identity" },
+      call,
+    );
+  }
+}
+
+export class WebhooksApi {
+  constructor(private readonly http: Transport) {}
+
+  /** Registers an endpoint; the signing secret is in this response (and rotations) only. */
+  create(input: WebhookCreateInput, call?: CallOptions): Promise<CreatedWebhook> {
+    return this.http.json({ method: "POST", path: "/v1/webhooks", body: input }, call);
+  }
+
+  list(call?: CallOptions): Promise<WebhookList> {
+    return this.http.json({ method: "GET", path: "/v1/webhooks" }, call);
+  }
+
+  get(webhookId: string, call?: CallOptions): Promise<Webhook> {
+    return this.http.json({ method: "GET", path: this.path(webhookId) }, call);
+  }
+
+  update(webhookId: string, input: WebhookUpdateInput, call?: CallOptions): Promise<Webhook> {
+    return this.http.json({ method: "PATCH", path: this.path(webhookId), body: input }, call);
+  }
+
+  delete(webhookId: string, call?: CallOptions): Promise<WebhookDeleted> {
+    return this.http.json({ method: "DELETE", path: this.path(webhookId) }, call);
+  }
+
+  /** Replaces the secret at once; the old one stops verifying. */
+  rotateSecret(webhookId: string, call?: CallOptions): Promise<RotatedWebhookSecret> {
+    return this.http.json({ method: "POST", path: `${this.path(webhookId)}/rotate-secret` }, call);
+  }
+
+  /** Sends a signed test delivery of `event` now and reports how the endpoint answered. */
+  test(webhookId: string, event: WebhookEvent, call?: CallOptions): Promise<WebhookTestResult> {
+    return this.http.json({ method: "POST", path: `${this.path(webhookId)}/test`, body: { event } }, call);
+  }
+
+  deliveries(webhookId: string, query: DeliveriesQuery = {}, call?: CallOptions): Promise<DeliveriesPage> {
+    return this.http.json({ method: "GET", path: `${this.path(webhookId)}/deliveries`, query }, call);
+  }
+
+  /** Sends a past delivery again as a new delivery. */
+  redeliver(webhookId: string, deliveryId: string, call?: CallOptions): Promise<Delivery> {
+    return this.http.json(
+      { method: "POST", path: `${this.path(webhookId)}/deliveries/${segment(deliveryId)}/redeliver` },
+      call,
+    );
+  }
+
+  private path(webhookId: string): string {
+    return `/v1/webhooks/${segment(webhookId)}`;
+  }
+}
