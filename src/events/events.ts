@@ -65,6 +65,43 @@ export class EventBus {
     return event;
   }
 
+  /** Records several events in one go (bulk operations). */
+  async emitMany(
+    executor: Executor,
+    events: { type: EventType; accountId: string; data: Record<string, unknown> }[],
+    now: Date,
+  ): Promise<void> {
+    const createdAt = now.toISOString();
+    const rows = events.map((e) => {
+      const id = newId("evt", now.getTime());
+      const payload = { event: e.type, eventId: id, userId: e.accountId, ...e.data, timestamp: createdAt };
+      return {
+        id,
+        account_id: e.accountId,
+        type: e.type,
+        payload: JSON.stringify(payload),
+        created_at: createdAt,
+        dispatched: 0,
+      };
+    });
+    for (let i = 0; i < rows.length; i += 200)
+      await executor
+        .insertInto("events")
+        .values(rows.slice(i, i + 200))
+        .execute();
+    // Listeners take events as hints to look at the outbox: one hint covers the lot.
+    const last = rows.at(-1);
+    if (!last) return;
+    const hint: DomainEvent = {
+      id: last.id,
+      type: last.type,
+      accountId: last.account_id,
+      payload: JSON.parse(last.payload),
+      createdAt,
+    };
+    for (const listener of this.listeners) queueMicrotask(() => listener(hint));
+  }
+
   subscribe(listener: EventListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -19,6 +19,15 @@ export class LeadsRepo {
     return db.insertInto("leads").values(row).execute();
   }
 
+  /** Many rows per statement (bounded so SQLite's parameter limit is never reached). */
+  async insertMany(db: Executor, rows: LeadsTable[]) {
+    for (let i = 0; i < rows.length; i += 100)
+      await db
+        .insertInto("leads")
+        .values(rows.slice(i, i + 100))
+        .execute();
+  }
+
   findLive(db: Executor, accountId: string, id: string) {
     return db
       .selectFrom("leads")

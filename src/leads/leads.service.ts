@@ -251,13 +251,16 @@ export class LeadsService {
       throw paymentRequired(outcome.requiredMilli, outcome.availableMilli);
   }
 
-  private async insertLead(trx: Transaction<Schema>, row: LeadsTable, now: Date): Promise<void> {
-    await this.repo.insert(trx, row);
-    await this.deps.events.emit(
+  /** Inserts leads with their lead.created events, many rows per statement. */
+  private async insertLeads(trx: Transaction<Schema>, rows: LeadsTable[], now: Date): Promise<void> {
+    await this.repo.insertMany(trx, rows);
+    await this.deps.events.emitMany(
       trx,
-      "lead.created",
-      row.account_id,
-      { leadId: row.id, email: row.email },
+      rows.map((row) => ({
+        type: "lead.created" as const,
+        accountId: row.account_id,
+        data: { leadId: row.id, email: row.email },
+      })),
       now,
     );
   }
@@ -280,7 +283,7 @@ export class LeadsService {
             row.id,
           );
         }
-        await this.insertLead(trx, row, now);
+        await this.insertLeads(trx, [row], now);
         if (validate) await this.deps.scheduler.validateLead(trx, accountId, row.id);
       });
     } catch (error) {
@@ -461,9 +464,7 @@ export class LeadsService {
           fresh[0]!.id,
         );
       }
-      for (const row of fresh) {
-        await this.insertLead(trx, row, now);
-      }
+      await this.insertLeads(trx, fresh, now);
       if (validate && fresh.length > 0) {
         const batch = await this.deps.scheduler.startLeadBatch(
           trx,
