@@ -23,6 +23,7 @@ const MAX_CONNECTIONS_PER_MX = 3;
 const PEER_CONCURRENCY = MAX_CONNECTIONS_PER_MX * DOMAINS;
 const PEER_SAMPLE = Number(process.env.BENCH_PEER_SAMPLE ?? DOMAINS * PER_DOMAIN);
 const SMTP_PORT = 25;
+const RUNS = Number(process.env.BENCH_RUNS ?? 2);
 
 type Model = "latency" | "serial";
 
@@ -186,14 +187,21 @@ interface Stats {
   peak: number;
 }
 
+/** Best of BENCH_RUNS runs (a fresh process each), to damp the noise of a shared machine. */
 async function measure(server: ChildProcess, dnsAddress: string, client: "ours" | "peer") {
-  server.send({ type: "stats" });
-  const before = await nextMessage<Stats>(server, "stats");
-  const c = child(["client", client, dnsAddress]);
-  const result = (await nextMessage<{ result: ClientResult }>(c, "result")).result;
-  server.send({ type: "stats" });
-  const after = await nextMessage<Stats>(server, "stats");
-  return { result, connections: after.connections - before.connections, sawData: after.sawData };
+  let best: { result: ClientResult; connections: number; sawData: boolean } | undefined;
+  for (let run = 0; run < RUNS; run++) {
+    server.send({ type: "stats" });
+    const before = await nextMessage<Stats>(server, "stats");
+    const c = child(["client", client, dnsAddress]);
+    const result = (await nextMessage<{ result: ClientResult }>(c, "result")).result;
+    server.send({ type: "stats" });
+    const after = await nextMessage<Stats>(server, "stats");
+    const m = { result, connections: after.connections - before.connections, sawData: after.sawData };
+    if (!best || m.result.elapsedMs < best.result.elapsedMs)
+      best = { ...m, sawData: m.sawData || best?.sawData === true };
+  }
+  return best!;
 }
 
 async function main(): Promise<void> {
@@ -202,7 +210,8 @@ async function main(): Promise<void> {
   console.log(
     `email bench: ${list.length} addresses over ${DOMAINS} domains (${DOMAINS / 10} catch-all), ` +
       `${REPLY_DELAY_MS} ms per reply, our engine max ${MAX_CONNECTIONS_PER_MX} connections per MX, ` +
-      `peer ${PEER_CONCURRENCY} verifications at once${PEER_SAMPLE < list.length ? `, peer sample ${PEER_SAMPLE}` : ""}`,
+      `peer ${PEER_CONCURRENCY} verifications at once${PEER_SAMPLE < list.length ? `, peer sample ${PEER_SAMPLE}` : ""}, ` +
+      `best of ${RUNS} runs`,
   );
   const rows: string[][] = [];
   for (const model of ["latency", "serial"] as const) {
