@@ -5,14 +5,23 @@ import net from "node:net";
 export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 export const REDIS_TEST_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
-function reachable(host: string, port: number): Promise<boolean> {
+/** A loaded CI machine can stall the event loop for seconds: try a few times, patiently. */
+async function reachable(host: string, port: number): Promise<boolean> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (await connectOnce(host, port)) return true;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  return false;
+}
+
+function connectOnce(host: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host, port });
     const done = (ok: boolean) => {
       socket.destroy();
       resolve(ok);
     };
-    socket.setTimeout(1000, () => done(false));
+    socket.setTimeout(5000, () => done(false));
     socket.once("connect", () => done(true));
     socket.once("error", () => done(false));
   });
