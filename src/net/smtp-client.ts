@@ -79,9 +79,13 @@ export class SmtpConnection {
   }
 
   static async connect(options: SmtpConnectOptions): Promise<SmtpResult<SmtpConnection>> {
-    const socket = options.socksProxy
-      ? await connectThroughSocks(parseSocksProxy(options.socksProxy), options)
-      : await connectDirect(options);
+    let proxy: ReturnType<typeof parseSocksProxy> | undefined;
+    try {
+      proxy = options.socksProxy ? parseSocksProxy(options.socksProxy) : undefined;
+    } catch (err) {
+      return failure("proxy_error", err instanceof Error ? err.message : String(err));
+    }
+    const socket = proxy ? await connectThroughSocks(proxy, options) : await connectDirect(options);
     if (!socket.ok) return socket;
     socket.value.setNoDelay(true);
     return { ok: true, value: new SmtpConnection(socket.value, options) };

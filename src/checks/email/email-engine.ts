@@ -139,7 +139,13 @@ export class EmailEngine implements EmailVerificationProvider {
     }
     const g = group;
     return new Promise((resolve) => {
-      g.queue.push({ email: parsed.email, domain: parsed.domain, attempts: 0, resolve });
+      let settled = false;
+      const once = (o: RcptOutcome) => {
+        if (settled) return;
+        settled = true;
+        resolve(o);
+      };
+      g.queue.push({ email: parsed.email, domain: parsed.domain, attempts: 0, resolve: once });
       this.schedulePump();
     });
   }

@@ -20,6 +20,7 @@ export interface ProbeTask {
   domain: string;
   /** Sessions that ended before answering for this address. */
   attempts: number;
+  /** The first call wins; later ones are ignored. */
   resolve(outcome: RcptOutcome): void;
 }
 
@@ -56,27 +57,35 @@ export class SmtpSession {
     this.rcptLimit = settings.maxRcptsPerTransaction;
   }
 
+  /** Never rejects: a defect of ours answers the addresses it held instead of leaving them waiting. */
   async run(): Promise<void> {
-    const opened = await openSession(
-      { settings: this.settings, remainingMs: () => this.remainingMs(), timeoutMs: () => this.timeoutMs() },
-      this.hosts,
-    );
-    if (!opened.ok) {
-      for (const task of this.queue.takeAll()) task.resolve(opened.outcome);
-      return;
-    }
-    const { conn } = opened;
+    let held: ProbeTask[] = [];
     try {
-      while (conn.isOpen && this.remainingMs() > 0 && !this.isSpent()) {
-        const room = this.settings.maxRcptsPerSession - this.rcpts;
-        const batch = this.queue.take(Math.min(this.rcptLimit, room));
-        if (batch.length === 0) break;
-        const goOn = await this.transaction(conn, opened, batch);
-        if (!goOn) break;
+      const opened = await openSession(
+        { settings: this.settings, remainingMs: () => this.remainingMs(), timeoutMs: () => this.timeoutMs() },
+        this.hosts,
+      );
+      if (!opened.ok) {
+        for (const task of this.queue.takeAll()) task.resolve(opened.outcome);
+        return;
       }
-    } finally {
-      // The connection slot is held until QUIT is answered: servers count open connections.
-      await conn.quit(Math.min(1000, this.settings.commandTimeoutMs));
+      const { conn } = opened;
+      try {
+        while (conn.isOpen && this.remainingMs() > 0 && !this.isSpent()) {
+          const room = this.settings.maxRcptsPerSession - this.rcpts;
+          held = this.queue.take(Math.min(this.rcptLimit, room));
+          if (held.length === 0) break;
+          const goOn = await this.transaction(conn, opened, held);
+          held = [];
+          if (!goOn) break;
+        }
+      } finally {
+        // The connection slot is held until QUIT is answered: servers count open connections.
+        await conn.quit(Math.min(1000, this.settings.commandTimeoutMs));
+      }
+    } catch (err) {
+      const failure = { kind: "protocol" as const, message: `internal error: ${String(err)}` };
+      for (const task of held) task.resolve(outcome(this.hosts[0]?.host ?? "", "connect", { failure }));
     }
   }
 

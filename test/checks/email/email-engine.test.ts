@@ -383,6 +383,13 @@ describe("EmailEngine against local DNS and SMTP servers", () => {
     assert.ok((smtp.connections.get(HOST.closing) ?? 0) - before <= 2);
   });
 
+  it("answers a misconfigured proxy with a proxy_error verdict instead of hanging", async () => {
+    const proxied = newEngine({ socksProxy: "http://proxy.invalid:8080" });
+    const v = await proxied.verify("alice@known.test");
+    assert.equal(v.reason, "proxy_error");
+    assert.equal(v.status, "unknown");
+  });
+
   it("never throws, whatever the input", async () => {
     for (const input of [undefined, null, 42, {}, "a@b", "@@"] as unknown as string[]) {
       const v = await engine.verify(input);
