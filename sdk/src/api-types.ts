@@ -22,6 +22,10 @@ export type QueryParams<P extends ApiPath, M extends HttpMethod> =
 
 export type ErrorBody = components["schemas"]["ErrorResponse"];
 
+// Probes
+export type HealthStatus = ResponseBody<"/health", "get">;
+export type ReadinessStatus = ResponseBody<"/readiness", "get">;
+
 // Checks
 export type WebsiteCheckInput = RequestBody<"/v1/check-website", "post">;
 export type WebsiteCheckResult = ResponseBody<"/v1/check-website", "post">;

@@ -5,6 +5,8 @@ import type {
   Batch,
   EmailCheckInput,
   EmailCheckResult,
+  HealthStatus,
+  ReadinessStatus,
   ValidationJob,
   WebsiteCheckInput,
   WebsiteCheckResult,
@@ -41,6 +43,16 @@ export class LeadcheckClient {
     this.credits = new CreditsApi(this.http);
     this.keys = new KeysApi(this.http);
     this.webhooks = new WebhooksApi(this.http);
+  }
+
+  /** GET /health: no credentials needed. */
+  health(call?: CallOptions): Promise<HealthStatus> {
+    return this.http.json({ method: "GET", path: "/health", auth: "none" }, call);
+  }
+
+  /** GET /readiness: database and queue; a 503 (not ready) is thrown as LeadcheckError. */
+  readiness(call?: CallOptions): Promise<ReadinessStatus> {
+    return this.http.json({ method: "GET", path: "/readiness", auth: "none" }, call);
   }
 
   /** Checks a website (synchronous on the server, up to about 30 s). */
