@@ -171,7 +171,12 @@ class Exchange {
 
   private deadline(): void {
     if (this.onDeadline) this.onDeadline();
-    else this.fail("timeout", `no response within ${this.req.timeoutMs} ms`);
+    else if (this.timings.dnsMs === null) {
+      // A name that cannot be resolved in time is a DNS failure (hard), not a slow site (soft).
+      this.fail("dns", `DNS lookup of ${this.req.url.hostname} timed out after ${this.req.timeoutMs} ms`, {
+        dnsFailure: "TIMEOUT",
+      });
+    } else this.fail("timeout", `no response within ${this.req.timeoutMs} ms`);
   }
 
   private finish(outcome: HttpOutcome): void {

@@ -12,10 +12,18 @@ export const NO_DNS_EVIDENCE: DnsEvidence = { nameServers: [], cnames: [], forSa
 
 const MAX_CNAME_DEPTH = 4;
 
+/**
+ * Waits for the host's address lookup first: the resolver shares that in-flight query with the
+ * HTTP attempt, and the check's queries go out in two small waves instead of one burst (bursts of
+ * UDP answers overflow socket buffers under load). A host whose addresses cannot be resolved has
+ * no site to judge: stopping there keeps DNS failures fast (no NS walk against a silent server).
+ */
 export async function collectDnsEvidence(
-  dns: Pick<DnsResolver, "resolve">,
+  dns: Pick<DnsResolver, "resolve" | "resolveAddresses">,
   host: string,
 ): Promise<DnsEvidence> {
+  const addresses = await dns.resolveAddresses(host);
+  if (!addresses.ok) return NO_DNS_EVIDENCE;
   const [zone, cnames] = await Promise.all([findZone(dns, host), cnameChain(dns, host)]);
   const txt = zone ? await dns.resolve(`_for-sale.${zone.name}`, "TXT") : null;
   return {

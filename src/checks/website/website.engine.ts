@@ -103,7 +103,10 @@ export class WebsiteEngine {
       ? Promise.resolve(NO_DNS_EVIDENCE)
       : collectDnsEvidence(this.options.dns, site.host).catch(() => NO_DNS_EVIDENCE);
     const attempts = await this.runStrategy(site, deadline);
-    const evidence = await withinDeadline(dnsFacts, deadline);
+    // Without a single resolved address there is no site to judge, and no reason to keep a DNS
+    // failure waiting on more lookups against the same silent or missing zone.
+    const resolved = attempts.some((a) => a.hops.some((h) => h.address !== null));
+    const evidence = resolved ? await withinDeadline(dnsFacts, deadline) : NO_DNS_EVIDENCE;
     return this.verdict(input, site.host, attempts, evidence, checkedAt, performance.now() - started);
   }
 

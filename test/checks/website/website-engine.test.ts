@@ -19,7 +19,7 @@ const TIMEOUTS = {
   fallbackTimeoutMs: 4_500,
   totalDeadlineMs: 20_000,
 };
-const SHORT = { firstTryTimeoutMs: 200, retryTimeoutMs: 300 };
+const SHORT = { firstTryTimeoutMs: 200, retryTimeoutMs: 300, fallbackTimeoutMs: 250 };
 
 const SITES: Record<string, Site> = {
   "ok.test": { body: "<h1>Acme Plumbing</h1>" },
@@ -60,6 +60,8 @@ const ZONE: Zone = {
   ),
   "parkedns.test": { ...LOCAL, NS: ["ns1.parkingcrew.net", "ns2.parkingcrew.net"] },
   "internal.test": { A: ["10.0.0.5"] },
+  "silent.test": { silent: true },
+  "www.silent.test": { silent: true },
 };
 delete ZONE["wwwonly.test"];
 
@@ -251,6 +253,12 @@ describe("WebsiteEngine against local DNS, HTTP and HTTPS servers", () => {
     assert.equal(r.status, "error");
     assert.match(r.error ?? "", /NXDOMAIN/);
     assert.equal(r.website, "https://nxdomain.test/");
+  });
+
+  it("treats a name server that never answers as a DNS failure: no retry", async () => {
+    const r = await make(SHORT).check("https://silent.test/");
+    assert.deepEqual(steps(r), ["initial:dns_error", "fallback_www:dns_error"]);
+    assert.match(r.error ?? "", /timed out/);
   });
 
   it("finds a site only reachable under www.", async () => {
