@@ -117,7 +117,9 @@ export class WebsiteEngine {
     const attempts: Attempt[] = [];
     const { firstTryTimeoutMs, retryTimeoutMs, fallbackTimeoutMs } = this.options;
     const run = async (url: string, step: AttemptStep, because: AttemptOutcome | null, budgetMs: number) => {
-      const timeoutMs = Math.floor(Math.min(budgetMs, deadline - performance.now()));
+      const left = Math.floor(Math.min(budgetMs, deadline - performance.now()));
+      // The initial attempt always runs (at least 1 ms), so a verdict always has an attempt.
+      const timeoutMs = step === "initial" ? Math.max(1, left) : left;
       if (timeoutMs <= 0) return null;
       const result = await probeUrl(this.client, url, timeoutMs, this.probe);
       const attempt: Attempt = { ...result, step, because, url, timeoutMs };

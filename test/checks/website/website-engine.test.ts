@@ -319,6 +319,12 @@ describe("WebsiteEngine against local DNS, HTTP and HTTPS servers", () => {
     assert.equal(r.status, "inactive");
   });
 
+  it("still answers when the total deadline is already gone", async () => {
+    const r = await make({ totalDeadlineMs: 1 }).check("slow.test");
+    assert.equal(r.details.attempts.length, 1);
+    assert.notEqual(r.status, "active");
+  });
+
   it("returns a typed rejection for garbage without touching the network", async () => {
     const accepted = sites.acceptedConnections();
     const r = await engine.check("not a website");
