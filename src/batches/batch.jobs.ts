@@ -7,6 +7,8 @@ import type { JobQueue } from "../jobs/job-queue.js";
 import { BATCH_RUN_JOB, type BatchesService, LEAD_VALIDATE_JOB } from "./batches.service.js";
 
 const BATCH_POLICY = { retryLimit: 5, retryDelayMs: 2000, retryBackoff: true, expireInMs: 120_000 };
+/** How long one batch job keeps taking chunks before handing over (well under the expiry). */
+const JOB_TIME_SLICE_MS = 30_000;
 const LEAD_POLICY = { retryLimit: 3, retryDelayMs: 5000, retryBackoff: true, expireInMs: 600_000 };
 
 export function batchJobDefinitions(batches: BatchesService, queue: JobQueue): JobDefinition[] {
@@ -18,7 +20,14 @@ export function batchJobDefinitions(batches: BatchesService, queue: JobQueue): J
       handler: async (job) => {
         const batchId = String(job.data.batchId);
         try {
-          if (await batches.runChunk(batchId)) {
+          // Several chunks per job while time allows (fewer job hops), then hand over to a new
+          // job, keeping each attempt far inside its expiry.
+          const started = Date.now();
+          let more = await batches.runChunk(batchId);
+          while (more && Date.now() - started < JOB_TIME_SLICE_MS && !job.signal.aborted) {
+            more = await batches.runChunk(batchId);
+          }
+          if (more) {
             await queue.send(
               BATCH_RUN_JOB,
               { batchId, after: job.id },

@@ -276,6 +276,7 @@ export class BatchesService implements ValidationScheduler {
     const at = now.toISOString();
     await db.transaction().execute(async (trx) => {
       const counts = { completed: 0, valid: 0, invalid: 0, failed: 0 };
+      const validated: { type: "lead.validated"; accountId: string; data: Record<string, unknown> }[] = [];
       for (const item of items) {
         const v = item.lead_id ? byLead.get(item.lead_id) : undefined;
         const changed = await this.repo.finishItem(trx, item.id, {
@@ -296,14 +297,13 @@ export class BatchesService implements ValidationScheduler {
         if (v.rating.validationStatus === "valid") counts.valid++;
         if (v.rating.validationStatus === "invalid") counts.invalid++;
         await this.leads.update(trx, batch.account_id, v.leadId, leadColumnsOf(v, at));
-        await this.deps.events.emit(
-          trx,
-          "lead.validated",
-          batch.account_id,
-          leadValidatedPayload(v, batch.id),
-          now,
-        );
+        validated.push({
+          type: "lead.validated",
+          accountId: batch.account_id,
+          data: leadValidatedPayload(v, batch.id),
+        });
       }
+      await this.deps.events.emitMany(trx, validated, now);
       await this.recordProgress(trx, batch, counts, now);
     });
   }
