@@ -71,7 +71,17 @@ export class PgBossJobStore implements JobStore {
   /** `short` policy: pg-boss then keeps at most one created job per singleton key. */
   async define(name: string, policy: JobPolicy): Promise<void> {
     const queue: Omit<PgBoss.Queue, "name"> = { policy: "short", ...toPgBossPolicy(policy) };
-    await this.#boss.createQueue(name, { name, ...queue });
+    // Processes starting together create the same queues at once, and pg-boss's create_queue
+    // (a partition table plus a foreign key) can deadlock with its twin; PostgreSQL aborts one
+    // side, which then finds the queue made or makes it on the next try.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.#boss.createQueue(name, { name, ...queue });
+        break;
+      } catch (error) {
+        if (attempt >= 5 || (error as { code?: string }).code !== "40P01") throw error;
+      }
+    }
     // createQueue leaves an existing queue alone; later deploys may have changed the policy.
     await this.#boss.updateQueue(name, { name, ...queue });
   }
