@@ -97,6 +97,8 @@ export function parseRetryAfterMs(value: string | null | undefined, nowMs: numbe
   if (value === null || value === undefined) return undefined;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // An HTTP date always names its weekday or month; Date.parse alone would read "-5" as a year.
+  if (!/[a-z]{3}/i.test(trimmed)) return undefined;
   const at = Date.parse(trimmed);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - nowMs);

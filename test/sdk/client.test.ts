@@ -5,35 +5,15 @@ import { after, before, describe, it } from "node:test";
 import {
   type Batch,
   LeadcheckClient,
-  LeadcheckError,
   type ValidationJob,
   verifyWebhookSignature,
 } from "../../sdk/src/index.js";
-import { DEFAULT_ENDPOINT_LIMITS_PER_MINUTE } from "../../src/config/config.js";
 import { type FakeInternet, startFakeInternet } from "../support/fake-internet.js";
 import { type Harness, startHarness } from "../support/harness.js";
 import { freePort } from "../support/process.js";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server.js";
 import { startReceiver } from "../webhooks/receiver.js";
-
-export const NO_LIMITS = {
-  RATE_LIMIT_PER_MINUTE: "100000",
-  RATE_LIMIT_PER_HOUR: "100000",
-  RATE_LIMIT_ENDPOINTS: Object.keys(DEFAULT_ENDPOINT_LIMITS_PER_MINUTE)
-    .map((r) => `${r}=100000`)
-    .join(","),
-};
-
-/** Rejects with the LeadcheckError the call throws, for assertions on its fields. */
-async function failure(call: Promise<unknown>): Promise<LeadcheckError> {
-  try {
-    await call;
-  } catch (error) {
-    assert.ok(error instanceof LeadcheckError, `expected a LeadcheckError, got ${error}`);
-    return error;
-  }
-  assert.fail("expected the call to fail");
-}
+import { failure, NO_LIMITS } from "./sdk-support.js";
 
 describe("SDK against a live service", () => {
   let net: FakeInternet;
