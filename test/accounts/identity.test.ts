@@ -33,7 +33,7 @@ describe("identity tokens", () => {
   after(() => server?.close());
 
   const sign = (
-    key: CryptoKey | Uint8Array,
+    key: Parameters<SignJWT["sign"]>[0],
     alg: string,
     kid: string,
     claims: { sub?: string; iss?: string; aud?: string; exp?: string },
