@@ -66,7 +66,7 @@ export async function createServices(
 ): Promise<Services> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config);
-  const database = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.databaseUrl, { maxConnections: config.databasePoolMax });
   if (options.migrate !== false) await migrateToLatest(database.db);
   const events = new EventBus();
   const metrics = new Metrics();

@@ -22,6 +22,12 @@ export async function startServe(config: Readonly<Config>, options: { worker: bo
   await startQueue(services);
   if (options.worker) await registerWorkers(services);
   const app = await buildHttpApp(services, logger);
+  // While draining, answers close their connection: clients reconnect to another instance, and
+  // close() need not wait for keep-alive sockets to time out.
+  app.addHook("onSend", (_request, reply, payload, done) => {
+    if (services.lifecycle.shuttingDown) reply.header("connection", "close");
+    done(null, payload);
+  });
   await app.listen({ port: config.port, host: config.host });
   logger.info(
     { port: config.port, database: config.databaseKind, worker: options.worker },
@@ -92,19 +98,28 @@ async function shutdown(
   if (app && config.shutdownDrainMs > 0) await sleep(Math.min(config.shutdownDrainMs, remaining()));
   // Stop taking requests; in-flight ones may finish until the deadline, then they are cut.
   if (app) await closeWithin(app, remaining());
+  services.logger.info("requests stopped; stopping jobs");
   // Stop taking jobs; running ones finish until the deadline or go back to the queue.
   await services.queue.stop({ graceful: true, timeoutMs: remaining() });
+  services.logger.info("jobs stopped");
   await endpoint?.close();
   await services.close();
+  services.logger.info("shut down");
 }
 
 async function closeWithin(app: App, timeoutMs: number): Promise<void> {
   const closed = app.close();
+  // A socket busy when close() began turns idle once its answer is out: close it then.
+  const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
   const timer = sleep(timeoutMs, "timeout" as const, { ref: false });
-  if ((await Promise.race([closed, timer])) === "timeout") {
-    app.log.warn("requests still running at the shutdown deadline; closing their connections");
-    app.server.closeAllConnections();
-    await closed;
+  try {
+    if ((await Promise.race([closed, timer])) === "timeout") {
+      app.log.warn("requests still running at the shutdown deadline; closing their connections");
+      app.server.closeAllConnections();
+      await closed;
+    }
+  } finally {
+    clearInterval(sweep);
   }
 }
 

@@ -16,6 +16,8 @@ export interface Config {
   host: string;
   databaseUrl: string;
   databaseKind: DatabaseKind;
+  /** Connections of this process's PostgreSQL pool (pg-boss keeps its own, PGBOSS_MAX_CONNECTIONS). */
+  databasePoolMax: number;
   redisUrl: string | undefined;
   logLevel: string;
   auth: {
@@ -195,6 +197,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     host: str(env, "HOST") ?? "0.0.0.0",
     databaseUrl,
     databaseKind: databaseKindOf(databaseUrl),
+    databasePoolMax: int(env, "DATABASE_POOL_MAX", 20, 1),
     redisUrl: str(env, "REDIS_URL"),
     logLevel: str(env, "LOG_LEVEL") ?? (env.NODE_ENV === "test" ? "silent" : "info"),
     auth: {
