@@ -1,8 +1,16 @@
 // The only SQL for leads.
-import type { Kysely, Transaction } from "kysely";
+import { type Kysely, sql, type Transaction } from "kysely";
 import type { LeadsTable, Schema } from "../storage/schema.js";
 
 type Executor = Kysely<Schema> | Transaction<Schema>;
+
+/**
+ * "Live lead of this account", written so that lookups by id always go through the primary key.
+ * With fresh rows and no statistics yet (a bulk import), PostgreSQL otherwise picks the
+ * (account_id, ...) indexes for these conditions and scans every lead of the account per lookup.
+ */
+const liveOf = (accountId: string) =>
+  sql<boolean>`coalesce(account_id, '') = ${accountId} and archived_at is null`;
 
 export interface LeadFilter {
   emailValid?: boolean | undefined;
@@ -33,8 +41,7 @@ export class LeadsRepo {
       .selectFrom("leads")
       .selectAll()
       .where("id", "=", id)
-      .where("account_id", "=", accountId)
-      .where("archived_at", "is", null)
+      .where(liveOf(accountId))
       .executeTakeFirst();
   }
 
@@ -80,9 +87,8 @@ export class LeadsRepo {
       const rows = await db
         .selectFrom("leads")
         .select("id")
-        .where("account_id", "=", accountId)
-        .where("archived_at", "is", null)
         .where("id", "in", ids.slice(i, i + 500))
+        .where(liveOf(accountId))
         .execute();
       for (const r of rows) found.add(r.id);
     }
@@ -94,8 +100,7 @@ export class LeadsRepo {
       .updateTable("leads")
       .set(changes)
       .where("id", "=", id)
-      .where("account_id", "=", accountId)
-      .where("archived_at", "is", null)
+      .where(liveOf(accountId))
       .executeTakeFirst();
   }
 
