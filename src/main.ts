@@ -21,6 +21,7 @@ import { type Clock, systemClock } from "./lib/clock.js";
 import { meterChecks, meterCredits, meterJobs } from "./metrics/instrument.js";
 import { Metrics } from "./metrics/metrics.js";
 import { DnsResolver } from "./net/dns.js";
+import { classifyAddress } from "./net/guard.js";
 import { type Database, migrateToLatest, openDatabase } from "./storage/db.js";
 import { EmailChecksService } from "./validation/email-checks.service.js";
 import { LeadValidator } from "./validation/lead-validator.js";
@@ -105,6 +106,10 @@ export async function createServices(
     commandTimeoutMs: config.smtp.commandTimeoutMs,
     totalDeadlineMs: config.smtp.totalDeadlineMs,
     maxConnectionsPerMx: config.smtp.maxConnectionsPerMx,
+    // The SSRF guard covers SMTP probes too: an MX pointing at a private address is not probed.
+    ...(config.allowPrivateTargets
+      ? {}
+      : { isAddressAllowed: (address: string) => classifyAddress(address) === null }),
   });
   const websiteEngine = new WebsiteEngine({
     dns,
