@@ -34,6 +34,7 @@ export interface WebhookDispatcherDeps {
 }
 
 const PURGE_CHUNK = 1000;
+const DISPATCH_LANES = 4;
 
 export class WebhookDispatcher {
   private readonly repo = new WebhooksRepo();
@@ -42,13 +43,22 @@ export class WebhookDispatcher {
 
   /** Fans out every pending event; returns how many events it handled. */
   async dispatchPending(): Promise<number> {
-    const batchSize = this.deps.dispatchBatchSize ?? 200;
-    let total = 0;
-    for (;;) {
-      const handled = await this.dispatchBatch(batchSize);
-      total += handled;
-      if (handled < batchSize) return total;
-    }
+    const { caps } = this.deps.database;
+    const batchSize = this.deps.dispatchBatchSize ?? 100;
+    // Each delivery job is one insert: where writers can run side by side (skipping each
+    // other's locked events), several transactions fan a burst out faster than one.
+    const lanes = caps.concurrentWriters && caps.skipLocked ? DISPATCH_LANES : 1;
+    const counts = await Promise.all(
+      Array.from({ length: lanes }, async () => {
+        let total = 0;
+        for (;;) {
+          const handled = await this.dispatchBatch(batchSize);
+          total += handled;
+          if (handled < batchSize) return total;
+        }
+      }),
+    );
+    return counts.reduce((a, b) => a + b, 0);
   }
 
   private dispatchBatch(limit: number): Promise<number> {
@@ -124,7 +134,7 @@ export class WebhookDispatcher {
     const status = result.ok ? "success" : delayMs === null ? "failed" : "pending";
     const log = JSON.parse(delivery.attempt_log) as AttemptRecord[];
     log.push(attemptRecord(attempt, result, startedAt));
-    await this.deps.database.db.transaction().execute(async (trx) => {
+    const written = await this.deps.database.db.transaction().execute(async (trx) => {
       const written = await this.repo.recordAttempt(trx, delivery.id, {
         previousAttempts: attempt - 1,
         status,
@@ -137,13 +147,7 @@ export class WebhookDispatcher {
         deliveredAt: result.ok ? at : null,
         at,
       });
-      if (!written) return;
-      await this.repo.addStats(trx, webhook.id, {
-        attempts: 1,
-        succeeded: result.ok,
-        failedForGood: status === "failed",
-        at,
-      });
+      if (!written) return false;
       if (delayMs !== null) {
         await this.deps.queue.send<DeliverJobData>(
           WEBHOOK_DELIVER_JOB,
@@ -151,7 +155,19 @@ export class WebhookDispatcher {
           { trx, startAfterMs: delayMs, singletonKey: `${delivery.id}:${attempt + 1}` },
         );
       }
+      return true;
     });
+    // Outside the transaction: every delivery to an endpoint updates its one stats row, and
+    // holding that row's lock until commit would queue concurrent deliveries behind each other.
+    // A crash between the two statements leaves the counters one attempt short.
+    if (written) {
+      await this.repo.addStats(this.deps.database.db, webhook.id, {
+        attempts: 1,
+        succeeded: result.ok,
+        failedForGood: status === "failed",
+        at,
+      });
+    }
     return { result, at };
   }
 
