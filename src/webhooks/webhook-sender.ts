@@ -93,7 +93,9 @@ export class WebhookSender {
   }
 
   private async post(rawUrl: string, body: string, extra: Record<string, string>): Promise<AttemptResult> {
-    const url = new URL(rawUrl);
+    const checked = parseWebhookUrl(rawUrl);
+    if (!checked.ok) return refusedUrl(checked.message);
+    const url = new URL(checked.url);
     const outcome = await this.client.request({
       url,
       method: "POST",
@@ -153,6 +155,18 @@ export function parseWebhookUrl(raw: string): UrlVerdict {
   if (!url.hostname) return { ok: false, message: "must name a host" };
   url.hash = "";
   return { ok: true, url: url.toString() };
+}
+
+function refusedUrl(message: string): AttemptResult {
+  return {
+    ok: false,
+    httpStatus: null,
+    responseBody: null,
+    responseTruncated: false,
+    errorMessage: `invalid URL: ${message}`,
+    failure: "error",
+    durationMs: 0,
+  };
 }
 
 function statusMessage(status: number): string {

@@ -168,6 +168,14 @@ describe("webhook sender", () => {
       assert.deepEqual(got[0]!.json, { event: "validation.complete", jobId: "job_1" });
     });
 
+    it("answers a malformed or non-http callback URL with a failure, never a throw", async () => {
+      for (const url of ["not a url", "ftp://127.0.0.1/x", "http://user:pw@127.0.0.1/x"]) {
+        const result = await sender(true).sendUnsigned(url, { event: "x" });
+        assert.equal(result.ok, false, url);
+        assert.match(String(result.errorMessage), /^invalid URL/);
+      }
+    });
+
     it("refuses ad-hoc callbacks to guarded addresses", async () => {
       const result = await sender(false).sendUnsigned(receiver.url("/adhoc-blocked"), { event: "x" });
       assert.equal(result.failure, "blocked");
