@@ -1,6 +1,7 @@
 // The one DNS resolver every check uses (MX, A/AAAA, NS, CNAME, TXT). It talks to the servers in
 // DNS_SERVERS (or the system's) directly, so tests point it at a local DNS server, and it keeps a
 // cache that honours the answers' TTLs (negative answers are cached for a short fixed time).
+import { createSocket } from "node:dgram";
 import { getServers } from "node:dns";
 import { isIP } from "node:net";
 import type { Answer, Packet } from "dns-packet";
@@ -145,7 +146,9 @@ export class DnsResolver {
 
   private getSocket(): DnsSocket {
     if (!this.socket) {
-      this.socket = new DnsSocket({ timeout: this.timeoutMs, retries: 2 });
+      // A large receive buffer keeps answers from being dropped when hundreds of checks resolve at once.
+      const udp = createSocket({ type: "udp4", recvBufferSize: 4 * 1024 * 1024 });
+      this.socket = new DnsSocket({ timeout: this.timeoutMs, retries: 2, socket: udp });
       // An unref'd socket never keeps the process alive on its own.
       this.socket.unref();
     }

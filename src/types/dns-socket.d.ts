@@ -1,4 +1,5 @@
 declare module "dns-socket" {
+  import type { Socket } from "node:dgram";
   import type { Packet } from "dns-packet";
 
   interface DnsSocketOptions {
@@ -7,6 +8,7 @@ declare module "dns-socket" {
     maxQueries?: number;
     maxRedirects?: number;
     timeoutChecks?: number;
+    socket?: Socket;
   }
 
   class DnsSocket {
