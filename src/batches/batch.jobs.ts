@@ -21,10 +21,11 @@ export function batchJobDefinitions(batches: BatchesService, queue: JobQueue): J
         const batchId = String(job.data.batchId);
         try {
           // Several chunks per job while time allows (fewer job hops), then hand over to a new
-          // job, keeping each attempt far inside its expiry.
+          // job, keeping each attempt far inside its expiry (JOB_EXPIRY_MS may shorten it).
           const started = Date.now();
+          const sliceMs = Math.min(JOB_TIME_SLICE_MS, job.expireInMs / 4);
           let more = await batches.runChunk(batchId);
-          while (more && Date.now() - started < JOB_TIME_SLICE_MS && !job.signal.aborted) {
+          while (more && Date.now() - started < sliceMs && !job.signal.aborted) {
             more = await batches.runChunk(batchId);
           }
           if (more) {

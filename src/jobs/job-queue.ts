@@ -38,6 +38,8 @@ export interface Job<T extends JobData = JobData> {
   data: T;
   /** Failed attempts before this one. */
   retryCount: number;
+  /** This attempt's expiry: a handler doing work in slices keeps well inside it. */
+  expireInMs: number;
   /** Aborted when the attempt expires or the queue stops without waiting for it. */
   signal: AbortSignal;
 }

@@ -161,6 +161,7 @@ export class JobWorker {
         name: job.name,
         data: job.data,
         retryCount: job.retryCount,
+        expireInMs: job.expireInMs,
         signal: controller.signal,
       });
       return undefined;

@@ -21,6 +21,7 @@ const job = (name: string): Job => ({
   name,
   data: {},
   retryCount: 0,
+  expireInMs: 1000,
   signal: new AbortController().signal,
 });
 
