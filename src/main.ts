@@ -81,7 +81,13 @@ export async function createServices(
   const keys = new KeysService(database.db, clock);
   const identity = new IdentityVerifier(config.auth);
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: false, lazyConnect: false })
+    ? new Redis(config.redisUrl, {
+        maxRetriesPerRequest: 2,
+        enableOfflineQueue: false,
+        lazyConnect: false,
+        // Rate-limit counters of concurrent requests share one write and one round trip.
+        enableAutoPipelining: true,
+      })
     : undefined;
   redis?.on("error", () => {}); // the rate limiter falls back to memory; readiness reports the rest
   const queue = createJobQueue(database, {
@@ -129,6 +135,7 @@ export async function createServices(
     return n.ok ? { ok: true, url: n.url } : { ok: false, message: n.message };
   };
   const validator = new LeadValidator({ email: emailEngine, website: websiteEngine, websiteScore });
+  let adHocCallback: (url: string, payload: Record<string, unknown>) => Promise<void> = async () => {};
   const batches = new BatchesService({
     database,
     credits,
@@ -141,6 +148,7 @@ export async function createServices(
     prices: config.prices,
     limits: config.limits,
     chunkSize: config.limits.batchChunkSize,
+    sendCallback: (url, payload) => adHocCallback(url, payload),
   });
   const leads = new LeadsService({
     database,
@@ -159,6 +167,7 @@ export async function createServices(
     email: emailEngine,
     priceMilli: config.prices.emailCheck,
     retryDelayCapMs: config.smtp.retryDelayCapMs,
+    sendCallback: (url, payload) => adHocCallback(url, payload),
   });
   const { webhooks, jobDefinitions: webhookJobs } = createWebhooks({
     config,
@@ -169,6 +178,10 @@ export async function createServices(
     dns,
     version: API_VERSION,
   });
+  // Ad-hoc `webhookUrl` callbacks (check-email, lead validate): unsigned, once, through the guard.
+  adHocCallback = async (url, payload) => {
+    await webhooks.sendAdHocCallback(url, payload);
+  };
   const jobCatalog: JobDefinition[] = meterJobs(
     metrics,
     withExpiryOverrides(config.jobs.expiryOverridesMs, [

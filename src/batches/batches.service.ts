@@ -36,6 +36,8 @@ export interface BatchesDeps {
   limits: { maxConcurrentBatches: number; maxValidationsPerDay: number };
   /** Items a batch job takes at a time; small enough to finish well within the job's expiry. */
   chunkSize?: number;
+  /** Sends the unsigned ad-hoc callback of a batch started with `webhookUrl` (spec), once. */
+  sendCallback?: (url: string, payload: Record<string, unknown>) => Promise<void>;
 }
 
 export interface BatchView {
@@ -363,12 +365,12 @@ export class BatchesService implements ValidationScheduler {
   private async complete(batchId: string): Promise<void> {
     const { db } = this.deps.database;
     const now = this.deps.clock.now();
-    await db.transaction().execute(async (trx) => {
+    const callback = await db.transaction().execute(async (trx) => {
       const b = await this.repo.find(trx, batchId);
-      if (!b || b.status !== "processing") return;
+      if (!b || b.status !== "processing") return undefined;
       // A batch fails only when no item could be processed (decisions §5).
       const status = Number(b.failed) >= Number(b.total) ? "failed" : "completed";
-      if (!(await this.repo.finish(trx, batchId, status, now.toISOString()))) return;
+      if (!(await this.repo.finish(trx, batchId, status, now.toISOString()))) return undefined;
       const summary = {
         batchId,
         status: status === "completed" ? "complete" : "failed",
@@ -389,7 +391,20 @@ export class BatchesService implements ValidationScheduler {
           now,
         );
       }
+      return b.webhook_url
+        ? {
+            url: b.webhook_url,
+            payload: {
+              event: "validation.complete",
+              ...summary,
+              userId: b.account_id,
+              timestamp: now.toISOString(),
+            },
+          }
+        : undefined;
     });
+    if (callback && this.deps.sendCallback)
+      await this.deps.sendCallback(callback.url, callback.payload).catch(() => {});
   }
 
   /** The final attempt of a batch job failed: finish its remaining items as failed so no lead

@@ -147,10 +147,10 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
     async (request) => {
       const { accountId } = principalOf(request);
       const started = Date.now();
-      const webhookUrl = request.body.webhookUrl ?? null;
-      if (webhookUrl !== null && !/^https?:\/\/[^\s]+$/i.test(webhookUrl)) {
-        throw validationError([{ field: "webhookUrl", message: "must be an http(s) URL", type: "format" }]);
-      }
+      const webhookUrl =
+        request.body.webhookUrl === undefined
+          ? null
+          : await deps.webhooks.assertCallbackUrl(request.body.webhookUrl);
       const out = await deps.emailChecks.check(
         accountId,
         request.body.email,

@@ -281,7 +281,10 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
     async (request) => {
       const ids = request.body.leadIds ?? request.body.lead_ids;
       if (!ids) throw validationError([{ field: "leadIds", message: "is required", type: "required" }]);
-      const webhookUrl = request.body.webhookUrl ?? null;
+      const webhookUrl =
+        request.body.webhookUrl === undefined
+          ? null
+          : await deps.webhooks.assertCallbackUrl(request.body.webhookUrl);
       const batch = await leads.validate(principalOf(request).accountId, ids, webhookUrl);
       return {
         batchId: batch.batchId,

@@ -1,6 +1,8 @@
 // The check endpoints through the API: credits upfront, results from the engines against the
 // local fake internet, the email job lifecycle with greylisting retried in the background.
 import assert from "node:assert/strict";
+import { once } from "node:events";
+import { createServer, type IncomingHttpHeaders } from "node:http";
 import { after, before, describe, it } from "node:test";
 import { type FakeInternet, startFakeInternet } from "../../support/fake-internet.js";
 import { type Harness, startHarness, UNLIMITED_RATE_ENV } from "../../support/harness.js";
@@ -125,5 +127,51 @@ describe("check endpoints", () => {
     });
     assert.equal(foreign.statusCode, 404);
     assert.equal((await get("/v1/validation-jobs/job_missing")).statusCode, 404);
+  });
+
+  it("sends one unsigned ad-hoc callback to webhookUrl for an email check and a lead validation", async () => {
+    const received: { headers: IncomingHttpHeaders; body: Record<string, unknown> }[] = [];
+    const receiver = createServer((req, res) => {
+      let data = "";
+      req.on("data", (c) => {
+        data += c;
+      });
+      req.on("end", () => {
+        received.push({ headers: req.headers, body: JSON.parse(data) });
+        res.end("ok");
+      });
+    });
+    receiver.listen(0, "127.0.0.1");
+    await once(receiver, "listening");
+    const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+    try {
+      const check = (
+        await post("/v1/check-email", { email: "bob@acme.test", timeout: 10, webhookUrl: url })
+      ).json();
+      assert.equal(check.status, "valid");
+      await waitFor(async () => (received.length >= 1 ? true : undefined), "email callback", 10_000, 50);
+      const [first] = received;
+      assert.equal(first!.body.event, "validation.complete");
+      assert.equal(first!.body.email, "bob@acme.test");
+      assert.equal((first!.body.result as { valid: boolean }).valid, true);
+      assert.equal(first!.headers["x-webhook-signature"], undefined, "ad-hoc callbacks are unsigned");
+
+      const lead = (await post("/v1/leads", { email: "carol@acme.test", validate: false })).json();
+      const started = await post("/v1/leads/validate", { leadIds: [lead.id], webhookUrl: url });
+      assert.equal(started.statusCode, 200);
+      await waitFor(async () => (received.length >= 2 ? true : undefined), "batch callback", 20_000, 50);
+      assert.equal(received[1]!.body.event, "validation.complete");
+      assert.equal(received[1]!.body.batchId, started.json().batchId);
+      assert.equal(received[1]!.body.totalLeads, 1);
+      assert.equal(received.length, 2, "sent once each");
+
+      const refused = await post("/v1/check-email", {
+        email: "bob@acme.test",
+        webhookUrl: "ftp://example.test/x",
+      });
+      assert.equal(refused.statusCode, 422);
+    } finally {
+      receiver.close();
+    }
   });
 });
