@@ -2,12 +2,13 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, Migrator, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { DatabaseKind } from "../config/config.js";
 import { capsFor, type DialectCaps } from "./dialect.js";
 import { migrations } from "./migrations/index.js";
 import type { Schema } from "./schema.js";
+import { FairSqliteDialect } from "./sqlite-dialect.js";
 
 // int8 (bigint) and numeric arrive as strings from pg; milli-credit amounts fit a double exactly.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -45,7 +46,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     sqlite.pragma("synchronous = NORMAL");
     sqlite.pragma("busy_timeout = 10000");
     sqlite.pragma("foreign_keys = ON");
-    const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Schema>({ dialect: new FairSqliteDialect({ database: sqlite }) });
     return {
       db,
       caps: capsFor("sqlite"),

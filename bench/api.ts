@@ -1,0 +1,255 @@
+// npm run bench:api — autocannon against the API's hot paths, authenticated and rate limited
+// (limits raised by env so nothing is refused), next to a bare Fastify server measured in the
+// same run: GET /v1/leads/{id} against a hello-world GET, POST /v1/leads (validate: false)
+// against a bare JSON POST. Each server runs alone in a child process; autocannon runs here.
+// SQLite uses in-memory rate-limit counters; PostgreSQL uses Redis, as a scale-out deployment
+// does. Everything listens on 127.0.0.1.
+import { type ChildProcess, fork } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import Fastify from "fastify";
+import { loadConfig } from "../src/config/config.js";
+import { buildHttpApp, createServices, startQueue } from "../src/main.js";
+import { createEmptyDatabase } from "../test/support/db.js";
+import { PG_ADMIN_URL, REDIS_TEST_URL } from "../test/support/services.js";
+
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 2);
+/** Request logs cost as much as the request; production runs at info, so can the benchmark. */
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "warn";
+
+interface Target {
+  port: number;
+  /** Headers every request carries (the API key). */
+  headers: Record<string, string>;
+  readPath: string;
+  writePath: string;
+}
+
+interface Figures {
+  label: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Server CPU time per request: unlike req/s, barely moved by the machine's other load. */
+  cpuUsPerRequest: number;
+  errors: number;
+}
+
+const self = fileURLToPath(import.meta.url);
+const mode = process.argv[2] ?? "main";
+if (mode === "bare") await serveBare();
+else if (mode === "app") await serveApp(process.argv[3] ?? "");
+else await main();
+
+/** Child: hello world on plain Fastify, with a JSON POST of the same shape as lead creation. */
+async function serveBare(): Promise<void> {
+  const app = Fastify({ logger: false });
+  app.get("/hello", async () => ({ hello: "world" }));
+  app.post("/echo", async (request, reply) =>
+    reply.status(201).send({ id: "lead_1", ...(request.body as object) }),
+  );
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const port = (app.server.address() as { port: number }).port;
+  serveParent({ port, headers: {}, readPath: "/hello", writePath: "/echo" }, async () => {});
+}
+
+/** Child: the real service (auth, rate limits, metrics, logging at LOG_LEVEL) on one database. */
+async function serveApp(databaseUrl: string): Promise<void> {
+  const isPostgres = databaseUrl.startsWith("postgres");
+  const config = loadConfig({
+    NODE_ENV: "production",
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL,
+    RATE_LIMIT_PER_MINUTE: "1000000000",
+    RATE_LIMIT_PER_HOUR: "1000000000",
+    RATE_LIMIT_ENDPOINTS: "GET /v1/leads/:leadId=1000000000,POST /v1/leads=1000000000",
+    ...(isPostgres ? { REDIS_URL: REDIS_TEST_URL } : {}),
+  });
+  const services = await createServices(config);
+  await startQueue(services);
+  const app = await buildHttpApp(services, services.logger);
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  await services.credits.ensureAccount("bench");
+  const { api_key } = await services.keys.create("bench", "bench", null);
+  const lead = await services.leads.create("bench", { email: "first@bench.test", validate: false });
+  const port = (app.server.address() as { port: number }).port;
+  const target: Target = {
+    port,
+    headers: { "x-api-key": api_key },
+    readPath: `/v1/leads/${lead.id}`,
+    writePath: "/v1/leads",
+  };
+  serveParent(target, await startProfile());
+}
+
+/** Tells the parent where to aim, answers its CPU-time questions, exits when it lets go. */
+function serveParent(target: Target, beforeExit: () => Promise<void>): void {
+  process.on("message", (message) => {
+    if (message === "cpu") process.send!(process.cpuUsage());
+  });
+  process.on("disconnect", async () => {
+    await beforeExit();
+    process.exit(0);
+  });
+  process.send!(target);
+}
+
+/** BENCH_CPU_PROFILE=file: a CPU profile of the app child while it serves (for DevTools). */
+async function startProfile(): Promise<() => Promise<void>> {
+  const file = process.env.BENCH_CPU_PROFILE;
+  if (!file) return async () => {};
+  const { Session } = await import("node:inspector/promises");
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  return async () => {
+    const { profile } = await session.post("Profiler.stop");
+    writeFileSync(`${file}.${process.pid}.cpuprofile`, JSON.stringify(profile));
+  };
+}
+
+interface Server {
+  child: ChildProcess;
+  target: Target;
+  /** CPU time (user + system) the server process has used so far. */
+  cpuMicros(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+async function start(args: string[]): Promise<Server> {
+  const child = fork(self, args, {
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const [target] = (await once(child, "message")) as [Target];
+  return {
+    child,
+    target,
+    async cpuMicros() {
+      child.send("cpu");
+      const [usage] = (await once(child, "message")) as [NodeJS.CpuUsage];
+      return usage.user + usage.system;
+    },
+    async stop() {
+      child.disconnect();
+      await once(child, "exit");
+    },
+  };
+}
+
+async function cannon(label: string, server: Server, kind: "read" | "write"): Promise<Figures> {
+  const { target } = server;
+  let n = 0;
+  const run = (durationS: number) =>
+    autocannon({
+      url: `http://127.0.0.1:${target.port}`,
+      connections: CONNECTIONS,
+      duration: durationS,
+      headers: { ...target.headers, "content-type": "application/json" },
+      requests: [
+        kind === "read"
+          ? { method: "GET", path: target.readPath }
+          : {
+              method: "POST",
+              path: target.writePath,
+              // Every lead needs an email of its own (duplicates are refused).
+              setupRequest: (request) => ({
+                ...request,
+                body: JSON.stringify({
+                  email: `b${label.length}-${n++}@bench.test`,
+                  firstName: "Bench",
+                  company: "Bench Inc.",
+                  validate: false,
+                }),
+              }),
+            },
+      ],
+    });
+  await run(WARMUP_S);
+  const cpuBefore = await server.cpuMicros();
+  const result = await run(DURATION_S);
+  const cpuMicros = (await server.cpuMicros()) - cpuBefore;
+  return {
+    label,
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    cpuUsPerRequest: cpuMicros / Math.max(1, result.requests.total),
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+async function benchDatabase(label: string, url: string): Promise<Figures[]> {
+  const app = await start(["app", url]);
+  try {
+    return [
+      await cannon(`${label} GET /v1/leads/{id}`, app, "read"),
+      await cannon(`${label} POST /v1/leads`, app, "write"),
+    ];
+  } finally {
+    await app.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const load = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
+  console.log(
+    `bench:api  ${CONNECTIONS} connections, ${DURATION_S} s per run after ${WARMUP_S} s warm-up, ` +
+      `LOG_LEVEL=${LOG_LEVEL}, ${cpus().length} CPUs, load average ${load}`,
+  );
+  const bareServer = await start(["bare"]);
+  const bare = [
+    await cannon("bare Fastify GET /hello", bareServer, "read"),
+    await cannon("bare Fastify POST /echo", bareServer, "write"),
+  ];
+  await bareServer.stop();
+
+  const dir = mkdtempSync(join(tmpdir(), "leadcheck-bench-"));
+  const pgDb = await createEmptyDatabase("postgres").catch(() => undefined);
+  const rows: Figures[] = [...bare];
+  try {
+    rows.push(...(await benchDatabase("SQLite", `sqlite:${join(dir, "bench.db")}`)));
+    if (pgDb) rows.push(...(await benchDatabase("PostgreSQL+Redis", pgDb.url)));
+    else console.log(`PostgreSQL at ${PG_ADMIN_URL} not reachable: skipped`);
+  } finally {
+    await pgDb?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  print(rows, bare);
+}
+
+function print(rows: Figures[], bare: Figures[]): void {
+  const [bareRead, bareWrite] = bare as [Figures, Figures];
+  const num = (v: number, width: number, digits = 0) => v.toFixed(digits).padStart(width);
+  const columns = ["req/s", "p50 ms", "p99 ms", "vs bare", "CPU µs/req", "errors"];
+  console.log(`\n${"run".padEnd(36)}${columns.map((c) => c.padStart(11)).join("")}`);
+  for (const r of rows) {
+    const baseline = r.label.includes("GET") ? bareRead : bareWrite;
+    const cells = [
+      num(r.requestsPerSecond, 11),
+      num(r.p50Ms, 11),
+      num(r.p99Ms, 11),
+      num(r.requestsPerSecond / baseline.requestsPerSecond, 11, 2),
+      num(r.cpuUsPerRequest, 11),
+      num(r.errors, 11),
+    ];
+    console.log(`${r.label.padEnd(36)}${cells.join("")}`);
+  }
+  for (const r of rows.filter((row) => row.label.includes("/v1/leads/{id}"))) {
+    const ratio = r.requestsPerSecond / bareRead.requestsPerSecond;
+    const ratioMet = ratio >= 0.4 ? "met" : "MISSED";
+    const p99Met = r.p99Ms < 20 ? "met" : "MISSED";
+    console.log(
+      `target ${r.label}: ${ratio.toFixed(2)} of bare (>= 0.40 ${ratioMet}), p99 ${r.p99Ms} ms (< 20 ${p99Met})`,
+    );
+  }
+}

@@ -1,0 +1,69 @@
+// Kysely's SQLite dialect, tuned for many concurrent requests on the one embedded connection.
+// Two costs dominated an authenticated read under load (bench/api.ts): every query prepared its
+// SQL afresh, and the driver's connection mutex woke every waiting query on each release, so 50
+// requests in flight cost ~50 wake-ups per query. Here statements are reused and waiters queue.
+import type SQLite from "better-sqlite3";
+import {
+  type DatabaseConnection,
+  type Driver,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+} from "kysely";
+
+/** Most distinct SQL texts whose prepared statements are kept (the app has a few hundred). */
+const STATEMENT_CACHE_SIZE = 500;
+
+export class FairSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig & { database: SQLite.Database }) {
+    const database = withStatementCache(config.database);
+    super({ ...config, database });
+    this.#config = { ...config, database };
+  }
+
+  override createDriver(): Driver {
+    return new FairSqliteDriver(this.#config);
+  }
+}
+
+/** Hands the single connection to waiters in arrival order, waking only the next one. */
+class FairSqliteDriver extends SqliteDriver {
+  readonly #waiters: (() => void)[] = [];
+  #isHeld = false;
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    if (this.#isHeld) await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    this.#isHeld = true;
+    // Uncontended now: the base driver's own mutex is taken and released inside our turn.
+    return super.acquireConnection();
+  }
+
+  override async releaseConnection(): Promise<void> {
+    await super.releaseConnection();
+    const next = this.#waiters.shift();
+    if (next) next();
+    else this.#isHeld = false;
+  }
+}
+
+/** Reuses prepared statements by SQL text; a statement still busy streaming rows is not shared. */
+function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
+  const cache = new Map<string, SQLite.Statement>();
+  const prepareFresh = sqlite.prepare.bind(sqlite);
+  const prepare = (source: string) => {
+    const cached = cache.get(source);
+    if (cached && !cached.busy) return cached;
+    const statement = prepareFresh(source);
+    if (!cached) {
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(source, statement);
+    }
+    return statement;
+  };
+  return new Proxy(sqlite, {
+    get: (target, property, receiver) =>
+      property === "prepare" ? prepare : Reflect.get(target, property, receiver),
+  });
+}
