@@ -2,16 +2,16 @@
 // completion (transactions of 100), fanned out and delivered to a loopback receiver, next to a
 // baseline of the same number of signed POSTs sent straight through the sender with the same
 // concurrency; and /health latency while idle and during the deliveries.
-//   npx tsx test/webhooks/webhooks.bench.ts [sqlite|postgres] [events]
+//   npm run bench:webhooks -- [sqlite|postgres] [events]
 import autocannon from "autocannon";
-import { loadConfig } from "../../src/config/config.js";
-import { mapLimit } from "../../src/lib/concurrency.js";
-import { buildHttpApp, createServices, startQueue } from "../../src/main.js";
-import { DnsResolver } from "../../src/net/dns.js";
-import { WebhookSender } from "../../src/webhooks/webhook-sender.js";
-import { registerWorkers } from "../../src/worker.js";
-import { createTestDatabase } from "../support/db.js";
-import { startReceiver } from "./receiver.js";
+import { loadConfig } from "../src/config/config.js";
+import { mapLimit } from "../src/lib/concurrency.js";
+import { buildHttpApp, createServices, startQueue } from "../src/main.js";
+import { DnsResolver } from "../src/net/dns.js";
+import { WebhookSender } from "../src/webhooks/webhook-sender.js";
+import { registerWorkers } from "../src/worker.js";
+import { createTestDatabase } from "../test/support/db.js";
+import { startReceiver } from "../test/webhooks/receiver.js";
 
 const kind = (process.argv[2] ?? "sqlite") as "sqlite" | "postgres";
 const events = Number(process.argv[3] ?? 1000);
