@@ -2,7 +2,6 @@
 // transaction with their job, limited to 3 running per account and 100,000 validations per day,
 // run in chunks by durable jobs so a crash or restart loses nothing and charges nothing twice.
 import type { Transaction } from "kysely";
-import { parseEmail } from "../checks/email/syntax.js";
 import type { WebsiteCheckResult } from "../checks/website/website.types.js";
 import type { CreditsService } from "../credits/credits.service.js";
 import type { EventBus } from "../events/events.js";
@@ -522,6 +521,3 @@ export function shortWebsiteResult(r: WebsiteCheckResult) {
   const { details: _details, ...short } = r;
   return short;
 }
-
-/** Syntax pre-check used by email endpoints; exported for reuse. */
-export const isValidEmailSyntax = (email: string) => parseEmail(email).ok;

@@ -45,10 +45,6 @@ export class LeadsRepo {
       .executeTakeFirst();
   }
 
-  findById(db: Executor, id: string) {
-    return db.selectFrom("leads").selectAll().where("id", "=", id).executeTakeFirst();
-  }
-
   async liveEmailTaken(
     db: Executor,
     accountId: string,

@@ -410,7 +410,8 @@ export class LeadsService {
     const now = this.deps.clock.now();
     const errors: BulkResult["errors"] = [];
     const rows: LeadsTable[] = [];
-    const seen = new Set<string>();
+    /** email_lower -> index of the item that produced the row. */
+    const indexOf = new Map<string, number>();
     items.forEach((item, index) => {
       const email = typeof item?.email === "string" ? item.email : null;
       const schemaError = itemSchemaErrors(item);
@@ -421,10 +422,10 @@ export class LeadsService {
       const built = this.newRow(accountId, { ...item, validate }, source, now);
       if ("errors" in built) {
         errors.push({ index, email, error: built.errors!.map((e) => `${e.field}: ${e.message}`).join("; ") });
-      } else if (seen.has(built.row.email_lower)) {
+      } else if (indexOf.has(built.row.email_lower)) {
         errors.push({ index, email, error: "duplicate email in this request" });
       } else {
-        seen.add(built.row.email_lower);
+        indexOf.set(built.row.email_lower, index);
         rows.push(built.row);
       }
     });
@@ -437,10 +438,11 @@ export class LeadsService {
       );
       const fresh = rows.filter((r) => {
         if (!taken.has(r.email_lower)) return true;
-        const index = items.findIndex(
-          (i) => typeof i?.email === "string" && i.email.trim().toLowerCase() === r.email_lower,
-        );
-        errors.push({ index, email: r.email, error: "a lead with this email already exists" });
+        errors.push({
+          index: indexOf.get(r.email_lower)!,
+          email: r.email,
+          error: "a lead with this email already exists",
+        });
         return false;
       });
       if (strict && errors.length > 0) {

@@ -8,7 +8,3 @@ const next = monotonicFactory();
 export function newId(prefix: IdPrefix, nowMs: number = Date.now()): string {
   return `${prefix}_${next(nowMs).toLowerCase()}`;
 }
-
-export function hasPrefix(id: string, prefix: IdPrefix): boolean {
-  return id.startsWith(`${prefix}_`) && id.length === prefix.length + 27;
-}

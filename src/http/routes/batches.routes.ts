@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { MAX_DOMAIN_BATCH } from "../../batches/batches.service.js";
 import type { App, AppDeps } from "../app.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY, Nullable, PageQuery } from "../schemas.js";
@@ -76,7 +77,7 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
         body: Type.Object({
           domains: Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
             minItems: 1,
-            maxItems: 10_000,
+            maxItems: MAX_DOMAIN_BATCH,
           }),
         }),
         response: { 200: BatchView },
