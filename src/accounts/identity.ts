@@ -13,7 +13,10 @@ export interface Identity {
   accountId: string;
 }
 
-const ACCOUNT_ID = /^[A-Za-z0-9._:@|-]{1,128}$/;
+export const ACCOUNT_ID = /^[A-Za-z0-9._:@|-]{1,128}$/;
+
+/** The `purpose` of dashboard sign-in tokens (signin.service.ts): exchanged once, never a bearer token. */
+export const SIGNIN_PURPOSE = "dashboard_signin";
 
 export class IdentityVerifier {
   private readonly jwks: JWTVerifyGetKey | undefined;
@@ -45,6 +48,7 @@ export class IdentityVerifier {
     for (const attempt of attempts) {
       try {
         const { payload } = await attempt();
+        if (payload.purpose === SIGNIN_PURPOSE) return undefined;
         if (typeof payload.sub === "string" && ACCOUNT_ID.test(payload.sub))
           return { accountId: payload.sub };
         return undefined;

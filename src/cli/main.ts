@@ -7,6 +7,7 @@ import { createServices } from "../main.js";
 import { exitOnSignals, startServe, startWorker } from "../server.js";
 import { migrateToLatest, openDatabase } from "../storage/db.js";
 import { registerClientCommands } from "./client-commands.js";
+import { registerDashboardCommands } from "./dashboard-command.js";
 
 function config() {
   return loadConfig(process.env);
@@ -93,6 +94,7 @@ export function buildCli(): Command {
     });
 
   registerClientCommands(program);
+  registerDashboardCommands(program, config);
   return program;
 }
 

@@ -24,6 +24,7 @@ import type { Database } from "../storage/db.js";
 import type { EmailChecksService } from "../validation/email-checks.service.js";
 import type { WebhooksService } from "../webhooks/webhooks.service.js";
 import { authHook } from "./auth.js";
+import { dashboardRoutes } from "./dashboard.js";
 import { errorHandler, notFoundHandler } from "./errors.js";
 import { RateLimits } from "./rate-limit.js";
 import { adminRoutes } from "./routes/admin.routes.js";
@@ -33,6 +34,7 @@ import { creditsRoutes } from "./routes/credits.routes.js";
 import { keysRoutes } from "./routes/keys.routes.js";
 import { leadsRoutes } from "./routes/leads.routes.js";
 import { probeRoutes } from "./routes/probes.routes.js";
+import { sessionRoutes } from "./routes/session.routes.js";
 import { webhooksRoutes } from "./routes/webhooks.routes.js";
 import { ErrorResponse } from "./schemas.js";
 
@@ -149,7 +151,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await batchesRoutes(scope as App, deps);
     await checksRoutes(scope as App, deps);
     await webhooksRoutes(scope as App, deps);
+    await sessionRoutes(scope as App, deps);
   });
+  await dashboardRoutes(app);
 
   return app as App;
 }

@@ -4,10 +4,12 @@ import * as m0001 from "./0001-foundation.js";
 import * as m0002 from "./0002-jobs.js";
 import * as m0003 from "./0003-leads-batches.js";
 import * as m0004 from "./0004-webhooks.js";
+import * as m0005 from "./0005-signin.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-foundation": m0001,
   "0002-jobs": m0002,
   "0003-leads-batches": m0003,
   "0004-webhooks": m0004,
+  "0005-signin": m0005,
 };

@@ -1,0 +1,65 @@
+// POST /v1/auth/session: the dashboard trades a one-time sign-in token (from `leadcheck dashboard
+// link`) for a 12-hour session token it then sends as `Authorization: Bearer`.
+import { Type } from "@sinclair/typebox";
+import { SigninService } from "../../accounts/signin.service.js";
+import type { App, AppDeps } from "../app.js";
+import { AppError } from "../errors.js";
+import { NO_SECURITY, Timestamp } from "../schemas.js";
+
+const SessionBody = Type.Object({
+  token: Type.String({ minLength: 1, maxLength: 4096, description: "The sign-in token of a sign-in link" }),
+});
+
+const Session = Type.Object({
+  token: Type.String({ description: "Session token: send it as `Authorization: Bearer <token>`" }),
+  token_type: Type.Literal("Bearer"),
+  account_id: Type.String(),
+  expires_at: Timestamp,
+});
+
+const REFUSALS = {
+  invalid: "Invalid sign-in token: ask for a new sign-in link",
+  expired: "This sign-in link has expired: ask for a new one",
+  reused: "This sign-in link was already used: ask for a new one",
+} as const;
+
+export async function sessionRoutes(app: App, deps: AppDeps): Promise<void> {
+  const signin = new SigninService(deps.database.db, {
+    secret: deps.config.auth.jwtSecret,
+    issuer: deps.config.auth.issuer,
+    audience: deps.config.auth.audience,
+    clock: deps.clock,
+  });
+
+  app.post(
+    "/v1/auth/session",
+    {
+      schema: {
+        tags: ["keys"],
+        security: NO_SECURITY,
+        summary: "Exchange a one-time dashboard sign-in token for a session token",
+        description:
+          "Sign-in tokens come from `leadcheck dashboard link` (needs AUTH_JWT_SECRET). Each works once and " +
+          "only here; the session token lasts 12 hours. Answers 401 for an expired, reused or invalid token.",
+        body: SessionBody,
+        response: { 200: Session },
+      },
+    },
+    async (request) => {
+      const outcome = await signin.exchange(request.body.token);
+      switch (outcome.kind) {
+        case "session":
+          return {
+            token: outcome.token,
+            token_type: "Bearer" as const,
+            account_id: outcome.accountId,
+            expires_at: outcome.expiresAt,
+          };
+        case "disabled":
+          throw new AppError("NOT_FOUND", "Sign-in links are disabled (AUTH_JWT_SECRET is not set)");
+        default:
+          throw new AppError("UNAUTHORIZED", REFUSALS[outcome.kind], { reason: outcome.kind });
+      }
+    },
+  );
+}
