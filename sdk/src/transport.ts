@@ -137,10 +137,11 @@ export class Transport {
       "user-agent": this.options.userAgent ?? `leadcheck-sdk/${SDK_VERSION}`,
       ...this.authHeaders(spec.auth ?? "data"),
     };
-    let body: string | Uint8Array | undefined;
+    let body: RequestInit["body"];
     if (spec.rawBody) {
       headers["content-type"] = spec.rawBody.contentType;
-      body = spec.rawBody.data;
+      // The DOM's BodyInit (browsers) names only ArrayBuffer-backed views; fetch takes any Uint8Array.
+      body = spec.rawBody.data as RequestInit["body"];
     } else if (spec.body !== undefined) {
       headers["content-type"] = "application/json";
       body = JSON.stringify(spec.body);

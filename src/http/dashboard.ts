@@ -1,8 +1,8 @@
 // The browser dashboard (dashboard/, built by `npm run build:dashboard` into dashboard/dist) served
-// by the API itself at /dashboard/. Only files of the build are served; any other path under
-// /dashboard/ gets index.html so the app's own routes survive a reload. Hashed assets are cached
+// by the API itself at /dashboard/. Only files of the build are served (listed again after a
+// rebuild); any other path under /dashboard/ gets index.html so the app's own routes survive a reload. Hashed assets are cached
 // for a year, index.html is revalidated every time, and every page carries a self-only CSP.
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
@@ -24,11 +24,10 @@ const CSP = [
 ].join("; ");
 
 const NOT_BUILT =
-  "The dashboard is not built. Run `npm run build:dashboard` (npm install does it), then restart leadcheck.\n";
+  "The dashboard is not built. Run `npm run build:dashboard` (npm install does it) and reload this page.\n";
 
-/** Relative paths (with `/`) of every file in the build; undefined while there is no build. */
-function listBuild(root: string): Set<string> | undefined {
-  if (!existsSync(join(root, "index.html"))) return undefined;
+/** Relative paths (with `/`) of every file in the build. */
+function listBuild(root: string): Set<string> {
   const files = new Set<string>();
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {
@@ -41,14 +40,20 @@ function listBuild(root: string): Set<string> | undefined {
   return files;
 }
 
+/** The build's files, listed again whenever index.html changes (a rebuild); undefined without a build. */
+function buildWatcher(root: string): () => Set<string> | undefined {
+  let listed: { mtimeMs: number; files: Set<string> } | undefined;
+  return () => {
+    const index = statSync(join(root, "index.html"), { throwIfNoEntry: false });
+    if (!index) return undefined;
+    if (listed?.mtimeMs !== index.mtimeMs) listed = { mtimeMs: index.mtimeMs, files: listBuild(root) };
+    return listed.files;
+  };
+}
+
 export async function dashboardRoutes(app: FastifyInstance, options: { root?: string } = {}): Promise<void> {
   const root = options.root ?? DASHBOARD_DIST;
-  // Listed once; a missing build is looked for again on each request until it appears.
-  let files = listBuild(root);
-  const build = () => {
-    files ??= listBuild(root);
-    return files;
-  };
+  const build = buildWatcher(root);
 
   await app.register(async (scope) => {
     await scope.register(fastifyStatic, { root, serve: false, suppressWarning: true });

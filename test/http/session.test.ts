@@ -1,7 +1,7 @@
 // POST /v1/auth/session (dashboard sign-in links) through the real app on each dialect, and the
 // dashboard's static serving: cache headers, CSP, SPA fallback, hidden from OpenAPI, 503 unbuilt.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -139,6 +139,21 @@ describe("dashboard static files", () => {
     const bare = await app.inject({ method: "GET", url: "/dashboard" });
     assert.equal(bare.statusCode, 302);
     assert.equal(bare.headers.location, "/dashboard/");
+    await app.close();
+  });
+
+  it("picks up a first build and a rebuild without a restart", async () => {
+    const dir = join(root, "later");
+    const app = await serve(dir);
+    assert.equal((await app.inject({ method: "GET", url: "/dashboard/" })).statusCode, 503);
+    mkdirSync(join(dir, "assets"), { recursive: true });
+    writeFileSync(join(dir, "index.html"), "<title>v1</title>");
+    writeFileSync(join(dir, "assets", "a-1.js"), "1");
+    assert.equal((await app.inject({ method: "GET", url: "/dashboard/assets/a-1.js" })).statusCode, 200);
+    writeFileSync(join(dir, "assets", "b-2.js"), "2");
+    writeFileSync(join(dir, "index.html"), "<title>v2</title>");
+    utimesSync(join(dir, "index.html"), new Date(), new Date(Date.now() + 5000));
+    assert.equal((await app.inject({ method: "GET", url: "/dashboard/assets/b-2.js" })).statusCode, 200);
     await app.close();
   });
 

@@ -1,0 +1,186 @@
+// Follows a batch until it finishes (polling GET /v1/batches/{id} through the SDK's waitForBatch),
+// with a live progress bar, then shows its results page by page and offers them as CSV.
+import { useEffect, useState } from "react";
+import type { Batch, BatchResultsPage } from "../../../sdk/src/api-types.js";
+import { useApi, useLoader } from "../api.js";
+import { toCsv } from "../csv.js";
+import { labelOf, RECOMMENDATION } from "../labels.js";
+import { Link } from "../router.js";
+import { download, ErrorMessage, formatNumber, Loading, Pager, ProgressBar } from "./ui.js";
+
+const POLL_MS = 1000;
+const PAGE = 50;
+const FINAL = new Set(["completed", "failed"]);
+
+type Result = BatchResultsPage["results"][number];
+
+export function BatchProgress({ batchId, initial }: { batchId: string; initial?: Batch }) {
+  const { client, guard } = useApi();
+  const [batch, setBatch] = useState<Batch | undefined>(initial);
+  const [error, setError] = useState<unknown>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setError(null);
+    guard(
+      client.waitForBatch(batchId, {
+        intervalMs: POLL_MS,
+        timeoutMs: 24 * 3_600_000,
+        signal: controller.signal,
+        onProgress: (state) => !controller.signal.aborted && setBatch(state),
+      }),
+    ).catch((e) => !controller.signal.aborted && setError(e));
+    return () => controller.abort();
+  }, [batchId, client, guard]);
+
+  const done = batch !== undefined && FINAL.has(batch.status);
+  return (
+    <section className="panel" aria-labelledby={`batch-${batchId}`} data-testid="batch">
+      <h2 id={`batch-${batchId}`}>
+        Batch <code>{batchId}</code>
+      </h2>
+      {batch ? (
+        <>
+          <ProgressBar value={batch.progress} label={`Batch ${batchId} progress`} />
+          <p role="status" data-testid="batch-status">
+            {done ? (batch.status === "completed" ? "Finished" : "Failed") : "Running"}:{" "}
+            {formatNumber(batch.completedLeads)} of {formatNumber(batch.totalLeads)} done ·{" "}
+            {formatNumber(batch.validLeads)} valid · {formatNumber(batch.invalidLeads)} invalid ·{" "}
+            {formatNumber(batch.failedLeads)} failed
+          </p>
+        </>
+      ) : (
+        <Loading what="the batch" />
+      )}
+      <ErrorMessage error={error} title="Lost track of the batch." />
+      {done ? <BatchResults batchId={batchId} kind={batch.type} /> : null}
+    </section>
+  );
+}
+
+function BatchResults({ batchId, kind }: { batchId: string; kind: string }) {
+  const { client, guard } = useApi();
+  const [offset, setOffset] = useState(0);
+  const page = useLoader(
+    (_api, signal) => client.batches.results(batchId, { limit: PAGE, offset }, { signal }),
+    [batchId, offset],
+  );
+  const [exportError, setExportError] = useState<unknown>(null);
+  const [exporting, setExporting] = useState(false);
+
+  const exportCsv = async () => {
+    setExporting(true);
+    setExportError(null);
+    try {
+      const all: Result[] = [];
+      for (let at: number | null = 0; at !== null; ) {
+        const next: BatchResultsPage = await guard(
+          client.batches.results(batchId, { limit: 100, offset: at }),
+        );
+        all.push(...next.results);
+        at = next.hasMore ? next.nextOffset : null;
+      }
+      download(`batch-${batchId}.csv`, resultsCsv(all));
+    } catch (e) {
+      setExportError(e);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <>
+      <div className="title-row">
+        <h3>Results</h3>
+        <button type="button" onClick={exportCsv} disabled={exporting} data-testid="export-batch">
+          {exporting ? "Preparing…" : "Download results as CSV"}
+        </button>
+      </div>
+      <ErrorMessage error={exportError} />
+      <ErrorMessage error={page.error} />
+      {page.data ? (
+        <>
+          <table data-testid="batch-results">
+            <thead>
+              <tr>
+                <th scope="col" className="num">
+                  #
+                </th>
+                <th scope="col">Input</th>
+                <th scope="col">Item</th>
+                <th scope="col">Verdict</th>
+                <th scope="col">{kind === "domain_check" ? "Website" : "Rating"}</th>
+                <th scope="col">Error</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.data.results.map((r) => (
+                <tr key={r.index} data-testid="batch-result">
+                  <td className="num">{r.index + 1}</td>
+                  <td>
+                    {r.leadId ? (
+                      <Link to={`/leads/${encodeURIComponent(r.leadId)}`}>{r.input}</Link>
+                    ) : (
+                      r.input
+                    )}
+                  </td>
+                  <td>{r.status}</td>
+                  <td>{r.verdict ?? "—"}</td>
+                  <td>
+                    <ResultSummary result={r.result} />
+                  </td>
+                  <td>{r.error ?? ""}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <Pager
+            label="Results"
+            offset={offset}
+            limit={PAGE}
+            total={page.data.total}
+            shown={page.data.results.length}
+            onChange={setOffset}
+          />
+        </>
+      ) : page.loading ? (
+        <Loading what="results" />
+      ) : null}
+    </>
+  );
+}
+
+function ResultSummary({ result }: { result: Result["result"] }) {
+  if (!result) return <>—</>;
+  const r = result as Record<string, unknown>;
+  if (typeof r.rating === "number") {
+    return (
+      <>
+        <strong>{r.rating}</strong> · {labelOf(RECOMMENDATION, String(r.recommendation ?? ""))}
+      </>
+    );
+  }
+  const parts = [
+    r.httpStatus !== undefined && r.httpStatus !== null ? `HTTP ${r.httpStatus}` : null,
+    r.sslValid === true ? "TLS ok" : r.sslValid === false ? "TLS invalid" : null,
+    r.isParked === true ? "parked" : null,
+    typeof r.responseTimeMs === "number" ? `${r.responseTimeMs} ms` : null,
+  ].filter(Boolean);
+  return <>{parts.join(" · ") || "—"}</>;
+}
+
+function resultsCsv(results: Result[]): string {
+  const resultKeys = [...new Set(results.flatMap((r) => Object.keys(r.result ?? {})))];
+  return toCsv(
+    ["index", "input", "status", "verdict", "leadId", "error", ...resultKeys],
+    results.map((r) => [
+      r.index,
+      r.input,
+      r.status,
+      r.verdict,
+      r.leadId,
+      r.error,
+      ...resultKeys.map((k) => (r.result as Record<string, unknown> | null)?.[k]),
+    ]),
+  );
+}
