@@ -1,7 +1,8 @@
 // npm run bench:api — autocannon against the API's hot paths, authenticated and rate limited
 // (limits raised by env so nothing is refused), next to a bare Fastify server measured in the
 // same run: GET /v1/leads/{id} against a hello-world GET, POST /v1/leads (validate: false)
-// against a bare JSON POST. Each server runs alone in a child process; autocannon runs here.
+// against a bare JSON POST. Each server runs in its own child process and the rounds interleave them;
+// autocannon runs here, and the median round of each is reported.
 // SQLite uses in-memory rate-limit counters; PostgreSQL uses Redis, as a scale-out deployment
 // does. Everything listens on 127.0.0.1.
 import { type ChildProcess, fork } from "node:child_process";
@@ -18,10 +19,15 @@ import { createEmptyDatabase } from "../test/support/db.js";
 import { PG_ADMIN_URL, REDIS_TEST_URL } from "../test/support/services.js";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 5);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 2);
 /** Request logs cost as much as the request; production runs at info, so can the benchmark. */
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "warn";
+/** BENCH_ONLY=read|write and BENCH_DATABASES=sqlite|postgres narrow a run (for profiling). */
+const KINDS = (process.env.BENCH_ONLY ?? "read,write").split(",");
+const DATABASES = (process.env.BENCH_DATABASES ?? "sqlite,postgres").split(",");
+/** Runs per server, interleaved; the median is reported. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 interface Target {
   port: number;
@@ -144,9 +150,11 @@ async function start(args: string[]): Promise<Server> {
   };
 }
 
+/** Every created lead needs an email of its own, over all rounds. */
+let leadSerial = 0;
+
 async function cannon(label: string, server: Server, kind: "read" | "write"): Promise<Figures> {
   const { target } = server;
-  let n = 0;
   const run = (durationS: number) =>
     autocannon({
       url: `http://127.0.0.1:${target.port}`,
@@ -163,7 +171,7 @@ async function cannon(label: string, server: Server, kind: "read" | "write"): Pr
               setupRequest: (request) => ({
                 ...request,
                 body: JSON.stringify({
-                  email: `b${label.length}-${n++}@bench.test`,
+                  email: `b${leadSerial++}@bench.test`,
                   firstName: "Bench",
                   company: "Bench Inc.",
                   validate: false,
@@ -186,16 +194,10 @@ async function cannon(label: string, server: Server, kind: "read" | "write"): Pr
   };
 }
 
-async function benchDatabase(label: string, url: string): Promise<Figures[]> {
-  const app = await start(["app", url]);
-  try {
-    return [
-      await cannon(`${label} GET /v1/leads/{id}`, app, "read"),
-      await cannon(`${label} POST /v1/leads`, app, "write"),
-    ];
-  } finally {
-    await app.stop();
-  }
+/** Each server's runs in order; the median run of each label is reported. */
+function median(runs: Figures[]): Figures {
+  const sorted = [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 async function main(): Promise<void> {
@@ -203,32 +205,51 @@ async function main(): Promise<void> {
     .map((l) => l.toFixed(1))
     .join(" ");
   console.log(
-    `bench:api  ${CONNECTIONS} connections, ${DURATION_S} s per run after ${WARMUP_S} s warm-up, ` +
-      `LOG_LEVEL=${LOG_LEVEL}, ${cpus().length} CPUs, load average ${load}`,
+    `bench:api  ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION_S} s per run after ${WARMUP_S} s ` +
+      `warm-up, LOG_LEVEL=${LOG_LEVEL}, ${cpus().length} CPUs, load average ${load}`,
   );
-  const bareServer = await start(["bare"]);
-  const bare = [
-    await cannon("bare Fastify GET /hello", bareServer, "read"),
-    await cannon("bare Fastify POST /echo", bareServer, "write"),
-  ];
-  await bareServer.stop();
-
   const dir = mkdtempSync(join(tmpdir(), "leadcheck-bench-"));
-  const pgDb = await createEmptyDatabase("postgres").catch(() => undefined);
-  const rows: Figures[] = [...bare];
+  const pgDb = DATABASES.includes("postgres")
+    ? await createEmptyDatabase("postgres").catch(() => undefined)
+    : undefined;
+  if (DATABASES.includes("postgres") && !pgDb)
+    console.log(`PostgreSQL at ${PG_ADMIN_URL} not reachable: skipped`);
+  // All servers start first and idle while another is measured; the rounds interleave them, so
+  // that a change in the machine's other load falls on every server alike.
+  const servers: { label: string; server: Server }[] = [
+    { label: "bare Fastify", server: await start(["bare"]) },
+  ];
   try {
-    rows.push(...(await benchDatabase("SQLite", `sqlite:${join(dir, "bench.db")}`)));
-    if (pgDb) rows.push(...(await benchDatabase("PostgreSQL+Redis", pgDb.url)));
-    else console.log(`PostgreSQL at ${PG_ADMIN_URL} not reachable: skipped`);
+    if (DATABASES.includes("sqlite"))
+      servers.push({ label: "SQLite", server: await start(["app", `sqlite:${join(dir, "bench.db")}`]) });
+    if (pgDb) servers.push({ label: "PostgreSQL+Redis", server: await start(["app", pgDb.url]) });
+    const runs = new Map<string, Figures[]>();
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const kind of ["read", "write"] as const) {
+        if (!KINDS.includes(kind)) continue;
+        for (const { label, server } of servers) {
+          const path = server === servers[0]!.server ? (kind === "read" ? "GET /hello" : "POST /echo") : "";
+          const name = `${label} ${path || (kind === "read" ? "GET /v1/leads/{id}" : "POST /v1/leads")}`;
+          const figures = await cannon(name, server, kind);
+          runs.set(name, [...(runs.get(name) ?? []), figures]);
+          console.log(
+            `  round ${round} ${name.padEnd(38)} ${figures.requestsPerSecond.toFixed(0).padStart(7)} req/s`,
+          );
+        }
+      }
+    }
+    const rows = [...runs.values()].map(median);
+    print(rows);
   } finally {
+    for (const { server } of servers) await server.stop();
     await pgDb?.drop();
     rmSync(dir, { recursive: true, force: true });
   }
-  print(rows, bare);
 }
 
-function print(rows: Figures[], bare: Figures[]): void {
-  const [bareRead, bareWrite] = bare as [Figures, Figures];
+function print(rows: Figures[]): void {
+  const bareRead = rows.find((r) => r.label.endsWith("GET /hello"));
+  const bareWrite = rows.find((r) => r.label.endsWith("POST /echo"));
   const num = (v: number, width: number, digits = 0) => v.toFixed(digits).padStart(width);
   const columns = ["req/s", "p50 ms", "p99 ms", "vs bare", "CPU µs/req", "errors"];
   console.log(`\n${"run".padEnd(36)}${columns.map((c) => c.padStart(11)).join("")}`);
@@ -238,12 +259,13 @@ function print(rows: Figures[], bare: Figures[]): void {
       num(r.requestsPerSecond, 11),
       num(r.p50Ms, 11),
       num(r.p99Ms, 11),
-      num(r.requestsPerSecond / baseline.requestsPerSecond, 11, 2),
+      baseline ? num(r.requestsPerSecond / baseline.requestsPerSecond, 11, 2) : "n/a".padStart(11),
       num(r.cpuUsPerRequest, 11),
       num(r.errors, 11),
     ];
     console.log(`${r.label.padEnd(36)}${cells.join("")}`);
   }
+  if (!bareRead) return;
   for (const r of rows.filter((row) => row.label.includes("/v1/leads/{id}"))) {
     const ratio = r.requestsPerSecond / bareRead.requestsPerSecond;
     const ratioMet = ratio >= 0.4 ? "met" : "MISSED";

@@ -78,7 +78,7 @@ export async function createServices(
     newAccountMilliCredits: config.newAccountMilliCredits,
   });
   meterCredits(metrics, credits);
-  const keys = new KeysService(database.db, clock);
+  const keys = new KeysService(database, clock);
   const identity = new IdentityVerifier(config.auth);
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, {
@@ -177,6 +177,7 @@ export async function createServices(
     events,
     dns,
     version: API_VERSION,
+    onAttempt: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
   });
   // Ad-hoc `webhookUrl` callbacks (check-email, lead validate): unsigned, once, through the guard.
   adHocCallback = async (url, payload) => {

@@ -1,21 +1,31 @@
 // The only SQL for API keys.
 import type { Kysely } from "kysely";
+import type { Database } from "../storage/db.js";
+import { prepareRead } from "../storage/prepared.js";
 import type { ApiKeysTable, Schema } from "../storage/schema.js";
 
 export class KeysRepo {
-  constructor(private readonly db: Kysely<Schema>) {}
+  private readonly db: Kysely<Schema>;
+  /** Runs on every request made with an API key: compiled once. */
+  private readonly activeKeyByHash;
+
+  constructor(database: Database) {
+    this.db = database.db;
+    this.activeKeyByHash = prepareRead(database, (db, p: { hash: string }) =>
+      db
+        .selectFrom("api_keys")
+        .select(["id", "account_id", "key_hash", "last_used_at"])
+        .where("key_hash", "=", p.hash)
+        .where("revoked_at", "is", null),
+    );
+  }
 
   insert(row: ApiKeysTable) {
     return this.db.insertInto("api_keys").values(row).execute();
   }
 
   findActiveKeyByHash(hash: string) {
-    return this.db
-      .selectFrom("api_keys")
-      .select(["id", "account_id", "key_hash", "last_used_at"])
-      .where("key_hash", "=", hash)
-      .where("revoked_at", "is", null)
-      .executeTakeFirst();
+    return this.activeKeyByHash.first({ hash });
   }
 
   listActiveKeys(accountId: string) {

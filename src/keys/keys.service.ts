@@ -1,7 +1,7 @@
 // API keys: created and revoked by the account owner (identity JWT), used on data endpoints.
 import type { Clock } from "../lib/clock.js";
 import { newId } from "../lib/ids.js";
-import type { Db } from "../storage/db.js";
+import type { Database } from "../storage/db.js";
 import { generateApiKey, hashApiKey, isWellFormedApiKey, partialKey, sameHash } from "./key-format.js";
 import { KeysRepo } from "./keys.repo.js";
 
@@ -30,10 +30,10 @@ export class KeysService {
   private readonly repo: KeysRepo;
 
   constructor(
-    db: Db,
+    database: Database,
     private readonly clock: Clock,
   ) {
-    this.repo = new KeysRepo(db);
+    this.repo = new KeysRepo(database);
   }
 
   async create(accountId: string, name: string, description: string | null): Promise<CreatedKey> {

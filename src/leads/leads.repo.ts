@@ -1,5 +1,7 @@
 // The only SQL for leads.
 import { type Kysely, sql, type Transaction } from "kysely";
+import type { Database } from "../storage/db.js";
+import { prepareRead } from "../storage/prepared.js";
 import type { LeadsTable, Schema } from "../storage/schema.js";
 
 type Executor = Kysely<Schema> | Transaction<Schema>;
@@ -20,6 +22,13 @@ export interface LeadFilter {
   recommendation?: string | undefined;
   campaign?: string | undefined;
   source?: string | undefined;
+}
+
+/** The lead page's lookup (GET /v1/leads/{id}): compiled once per database. */
+export function prepareLiveLeadById(database: Database) {
+  return prepareRead(database, (db, p: { id: string; accountId: string }) =>
+    db.selectFrom("leads").selectAll().where("id", "=", p.id).where(liveOf(p.accountId)),
+  );
 }
 
 export class LeadsRepo {

@@ -12,7 +12,7 @@ import { newId } from "../lib/ids.js";
 import type { Database } from "../storage/db.js";
 import type { LeadsTable, Schema } from "../storage/schema.js";
 import { toLeadView } from "./lead-view.js";
-import { type LeadFilter, LeadsRepo } from "./leads.repo.js";
+import { type LeadFilter, LeadsRepo, prepareLiveLeadById } from "./leads.repo.js";
 import {
   LeadCreateBody,
   type LeadCreateInput,
@@ -97,8 +97,11 @@ export interface BulkResult {
 
 export class LeadsService {
   private readonly repo = new LeadsRepo();
+  private readonly liveLeadById: ReturnType<typeof prepareLiveLeadById>;
 
-  constructor(private readonly deps: LeadsDeps) {}
+  constructor(private readonly deps: LeadsDeps) {
+    this.liveLeadById = prepareLiveLeadById(deps.database);
+  }
 
   /** Checks and maps the editable fields of a create or update body; collects every field error. */
   private mapFields(input: LeadUpdateInput, errors: FieldError[]): Editable {
@@ -295,7 +298,7 @@ export class LeadsService {
   }
 
   async get(accountId: string, leadId: string): Promise<LeadView> {
-    const row = await this.repo.findLive(this.deps.database.db, accountId, leadId);
+    const row = await this.liveLeadById.first({ id: leadId, accountId });
     if (!row) throw notFound("Lead");
     return toLeadView(row);
   }

@@ -5,8 +5,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { JobQueue } from "../jobs/job-queue.js";
 
-export type WebhookDeliveryOutcome = "success" | "failed" | "retry";
-
 /** Request latency buckets in seconds: fast reads to the 30 s website check. */
 const HTTP_BUCKETS_SECONDS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const JOB_BUCKETS_SECONDS = [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300];
@@ -29,7 +27,7 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  /** The webhooks module increments this once per delivery attempt outcome. */
+  /** Incremented once per recorded delivery attempt (the dispatcher's onAttempt, wired in main.ts). */
   readonly webhookDeliveries = new Counter({
     name: "leadcheck_webhook_deliveries_total",
     help: "Webhook delivery attempts by outcome (success, failed, retry)",

@@ -8,7 +8,7 @@ import type { DatabaseKind } from "../config/config.js";
 import { capsFor, type DialectCaps } from "./dialect.js";
 import { migrations } from "./migrations/index.js";
 import type { Schema } from "./schema.js";
-import { FairSqliteDialect } from "./sqlite-dialect.js";
+import { FairSqliteDialect, withStatementCache } from "./sqlite-dialect.js";
 
 // int8 (bigint) and numeric arrive as strings from pg; milli-credit amounts fit a double exactly.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -19,6 +19,8 @@ export interface Database {
   db: Db;
   caps: DialectCaps;
   kind: DatabaseKind;
+  /** The SQLite handle (statements cached) behind `db`, for prepared reads; undefined on PostgreSQL. */
+  sqlite: SQLite.Database | undefined;
   /** The PostgreSQL pool (pg-boss shares it); undefined on SQLite. */
   pgPool: pg.Pool | undefined;
   /** The SQLite file path; undefined on PostgreSQL. */
@@ -41,7 +43,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
   if (url.startsWith("sqlite:")) {
     const path = sqlitePathOf(url);
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-    const sqlite = new SQLite(path);
+    const sqlite = withStatementCache(new SQLite(path));
     sqlite.pragma("journal_mode = WAL");
     sqlite.pragma("synchronous = NORMAL");
     sqlite.pragma("busy_timeout = 10000");
@@ -51,6 +53,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
       db,
       caps: capsFor("sqlite"),
       kind: "sqlite",
+      sqlite,
       pgPool: undefined,
       sqlitePath: path,
       close: () => db.destroy(),
@@ -64,6 +67,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     db,
     caps: capsFor("postgres"),
     kind: "postgres",
+    sqlite: undefined,
     pgPool: pool,
     sqlitePath: undefined,
     close: () => db.destroy(),

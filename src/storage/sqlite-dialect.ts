@@ -17,10 +17,10 @@ const STATEMENT_CACHE_SIZE = 500;
 export class FairSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
 
+  /** `database` should come from withStatementCache(), so that statements are reused. */
   constructor(config: SqliteDialectConfig & { database: SQLite.Database }) {
-    const database = withStatementCache(config.database);
-    super({ ...config, database });
-    this.#config = { ...config, database };
+    super(config);
+    this.#config = config;
   }
 
   override createDriver(): Driver {
@@ -48,8 +48,15 @@ class FairSqliteDriver extends SqliteDriver {
   }
 }
 
+const uncached = new WeakMap<SQLite.Database, SQLite.Database>();
+
+/** The handle under withStatementCache(): for statements that must not be shared (raw mode). */
+export function uncachedHandle(sqlite: SQLite.Database): SQLite.Database {
+  return uncached.get(sqlite) ?? sqlite;
+}
+
 /** Reuses prepared statements by SQL text; a statement still busy streaming rows is not shared. */
-function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
+export function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
   const cache = new Map<string, SQLite.Statement>();
   const prepareFresh = sqlite.prepare.bind(sqlite);
   const prepare = (source: string) => {
@@ -62,8 +69,10 @@ function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
     }
     return statement;
   };
-  return new Proxy(sqlite, {
+  const proxy = new Proxy(sqlite, {
     get: (target, property, receiver) =>
       property === "prepare" ? prepare : Reflect.get(target, property, receiver),
   });
+  uncached.set(proxy, sqlite);
+  return proxy;
 }

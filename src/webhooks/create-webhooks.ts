@@ -8,7 +8,7 @@ import type { Clock } from "../lib/clock.js";
 import type { DnsResolver } from "../net/dns.js";
 import type { Database } from "../storage/db.js";
 import { webhookJobDefinitions } from "./webhook.jobs.js";
-import { WebhookDispatcher } from "./webhook-dispatcher.js";
+import { WebhookDispatcher, type WebhookDispatcherDeps } from "./webhook-dispatcher.js";
 import { WebhookSender } from "./webhook-sender.js";
 import { WebhooksService } from "./webhooks.service.js";
 
@@ -21,6 +21,8 @@ export interface WebhooksModuleDeps {
   dns: Pick<DnsResolver, "resolveAddresses">;
   /** Shown in `User-Agent: leadcheck-webhooks/<version>`. */
   version: string;
+  /** Told of every recorded delivery attempt's outcome (metrics). */
+  onAttempt?: WebhookDispatcherDeps["onAttempt"];
   /** Extra trusted CA for HTTPS receivers (tests); production uses NODE_EXTRA_CA_CERTS. */
   ca?: string | Buffer;
 }
@@ -44,6 +46,7 @@ export function createWebhooks(deps: WebhooksModuleDeps): {
     clock: deps.clock,
     sender,
     retentionDays: settings.deliveryRetentionDays,
+    onAttempt: deps.onAttempt,
   });
   const webhooks = new WebhooksService({
     database: deps.database,

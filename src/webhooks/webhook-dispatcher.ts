@@ -31,7 +31,11 @@ export interface WebhookDispatcherDeps {
   retentionDays: number;
   /** Events fanned out per transaction. */
   dispatchBatchSize?: number;
+  /** Told of every recorded attempt's outcome (metrics): "retry" when another attempt is queued. */
+  onAttempt?: ((outcome: AttemptOutcome) => void) | undefined;
 }
+
+export type AttemptOutcome = "success" | "failed" | "retry";
 
 const PURGE_CHUNK = 1000;
 const DISPATCH_LANES = 4;
@@ -161,6 +165,7 @@ export class WebhookDispatcher {
     // holding that row's lock until commit would queue concurrent deliveries behind each other.
     // A crash between the two statements leaves the counters one attempt short.
     if (written) {
+      this.deps.onAttempt?.(status === "pending" ? "retry" : status);
       await this.repo.addStats(this.deps.database.db, webhook.id, {
         attempts: 1,
         succeeded: result.ok,

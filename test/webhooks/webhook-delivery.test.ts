@@ -138,6 +138,14 @@ for (const kind of dialects()) {
         20,
       );
 
+    /** leadcheck_webhook_deliveries_total by outcome, as GET /metrics reports it. */
+    const deliveryOutcomes = async () => {
+      const { values } = await h.services.metrics.webhookDeliveries.get();
+      return Object.fromEntries(values.map((v) => [String(v.labels.outcome), v.value]));
+    };
+    const outcomesSince = (before: Record<string, number>, now: Record<string, number>) =>
+      Object.fromEntries(["retry", "success", "failed"].map((o) => [o, (now[o] ?? 0) - (before[o] ?? 0)]));
+
     it("delivers every event kind with a signature the receiver verifies", { skip }, async () => {
       const hook = await createHook("acct_kinds", "/kinds");
       const emitted = new Map<string, string>();
@@ -229,6 +237,7 @@ for (const kind of dialects()) {
     it("retries by the endpoint's schedule: two failures then success make three attempts and a success", {
       skip,
     }, async () => {
+      const before = await deliveryOutcomes();
       receiver.on("/flaky", (r) =>
         r.count <= 2 ? { status: 500, body: `failure ${r.count}` } : { status: 204 },
       );
@@ -255,11 +264,13 @@ for (const kind of dialects()) {
       assert.equal(new Set(got.map((r) => r.headers["x-webhook-delivery"])).size, 1, "one delivery id");
       assert.equal(new Set(got.map((r) => r.body)).size, 1, "the same bytes every time");
       await statsReach("acct_flaky", hook.webhook_id, [3, 1, 0]);
+      assert.deepEqual(outcomesSince(before, await deliveryOutcomes()), { retry: 2, success: 1, failed: 0 });
     });
 
     it("ends a delivery failed after its last retry, with every attempt and a truncated body", {
       skip,
     }, async () => {
+      const before = await deliveryOutcomes();
       receiver.on("/down", () => ({ status: 503, body: "x".repeat(1000) }));
       const hook = await createHook("acct_down", "/down", {
         events: ["credits.depleted"],
@@ -276,6 +287,7 @@ for (const kind of dialects()) {
       assert.equal(record!.delivered_at, null);
       const stats = await statsReach("acct_down", hook.webhook_id, [2, 0, 1]);
       assert.equal(stats.last_success, null);
+      assert.deepEqual(outcomesSince(before, await deliveryOutcomes()), { retry: 1, success: 0, failed: 1 });
     });
 
     it("cuts a receiver that hangs at the configured timeout", { skip }, async () => {
