@@ -29,37 +29,49 @@ const NAV = [
   { to: "/webhooks", label: "Webhooks" },
 ];
 
+type Exchange = ReturnType<typeof exchangeSigninToken>;
+
 // Read before the first render, so the token leaves the address bar at once, and exchanged once
 // (a second exchange of the same link is refused by design).
-const pendingSigninToken = takeSigninToken();
-const pendingExchange = pendingSigninToken === null ? null : exchangeSigninToken(pendingSigninToken);
+const initialToken = takeSigninToken();
+const initialExchange: Exchange | null = initialToken === null ? null : exchangeSigninToken(initialToken);
 
 export function App() {
-  const [session, setSession] = useState<Session | null>(() =>
-    pendingSigninToken === null ? loadSession() : null,
-  );
+  const [exchange, setExchange] = useState<Exchange | null>(initialExchange);
+  const [session, setSession] = useState<Session | null>(() => (initialExchange ? null : loadSession()));
   const [notice, setNotice] = useState<{ kind: "error" | "info"; text: string } | null>(null);
-  const [exchanging, setExchanging] = useState(pendingSigninToken !== null);
+
+  // A link opened in a tab that already shows the dashboard only changes the fragment.
+  useEffect(() => {
+    const onHashChange = () => {
+      const token = takeSigninToken();
+      if (token !== null) setExchange(exchangeSigninToken(token));
+    };
+    window.addEventListener("hashchange", onHashChange);
+    return () => window.removeEventListener("hashchange", onHashChange);
+  }, []);
 
   useEffect(() => {
-    if (pendingExchange === null) return;
+    if (exchange === null) return;
     let cancelled = false;
-    pendingExchange.then((outcome) => {
+    exchange.then((outcome) => {
       if (cancelled) return;
       if (outcome.ok) {
         saveSession(outcome.session);
         setSession(outcome.session);
+        setNotice(null);
       } else {
         clearSession();
+        setSession(null);
         const reason = outcome.error instanceof LeadcheckError ? `: ${outcome.error.message}` : ".";
         setNotice({ kind: "error", text: `That sign-in link did not work${reason}` });
       }
-      setExchanging(false);
+      setExchange(null);
     });
     return () => {
       cancelled = true;
     };
-  }, []);
+  }, [exchange]);
 
   const signIn = useCallback((next: Session) => {
     saveSession(next);
@@ -79,7 +91,7 @@ export function App() {
     [session, signOut],
   );
 
-  if (exchanging) {
+  if (exchange !== null) {
     return (
       <main className="signin">
         <p role="status">Signing you in…</p>

@@ -1,0 +1,153 @@
+// Browser tests drive Debian's Chromium (/usr/bin/chromium) with playwright-core against the real
+// service started as a subprocess, with the network checks pointed at loopback fakes. Nothing here
+// reaches beyond 127.0.0.1: Chromium's own background traffic is switched off.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { SigninLinks } from "../../src/accounts/signin.service.js";
+import { createEmptyDatabase } from "../support/db.js";
+import { type FakeInternet, startFakeInternet } from "../support/fake-internet.js";
+import { TEST_ADMIN_TOKEN, TEST_JWT_SECRET, UNLIMITED_RATE_ENV } from "../support/harness.js";
+import { freePort, type Proc, runCli, startProcess, waitHealthy } from "../support/process.js";
+
+export const CHROMIUM = "/usr/bin/chromium";
+const DIST_INDEX = fileURLToPath(new URL("../../dashboard/dist/index.html", import.meta.url));
+export const SCREENSHOTS = fileURLToPath(new URL("../../test-artifacts/screenshots/", import.meta.url));
+
+/** Why the browser tests cannot run here, or false. With CI=true a missing browser is a failure. */
+export function browserSkipReason(): string | false {
+  if (existsSync(CHROMIUM)) return false;
+  const message = `${CHROMIUM} is missing (apt-get install chromium; .ci/run installs it)`;
+  if (process.env.CI === "true") throw new Error(`${message}: CI=true, failing instead of skipping`);
+  console.warn(`NOTICE: ${message}; skipping the browser tests`);
+  return message;
+}
+
+export interface Service {
+  url: string;
+  env: Record<string, string>;
+  proc: Proc;
+  fake: FakeInternet;
+  /** `leadcheck dashboard link` run as a subprocess, as an operator would. */
+  signinLink(user: string, ttl?: string): Promise<string>;
+  /** A sign-in link minted `ageMs` ago (15-minute lifetime), for refusals. */
+  oldSigninLink(user: string, ageMs: number): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** The real `leadcheck serve` on SQLite with its embedded worker, against the fake internet. */
+export async function startService(extraEnv: Record<string, string> = {}): Promise<Service> {
+  if (!existsSync(DIST_INDEX)) {
+    throw new Error("dashboard/dist is missing: run `npm run build:dashboard` (npm install runs it)");
+  }
+  const fake = await startFakeInternet();
+  const dir = mkdtempSync(join(tmpdir(), "leadcheck-browser-"));
+  const caFile = join(dir, "test-ca.pem");
+  writeFileSync(caFile, fake.ca);
+  const db = await createEmptyDatabase("sqlite");
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env: Record<string, string> = {
+    ...fake.env,
+    ...UNLIMITED_RATE_ENV,
+    NODE_EXTRA_CA_CERTS: caFile,
+    DATABASE_URL: db.url,
+    AUTH_JWT_SECRET: TEST_JWT_SECRET,
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    ...extraEnv,
+  };
+  const proc = startProcess(["serve"], env);
+  await waitHealthy(port, proc);
+  return {
+    url,
+    env,
+    proc,
+    fake,
+    async signinLink(user, ttl = "15m") {
+      const run = await runCli(["dashboard", "link", "--user", user, "--ttl", ttl, "--url", url], env);
+      if (run.code !== 0) throw new Error(`dashboard link failed: ${run.output}`);
+      const link = /^http\S+#signin=\S+$/m.exec(run.output)?.[0];
+      if (!link) throw new Error(`no link in: ${run.output}`);
+      return link;
+    },
+    async oldSigninLink(user, ageMs) {
+      const issuedAt = Date.now() - ageMs;
+      const links = new SigninLinks({ secret: TEST_JWT_SECRET, clock: { now: () => new Date(issuedAt) } });
+      const link = await links.createLink(user, 15 * 60_000, url);
+      if (link.kind !== "link") throw new Error(link.kind);
+      return link.url;
+    },
+    async close() {
+      if (proc.child.exitCode === null) proc.child.kill("SIGTERM");
+      await proc.exitCode();
+      await fake.close();
+      await db.drop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  /** Errors the pages threw or logged: a test asserts there were none. */
+  problems: string[];
+  newPage(): Promise<Page>;
+  screenshot(page: Page, name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), "leadcheck-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+    viewport: { width: 1280, height: 800 },
+    locale: "en-US",
+    timezoneId: "UTC",
+    acceptDownloads: true,
+    timeout: 30_000,
+  });
+  context.setDefaultTimeout(15_000);
+  const problems: string[] = [];
+  const watch = (page: Page) => {
+    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+    page.on("console", (message) => {
+      // Failed requests are the API's refusals that the tests provoke on purpose; they show in the page.
+      if (message.type() === "error" && !/Failed to load resource/.test(message.text()))
+        problems.push(`console error: ${message.text()}`);
+    });
+  };
+  context.on("page", watch);
+  const first = context.pages()[0];
+  if (first) watch(first);
+  const page = first ?? (await context.newPage());
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return {
+    context,
+    page,
+    problems,
+    newPage: () => context.newPage(),
+    async screenshot(target, name) {
+      await target.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+    },
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
