@@ -191,16 +191,25 @@ export class WebhookDispatcher {
     }
   }
 
-  /** Deletes delivery records past the retention period; returns how many. */
+  /**
+   * Deletes delivery records past the retention period, and the outbox events of that age that
+   * were fanned out (an event not yet dispatched is kept whatever its age); returns how many
+   * deliveries went.
+   */
   async purge(): Promise<number> {
     const cutoffMs = this.deps.clock.now().getTime() - this.deps.retentionDays * 86_400_000;
     const cutoff = new Date(cutoffMs).toISOString();
-    let total = 0;
-    for (;;) {
-      const n = await this.repo.purgeDeliveriesBefore(this.deps.database.db, cutoff, PURGE_CHUNK);
-      total += n;
-      if (n < PURGE_CHUNK) return total;
-    }
+    const { db } = this.deps.database;
+    const drain = async (deleteChunk: () => Promise<number>) => {
+      let total = 0;
+      for (;;) {
+        const n = await deleteChunk();
+        total += n;
+        if (n < PURGE_CHUNK) return total;
+      }
+    };
+    await drain(() => this.repo.purgeDispatchedEventsBefore(db, cutoff, PURGE_CHUNK));
+    return drain(() => this.repo.purgeDeliveriesBefore(db, cutoff, PURGE_CHUNK));
   }
 }
 

@@ -240,4 +240,25 @@ export class WebhooksRepo {
       .execute();
     return doomed.length;
   }
+
+  /** Deletes up to `limit` outbox events already fanned out and created before `cutoff`. */
+  async purgeDispatchedEventsBefore(db: Executor, cutoff: string, limit: number): Promise<number> {
+    const doomed = await db
+      .selectFrom("events")
+      .select("id")
+      .where("dispatched", "=", 1)
+      .where("created_at", "<", cutoff)
+      .limit(limit)
+      .execute();
+    if (doomed.length === 0) return 0;
+    await db
+      .deleteFrom("events")
+      .where(
+        "id",
+        "in",
+        doomed.map((r) => r.id),
+      )
+      .execute();
+    return doomed.length;
+  }
 }

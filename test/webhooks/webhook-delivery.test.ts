@@ -427,7 +427,9 @@ for (const kind of dialects()) {
       assert.equal(eventIds.size, 100);
     });
 
-    it("purges delivery records older than 30 days on its recurring job", { skip }, async () => {
+    it("purges delivery records and dispatched events older than 30 days on its recurring job", {
+      skip,
+    }, async () => {
       const hook = await createHook("acct_purge", "/purge", { events: ["lead.created"] });
       const day = 86_400_000;
       const row = (id: string, ageDays: number) => {
@@ -458,6 +460,19 @@ for (const kind of dialects()) {
         .insertInto("webhook_deliveries")
         .values([row("dlv_old", 31), row("dlv_recent", 29)])
         .execute();
+      const event = (id: string, ageDays: number, dispatched: number) => ({
+        id,
+        account_id: "acct_purge",
+        type: "lead.created",
+        payload: "{}",
+        created_at: new Date(Date.now() - ageDays * day).toISOString(),
+        dispatched,
+      });
+      // (Events not yet dispatched are never purged; here the running dispatcher would take them.)
+      await h.services.database.db
+        .insertInto("events")
+        .values([event("evt_purge_old", 31, 1), event("evt_purge_recent", 29, 1)])
+        .execute();
       await waitFor(
         async () => ((await deliveries("acct_purge", hook.webhook_id)).total === 1 ? true : undefined),
         "the old record purged",
@@ -466,6 +481,15 @@ for (const kind of dialects()) {
       );
       const [kept] = (await deliveries("acct_purge", hook.webhook_id)).deliveries;
       assert.equal(kept!.delivery_id, "dlv_recent");
+      const events = await h.services.database.db
+        .selectFrom("events")
+        .select("id")
+        .where("id", "like", "evt_purge_%")
+        .execute();
+      assert.deepEqual(
+        events.map((e) => e.id),
+        ["evt_purge_recent"],
+      );
     });
   });
 
