@@ -251,7 +251,7 @@ export class BatchesService implements ValidationScheduler {
   async runChunk(batchId: string): Promise<boolean> {
     const { db } = this.deps.database;
     const batch = await this.repo.find(db, batchId);
-    if (!batch || batch.status !== "processing") return false;
+    if (batch?.status !== "processing") return false;
     const items = await this.repo.pendingItems(db, batchId, this.deps.chunkSize ?? 250);
     if (items.length > 0) {
       if (batch.kind === "lead_validation") await this.runLeadItems(batch, items);
@@ -366,7 +366,7 @@ export class BatchesService implements ValidationScheduler {
     const now = this.deps.clock.now();
     const callback = await db.transaction().execute(async (trx) => {
       const b = await this.repo.find(trx, batchId);
-      if (!b || b.status !== "processing") return undefined;
+      if (b?.status !== "processing") return undefined;
       // A batch fails only when no item could be processed (decisions §5).
       const status = Number(b.failed) >= Number(b.total) ? "failed" : "completed";
       if (!(await this.repo.finish(trx, batchId, status, now.toISOString()))) return undefined;
@@ -411,7 +411,7 @@ export class BatchesService implements ValidationScheduler {
   async failRemaining(batchId: string, error: string): Promise<void> {
     const { db } = this.deps.database;
     const batch = await this.repo.find(db, batchId);
-    if (!batch || batch.status !== "processing") return;
+    if (batch?.status !== "processing") return;
     const now = this.deps.clock.now();
     const at = now.toISOString();
     for (;;) {
@@ -450,7 +450,7 @@ export class BatchesService implements ValidationScheduler {
   async validateOne(accountId: string, leadId: string): Promise<void> {
     const { db } = this.deps.database;
     const lead = await this.leads.findLive(db, accountId, leadId);
-    if (!lead || lead.validation_status !== "processing") return;
+    if (lead?.validation_status !== "processing") return;
     const [v] = await this.deps.validator.validate([lead]);
     const now = this.deps.clock.now();
     await db.transaction().execute(async (trx) => {

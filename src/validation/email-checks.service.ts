@@ -119,7 +119,7 @@ export class EmailChecksService {
     const interval = this.deps.pollIntervalMs ?? 100;
     for (;;) {
       const row = await this.find(jobId);
-      if (!row || row.status !== "processing" || Date.now() >= deadline) return row;
+      if (row?.status !== "processing" || Date.now() >= deadline) return row;
       await new Promise((r) => setTimeout(r, Math.min(interval, Math.max(1, deadline - Date.now()))));
     }
   }
@@ -153,7 +153,7 @@ export class EmailChecksService {
   /** One attempt of an email job. */
   async runAttempt(jobId: string, isLastAttempt: boolean): Promise<void> {
     const row = await this.find(jobId);
-    if (!row || row.status !== "processing") return;
+    if (row?.status !== "processing") return;
     const now = this.deps.clock.now();
     if (now.toISOString() >= row.deadline_at) {
       await this.finish(row, "timeout", null, "maximum validation time of 5 minutes exceeded");
