@@ -12,7 +12,7 @@ import { websiteScore } from "./checks/website/website-score.js";
 import type { Config } from "./config/config.js";
 import { CreditsService } from "./credits/credits.service.js";
 import { EventBus } from "./events/events.js";
-import { API_VERSION, type App, buildApp } from "./http/app.js";
+import { type App, buildApp } from "./http/app.js";
 import type { JobDefinition } from "./jobs/catalog.js";
 import { createJobQueue, type JobQueue } from "./jobs/index.js";
 import { KeysService } from "./keys/keys.service.js";
@@ -25,6 +25,7 @@ import { classifyAddress } from "./net/guard.js";
 import { type Database, migrateToLatest, openDatabase } from "./storage/db.js";
 import { EmailChecksService } from "./validation/email-checks.service.js";
 import { LeadValidator } from "./validation/lead-validator.js";
+import { API_VERSION } from "./version.js";
 import { createWebhooks } from "./webhooks/create-webhooks.js";
 import type { WebhooksService } from "./webhooks/webhooks.service.js";
 

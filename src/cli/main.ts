@@ -1,11 +1,9 @@
 // The `leadcheck` command: serve, worker, migrate and the admin commands (decisions §1).
+// The service's modules load inside the commands that need them, so that `--help` and the client
+// commands (check, import, dashboard link) start without loading the server stack.
 import { Command, Option } from "commander";
 import { ConfigError, loadConfig } from "../config/config.js";
-import { milliFromStoredCredits } from "../credits/credits.service.js";
-import { API_VERSION } from "../http/app.js";
-import { createServices } from "../main.js";
-import { exitOnSignals, startServe, startWorker } from "../server.js";
-import { migrateToLatest, openDatabase } from "../storage/db.js";
+import { API_VERSION } from "../version.js";
 import { registerClientCommands } from "./client-commands.js";
 import { registerDashboardCommands } from "./dashboard-command.js";
 
@@ -31,6 +29,7 @@ export function buildCli(): Command {
     .action(async (opts: { worker: boolean; port?: number }) => {
       if (opts.port !== undefined) process.env.PORT = String(opts.port);
       const cfg = config();
+      const { exitOnSignals, startServe } = await import("../server.js");
       const running = await startServe(cfg, { worker: opts.worker && cfg.worker.embedded });
       exitOnSignals(running, cfg);
     });
@@ -40,6 +39,7 @@ export function buildCli(): Command {
     .description("Run background jobs only (batches, email jobs, webhook deliveries, purges)")
     .action(async () => {
       const cfg = config();
+      const { exitOnSignals, startWorker } = await import("../server.js");
       exitOnSignals(await startWorker(cfg), cfg);
     });
 
@@ -47,6 +47,7 @@ export function buildCli(): Command {
     .command("migrate")
     .description("Apply pending database migrations and exit")
     .action(async () => {
+      const { migrateToLatest, openDatabase } = await import("../storage/db.js");
       const database = openDatabase(config().databaseUrl);
       try {
         const applied = await migrateToLatest(database.db);
@@ -64,6 +65,7 @@ export function buildCli(): Command {
     .requiredOption("--name <name>", "label for the key")
     .option("--description <text>", "optional description")
     .action(async (opts: { user: string; name: string; description?: string }) => {
+      const { createServices } = await import("../main.js");
       const services = await createServices(config());
       try {
         await services.credits.ensureAccount(opts.user);
@@ -81,10 +83,12 @@ export function buildCli(): Command {
     .requiredOption("--credits <amount>", "stored credits, e.g. 1.5 (= 1,500 display credits)")
     .option("--reason <text>", "ledger reason", "CLI grant")
     .action(async (opts: { user: string; credits: string; reason: string }) => {
+      const { milliFromStoredCredits } = await import("../credits/credits.service.js");
       const milli = milliFromStoredCredits(Number(opts.credits));
       if (!opts.credits || milli === undefined || milli <= 0) {
         throw new ConfigError(`--credits must be a positive multiple of 0.001, got "${opts.credits}"`);
       }
+      const { createServices } = await import("../main.js");
       const services = await createServices(config());
       try {
         print(await services.credits.grant(opts.user, milli, opts.reason));

@@ -22,6 +22,7 @@ import { registerHttpMetrics } from "../metrics/http-metrics.js";
 import type { Metrics } from "../metrics/metrics.js";
 import type { Database } from "../storage/db.js";
 import type { EmailChecksService } from "../validation/email-checks.service.js";
+import { API_VERSION } from "../version.js";
 import type { WebhooksService } from "../webhooks/webhooks.service.js";
 import { authHook } from "./auth.js";
 import { dashboardRoutes } from "./dashboard.js";
@@ -37,8 +38,6 @@ import { probeRoutes } from "./routes/probes.routes.js";
 import { sessionRoutes } from "./routes/session.routes.js";
 import { webhooksRoutes } from "./routes/webhooks.routes.js";
 import { ErrorResponse } from "./schemas.js";
-
-export const API_VERSION = "0.1.0";
 
 export interface AppDeps {
   config: Readonly<Config>;
