@@ -1,10 +1,12 @@
 // Workers die and stop while they hold work: a SIGKILLed worker's batch chunk or email job is
 // finished by another worker once its expiry passes (JOB_EXPIRY_MS shortens it here), nothing is
-// charged twice and no lead stays in `processing`; a SIGTERMed worker hands its job back at once.
+// charged twice and no lead stays in `processing`, a webhook delivery goes out again under its own
+// id; a SIGTERMed worker hands its job back at once.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { postgresSkipReason, redisSkipReason } from "../support/services.js";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server.js";
+import { type Receiver, startReceiver } from "../webhooks/receiver.js";
 import { type Cluster, type ClusterNode, sampleSum, scrape, startCluster, workerRunning } from "./cluster.js";
 
 const LEADS = 2000;
@@ -15,7 +17,9 @@ const skip = (await postgresSkipReason()) || (await redisSkipReason());
 describe("crash recovery: workers killed or stopped while holding work", { skip }, () => {
   let cluster: Cluster;
   let slowMx: TestSmtpServer;
+  let receiver: Receiver;
   before(async () => {
+    receiver = await startReceiver();
     cluster = await startCluster({
       apis: 1,
       workers: 2,
@@ -23,7 +27,7 @@ describe("crash recovery: workers killed or stopped while holding work", { skip 
         RATE_LIMIT_PER_MINUTE: "100000",
         RATE_LIMIT_PER_HOUR: "1000000",
         RATE_LIMIT_ENDPOINTS: "POST /v1/check-email=100000",
-        JOB_EXPIRY_MS: "batch.run=8000,email.verify=8000",
+        JOB_EXPIRY_MS: "batch.run=8000,email.verify=8000,webhooks.deliver=8000",
       },
       workerEnv: { SHUTDOWN_TIMEOUT_MS: "1000" },
     });
@@ -39,6 +43,7 @@ describe("crash recovery: workers killed or stopped while holding work", { skip 
   after(async () => {
     await cluster?.close();
     await slowMx?.close();
+    await receiver?.close();
   });
 
   const api = () => cluster.apis[0]!;
@@ -219,6 +224,55 @@ describe("crash recovery: workers killed or stopped while holding work", { skip 
       [job.id],
     );
     assert.equal(attempts.rows[0].retry_count, 0, "handing back does not count as a failed attempt");
+  });
+
+  it("finishes a webhook retry on another worker after the worker sending it is SIGKILLed, with the same delivery id", async () => {
+    const account = "acct_crash_webhook";
+    const { key } = await cluster.apiKey(account);
+    // First attempt fails, the retry hangs (its worker dies while sending it), later ones succeed.
+    receiver.on("/crash", (r) =>
+      r.count === 1 ? { status: 500 } : r.count === 2 ? "hang" : { status: 204 },
+    );
+    const created = await call(key, "POST", "/v1/webhooks", {
+      name: "crash receiver",
+      url: receiver.url("/crash"),
+      events: ["lead.created"],
+      retry_config: { max_retries: 3, retry_delays: [200, 200, 200] },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const lead = await call(key, "POST", "/v1/leads", { email: "hook@acme.test", validate: false });
+    assert.equal(lead.status, 201, JSON.stringify(lead.body));
+
+    await until(
+      async () => receiver.received.filter((r) => r.path === "/crash").length >= 2,
+      "the retry",
+      30_000,
+    );
+    await killHolder("webhooks.deliver");
+    const webhookId = String(created.body.webhook_id);
+    const delivery = await until(
+      async () => {
+        const { body } = await call(key, "GET", `/v1/webhooks/${webhookId}/deliveries`);
+        const [record] = body.deliveries as { status: string; attempts: number; delivery_id: string }[];
+        return record?.status === "success" ? record : undefined;
+      },
+      "the delivery to succeed on another worker",
+      60_000,
+    );
+    await Promise.all(replacements);
+    const got = receiver.received.filter((r) => r.path === "/crash");
+    assert.equal(got.length, 3, "failed, cut off by the kill, then delivered");
+    assert.deepEqual(
+      [...new Set(got.map((r) => r.headers["x-webhook-delivery"]))],
+      [delivery.delivery_id],
+      "every attempt carries the one delivery id, so the receiver can drop duplicates",
+    );
+    assert.equal(delivery.attempts, 2, "the killed attempt was never recorded; its rerun was");
+    const retried = await cluster.pg.query(
+      "select max(retry_count)::int as n from pgboss.job where name = 'webhooks.deliver' and data->>'deliveryId' = $1",
+      [delivery.delivery_id],
+    );
+    assert.ok(retried.rows[0].n >= 1, "the orphaned attempt expired and was retried by another worker");
   });
 
   async function assertChargedOnce(account: string, jobId: string, balanceMilli: number) {
