@@ -10,6 +10,7 @@ import { SigninLinks } from "../../src/accounts/signin.service.js";
 import { dashboardRoutes } from "../../src/http/dashboard.js";
 import { dialects, skipReasonFor } from "../support/db.js";
 import { type Harness, startHarness, TEST_JWT_SECRET, UNLIMITED_RATE_ENV } from "../support/harness.js";
+import { runCli } from "../support/process.js";
 
 async function linkToken(accountId: string, options: { ageMs?: number; secret?: string } = {}) {
   const issuedAt = Date.now() - (options.ageMs ?? 0);
@@ -92,6 +93,34 @@ for (const kind of dialects()) {
     });
   });
 }
+
+describe("leadcheck dashboard link", () => {
+  it("prints a link that the server exchanges, and refuses without a secret or with a bad ttl", async () => {
+    const env = { AUTH_JWT_SECRET: TEST_JWT_SECRET, DATABASE_URL: "sqlite::memory:" };
+    const [ok, noSecret, badTtl, badUser] = await Promise.all([
+      runCli(["dashboard", "link", "--user", "acct_cli", "--ttl", "2h", "--url", "http://127.0.0.1:9/"], env),
+      runCli(["dashboard", "link", "--user", "acct_cli"], { ...env, AUTH_JWT_SECRET: "" }),
+      runCli(["dashboard", "link", "--user", "acct_cli", "--ttl", "25h"], env),
+      runCli(["dashboard", "link", "--user", "no spaces"], env),
+    ]);
+    assert.equal(ok.code, 0, ok.output);
+    const link = /^http:\/\/127\.0\.0\.1:9\/dashboard\/#signin=(\S+)$/m.exec(ok.output);
+    assert.ok(link, ok.output);
+    assert.match(ok.output, /Single use, valid until/);
+    const claims = JSON.parse(Buffer.from(link[1]!.split(".")[1]!, "base64url").toString());
+    assert.equal(claims.sub, "acct_cli");
+    assert.equal(claims.purpose, "dashboard_signin");
+    assert.equal(claims.exp - claims.iat, 7200);
+    for (const [run, message] of [
+      [noSecret, /AUTH_JWT_SECRET/],
+      [badTtl, /--ttl/],
+      [badUser, /--user/],
+    ] as const) {
+      assert.equal(run.code, 2, run.output);
+      assert.match(run.output, message);
+    }
+  });
+});
 
 describe("dashboard static files", () => {
   let root: string;
