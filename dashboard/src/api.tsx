@@ -17,8 +17,9 @@ export interface Api {
   client: LeadcheckClient;
   session: Session;
   signOut(message?: string): void;
-  /** Awaits a call; a 401 signs the user out (with the API's message) before the error is rethrown. */
-  guard<T>(call: Promise<T>): Promise<T>;
+  /** Awaits a call; a 401 signs the user out (with the API's message) before the error is rethrown.
+   *  A call cancelled through `signal` (its page went away) signs nobody out. */
+  guard<T>(call: Promise<T>, signal?: AbortSignal): Promise<T>;
 }
 
 export const ApiContext = createContext<Api | null>(null);
@@ -30,11 +31,11 @@ export function useApi(): Api {
 }
 
 export function makeGuard(signOut: (message?: string) => void) {
-  return async <T,>(call: Promise<T>): Promise<T> => {
+  return async <T,>(call: Promise<T>, signal?: AbortSignal): Promise<T> => {
     try {
       return await call;
     } catch (error) {
-      if (error instanceof LeadcheckError && error.status === 401) {
+      if (error instanceof LeadcheckError && error.status === 401 && !signal?.aborted) {
         signOut(`You were signed out: ${error.message}. Sign in again.`);
       }
       throw error;
@@ -63,7 +64,7 @@ export function useLoader<T>(
   useEffect(() => {
     const controller = new AbortController();
     setState((s) => ({ ...s, loading: true }));
-    api.guard(loadRef.current(api, controller.signal)).then(
+    api.guard(loadRef.current(api, controller.signal), controller.signal).then(
       (data) => !controller.signal.aborted && setState({ data, loading: false }),
       (error) => !controller.signal.aborted && setState({ error, loading: false }),
     );

@@ -1,6 +1,6 @@
 // The shell: sign-in when there is no credential, otherwise the navigation and the current page.
 // A sign-in link's token is taken from the address once, at start, and exchanged for a session.
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { LeadcheckError } from "../../sdk/src/errors.js";
 import { type Api, ApiContext, makeGuard, useApi } from "./api.js";
 import { CreditsPage } from "./pages/credits.js";
@@ -80,7 +80,12 @@ export function App() {
     navigate("/leads", { replace: true });
   }, []);
 
+  // Several calls can fail with 401 at once: the first one signs out and its reason is kept.
+  const signedIn = useRef(session !== null);
+  signedIn.current = session !== null;
   const signOut = useCallback((message?: string) => {
+    if (!signedIn.current) return;
+    signedIn.current = false;
     clearSession();
     setSession(null);
     setNotice(message ? { kind: "error", text: message } : { kind: "info", text: "You are signed out." });

@@ -29,6 +29,7 @@ export function BatchProgress({ batchId, initial }: { batchId: string; initial?:
         signal: controller.signal,
         onProgress: (state) => !controller.signal.aborted && setBatch(state),
       }),
+      controller.signal,
     ).catch((e) => !controller.signal.aborted && setError(e));
     return () => controller.abort();
   }, [batchId, client, guard]);
