@@ -15,6 +15,7 @@ import { EventBus } from "./events/events.js";
 import { type App, buildApp } from "./http/app.js";
 import type { JobDefinition } from "./jobs/catalog.js";
 import { createJobQueue, type JobQueue } from "./jobs/index.js";
+import { KeyCache, RedisRevocationBoard } from "./keys/key-cache.js";
 import { KeysService } from "./keys/keys.service.js";
 import { LeadsService, type WebsiteNormalizer } from "./leads/leads.service.js";
 import { type Clock, systemClock } from "./lib/clock.js";
@@ -79,7 +80,6 @@ export async function createServices(
     newAccountMilliCredits: config.newAccountMilliCredits,
   });
   meterCredits(metrics, credits);
-  const keys = new KeysService(database, clock);
   const identity = new IdentityVerifier(config.auth);
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, {
@@ -91,6 +91,15 @@ export async function createServices(
       })
     : undefined;
   redis?.on("error", () => {}); // the rate limiter falls back to memory; readiness reports the rest
+  // Known keys skip their database read only where revocations are shared through Redis.
+  const keyCache =
+    redis && config.auth.keyCacheTtlMs > 0
+      ? new KeyCache(new RedisRevocationBoard(redis), {
+          ttlMs: config.auth.keyCacheTtlMs,
+          maxEntries: 10_000,
+        })
+      : undefined;
+  const keys = new KeysService(database, clock, keyCache);
   const queue = createJobQueue(database, {
     clock,
     pollIntervalMs: config.jobs.pollIntervalMs,

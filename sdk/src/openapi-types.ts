@@ -618,6 +618,15 @@ export interface paths {
             "application/json": components["schemas"]["ErrorResponse"];
           };
         };
+        /** @description The one error body (decisions §7) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            "application/json": components["schemas"]["ErrorResponse"];
+          };
+        };
       };
     };
     options?: never;

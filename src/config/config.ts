@@ -26,6 +26,8 @@ export interface Config {
     audience: string | undefined;
     jwtSecret: string | undefined;
     adminToken: string | undefined;
+    /** How long an API key may be served from an instance's cache (Redis deployments); 0: never. */
+    keyCacheTtlMs: number;
   };
   /** Resolvers ("ip" or "ip:port"); empty means the system's. */
   dnsServers: string[];
@@ -206,6 +208,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       audience: str(env, "AUTH_AUDIENCE"),
       jwtSecret: str(env, "AUTH_JWT_SECRET"),
       adminToken: str(env, "ADMIN_TOKEN"),
+      keyCacheTtlMs: int(env, "API_KEY_CACHE_TTL_MS", 60_000, 0),
     },
     dnsServers: (str(env, "DNS_SERVERS") ?? "")
       .split(",")

@@ -1,7 +1,9 @@
 // API keys: created and revoked by the account owner (identity JWT), used on data endpoints.
 import type { Clock } from "../lib/clock.js";
+import { AppError } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import type { Database } from "../storage/db.js";
+import type { KeyCache } from "./key-cache.js";
 import { generateApiKey, hashApiKey, isWellFormedApiKey, partialKey, sameHash } from "./key-format.js";
 import { KeysRepo } from "./keys.repo.js";
 
@@ -29,9 +31,11 @@ export interface KeySummary {
 export class KeysService {
   private readonly repo: KeysRepo;
 
+  /** `cache` (only with a shared revocation board) spares known keys their database read. */
   constructor(
     database: Database,
     private readonly clock: Clock,
+    private readonly cache?: KeyCache,
   ) {
     this.repo = new KeysRepo(database);
   }
@@ -73,22 +77,58 @@ export class KeysService {
     }));
   }
 
-  revoke(accountId: string, keyId: string): Promise<boolean> {
+  /**
+   * With a key cache, the revocation is marked on the shared board first, so that no instance
+   * can keep serving the key from its cache once the row says revoked; if the board cannot be
+   * reached nothing is revoked and the caller may retry.
+   */
+  async revoke(accountId: string, keyId: string): Promise<boolean> {
+    if (this.cache) {
+      try {
+        await this.cache.revoked(keyId);
+      } catch {
+        throw new AppError(
+          "SERVICE_UNAVAILABLE",
+          "Cannot revoke keys right now (Redis unreachable); try again",
+        );
+      }
+    }
     return this.repo.revoke(accountId, keyId, this.clock.now().toISOString());
   }
 
-  /** The key's account and id, or undefined for a malformed, unknown or revoked key. Reads the
-   *  database every time, so a revocation through any instance holds on the next request. */
+  /**
+   * The key's account and id, or undefined for a malformed, unknown or revoked key. Either the
+   * row is read, or (with a cache) the shared board confirms no revocation since it was read:
+   * a revocation through any instance holds on the next request.
+   */
   async authenticate(apiKey: string): Promise<{ accountId: string; keyId: string } | undefined> {
     if (!isWellFormedApiKey(apiKey)) return undefined;
     const hash = hashApiKey(apiKey);
+    const now = this.clock.now();
+    const nowMs = now.getTime();
+    const staleBefore = new Date(nowMs - LAST_USED_RESOLUTION_MS).toISOString();
+    const touch = async (keyId: string, lastUsedAt: string | null) => {
+      if (lastUsedAt !== null && lastUsedAt >= staleBefore) return;
+      await this.repo.touchLastUsed(keyId, now.toISOString(), staleBefore);
+      this.cache?.noteUsed(hash, now.toISOString());
+    };
+
+    const cached = await this.cache?.lookup(hash, nowMs);
+    if (cached) {
+      await touch(cached.keyId, cached.lastUsedAt);
+      return { accountId: cached.accountId, keyId: cached.keyId };
+    }
+    const generation = await this.cache?.generationBeforeRead();
     const row = await this.repo.findActiveKeyByHash(hash);
     if (!row || !sameHash(row.key_hash, hash)) return undefined;
-    const now = this.clock.now();
-    const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString();
-    if (row.last_used_at === null || row.last_used_at < staleBefore) {
-      await this.repo.touchLastUsed(row.id, now.toISOString(), staleBefore);
-    }
+    if (generation !== undefined)
+      this.cache?.remember(
+        hash,
+        { keyId: row.id, accountId: row.account_id, lastUsedAt: row.last_used_at },
+        generation,
+        nowMs,
+      );
+    await touch(row.id, row.last_used_at);
     return { accountId: row.account_id, keyId: row.id };
   }
 }

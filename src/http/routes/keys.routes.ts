@@ -65,7 +65,11 @@ export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         summary: "Revoke an API key (permanent, effective on the next request)",
         params: Type.Object({ key_id: Type.String({ maxLength: 100 }) }),
-        response: { 200: Type.Object({ message: Type.String(), key_id: Type.String() }) },
+        response: {
+          200: Type.Object({ message: Type.String(), key_id: Type.String() }),
+          // With Redis, the revocation is shared through it first; unreachable: nothing revoked.
+          503: { $ref: "ErrorResponse#" },
+        },
       },
     },
     async (request) => {

@@ -1,0 +1,116 @@
+// API keys seen recently, so that a request with a known key costs no database read. Across
+// instances this is only safe with a shared board that every revocation marks before it is
+// answered: each cache hit asks the board, in one Redis command, whether the key was revoked and
+// whether the board is still the one the entry was checked against (a restarted Redis has lost its
+// marks, and its new generation voids every entry). Without a board (embedded SQLite, PostgreSQL
+// without Redis) there is no cache and every request reads the key's row. See ADR 0009.
+import { randomUUID } from "node:crypto";
+import type { Redis } from "ioredis";
+
+/** How long a revocation mark outlives the revocation: far longer than any cache entry. */
+const MARK_TTL_S = 3600;
+
+export interface BoardState {
+  generation: string | null;
+  revoked: boolean;
+}
+
+export interface RevocationBoard {
+  /** The board's current generation, creating one when there is none. */
+  generation(): Promise<string>;
+  /** One round trip: the current generation and whether `keyId` is marked revoked. */
+  check(keyId: string): Promise<BoardState>;
+  /** Marks `keyId` revoked for every instance. */
+  markRevoked(keyId: string): Promise<void>;
+}
+
+export class RedisRevocationBoard implements RevocationBoard {
+  private readonly generationKey: string;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = "lc:keys:",
+  ) {
+    this.generationKey = `${prefix}generation`;
+  }
+
+  async generation(): Promise<string> {
+    const current = await this.redis.get(this.generationKey);
+    if (current) return current;
+    await this.redis.set(this.generationKey, randomUUID(), "NX");
+    const created = await this.redis.get(this.generationKey);
+    if (!created) throw new Error("revocation board: generation vanished");
+    return created;
+  }
+
+  async check(keyId: string): Promise<BoardState> {
+    const [generation, mark] = await this.redis.mget(this.generationKey, `${this.prefix}revoked:${keyId}`);
+    return { generation: generation ?? null, revoked: mark !== null && mark !== undefined };
+  }
+
+  async markRevoked(keyId: string): Promise<void> {
+    await this.redis.set(`${this.prefix}revoked:${keyId}`, "1", "EX", MARK_TTL_S);
+  }
+}
+
+export interface CachedKey {
+  keyId: string;
+  accountId: string;
+  lastUsedAt: string | null;
+}
+
+interface Entry extends CachedKey {
+  generation: string;
+  expiresAtMs: number;
+}
+
+export class KeyCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly board: RevocationBoard,
+    private readonly options: { ttlMs: number; maxEntries: number },
+  ) {}
+
+  /** The cached key for this hash if the board confirms it, else undefined (and the entry goes). */
+  async lookup(hash: string, nowMs: number): Promise<CachedKey | undefined> {
+    const entry = this.entries.get(hash);
+    if (!entry) return undefined;
+    if (entry.expiresAtMs <= nowMs) {
+      this.entries.delete(hash);
+      return undefined;
+    }
+    const state = await this.board.check(entry.keyId).catch(() => undefined);
+    if (state && !state.revoked && state.generation === entry.generation) return entry;
+    this.entries.delete(hash);
+    return undefined;
+  }
+
+  /**
+   * The board's generation to remember with a row read next, or undefined when the board cannot
+   * be reached (then nothing is cached). Read BEFORE the row: a revocation marked after this
+   * read is still seen by the entry's next check.
+   */
+  async generationBeforeRead(): Promise<string | undefined> {
+    return this.board.generation().catch(() => undefined);
+  }
+
+  remember(hash: string, key: CachedKey, generation: string, nowMs: number): void {
+    if (this.entries.size >= this.options.maxEntries && !this.entries.has(hash)) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    this.entries.set(hash, { ...key, generation, expiresAtMs: nowMs + this.options.ttlMs });
+  }
+
+  noteUsed(hash: string, at: string): void {
+    const entry = this.entries.get(hash);
+    if (entry) entry.lastUsedAt = at;
+  }
+
+  /** Marks the key revoked on the board; this instance forgets it at once. */
+  async revoked(keyId: string): Promise<void> {
+    for (const [hash, entry] of this.entries) if (entry.keyId === keyId) this.entries.delete(hash);
+    await this.board.markRevoked(keyId);
+  }
+}

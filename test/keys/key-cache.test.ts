@@ -1,0 +1,151 @@
+// The API-key cache of Redis deployments (src/keys/key-cache.ts): two KeysService instances stand
+// for two API processes on one database and the machine's Redis. A known key skips its row read,
+// yet a revocation through either instance holds on the other's next request; a Redis that lost
+// its data, an expired entry or an unreachable Redis all fall back to the row.
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { after, afterEach, before, beforeEach, describe, it } from "node:test";
+import { Redis } from "ioredis";
+import { KeyCache, RedisRevocationBoard } from "../../src/keys/key-cache.js";
+import { KeysService } from "../../src/keys/keys.service.js";
+import type { Clock } from "../../src/lib/clock.js";
+import { AppError } from "../../src/lib/errors.js";
+import { createTestDatabase, type TestDatabase } from "../support/db.js";
+import { REDIS_TEST_URL, redisSkipReason } from "../support/services.js";
+
+const TTL_MS = 60_000;
+const skip = await redisSkipReason();
+
+class TestClock implements Clock {
+  ms = Date.parse("2026-11-21T10:00:00.000Z");
+  now = () => new Date(this.ms);
+}
+
+describe("API key cache with a Redis revocation board", { skip }, () => {
+  let t: TestDatabase;
+  let redis: Redis;
+  let prefix: string;
+  let clock: TestClock;
+  let a: KeysService;
+  let b: KeysService;
+
+  const instance = (client: Redis = redis) =>
+    new KeysService(
+      t.database,
+      clock,
+      new KeyCache(new RedisRevocationBoard(client, prefix), { ttlMs: TTL_MS, maxEntries: 100 }),
+    );
+  /** Changes the row behind every service's back: only a row read can notice. */
+  const revokeRowDirectly = (keyId: string) =>
+    t.database.db
+      .updateTable("api_keys")
+      .set({ revoked_at: clock.now().toISOString() })
+      .where("id", "=", keyId)
+      .execute();
+
+  before(async () => {
+    t = await createTestDatabase("sqlite");
+    redis = new Redis(REDIS_TEST_URL, { maxRetriesPerRequest: 1 });
+    await t.database.db
+      .insertInto("accounts")
+      .values({ id: "acct_cache", balance_milli: 0, created_at: "2026-01-01", updated_at: "2026-01-01" })
+      .execute();
+  });
+  after(async () => {
+    await redis?.quit();
+    await t?.destroy();
+  });
+  afterEach(async () => {
+    await redis.del(`${prefix}generation`); // revocation marks expire by themselves
+  });
+  beforeEach(() => {
+    prefix = `lc:test:${randomUUID()}:`;
+    clock = new TestClock();
+    a = instance();
+    b = instance();
+  });
+
+  it("serves a known key without reading its row again", async () => {
+    const { api_key, key_id } = await a.create("acct_cache", "cached", null);
+    assert.deepEqual(await b.authenticate(api_key), { accountId: "acct_cache", keyId: key_id });
+    await revokeRowDirectly(key_id);
+    assert.deepEqual(
+      await b.authenticate(api_key),
+      { accountId: "acct_cache", keyId: key_id },
+      "a cache hit",
+    );
+    assert.equal(await instance().authenticate(api_key), undefined, "a fresh instance reads the row");
+  });
+
+  it("refuses a key revoked through one instance on the other's next request", async () => {
+    const { api_key, key_id } = await a.create("acct_cache", "shared", null);
+    assert.ok(await a.authenticate(api_key));
+    assert.ok(await b.authenticate(api_key));
+    assert.equal(await a.revoke("acct_cache", key_id), true);
+    assert.equal(await b.authenticate(api_key), undefined);
+    assert.equal(await a.authenticate(api_key), undefined);
+  });
+
+  it("voids every entry when Redis has lost its data (a new generation)", async () => {
+    const { api_key, key_id } = await a.create("acct_cache", "flushed", null);
+    assert.ok(await b.authenticate(api_key));
+    await revokeRowDirectly(key_id);
+    await redis.del(`${prefix}generation`);
+    assert.equal(await b.authenticate(api_key), undefined);
+  });
+
+  it("reads the row again once an entry is older than its TTL", async () => {
+    const { api_key, key_id } = await a.create("acct_cache", "aging", null);
+    assert.ok(await b.authenticate(api_key));
+    await revokeRowDirectly(key_id);
+    clock.ms += TTL_MS - 1;
+    assert.ok(await b.authenticate(api_key), "still within the TTL");
+    clock.ms += 1;
+    assert.equal(await b.authenticate(api_key), undefined);
+  });
+
+  it("still records last use on cache hits, at most once a minute", async () => {
+    const { api_key, key_id } = await a.create("acct_cache", "used", null);
+    const lastUsed = async () =>
+      (
+        await t.database.db
+          .selectFrom("api_keys")
+          .select("last_used_at")
+          .where("id", "=", key_id)
+          .executeTakeFirstOrThrow()
+      ).last_used_at;
+    await b.authenticate(api_key);
+    const first = await lastUsed();
+    assert.equal(first, clock.now().toISOString());
+    clock.ms += 30_000;
+    await b.authenticate(api_key);
+    assert.equal(await lastUsed(), first, "within the minute: no write");
+    clock.ms += 31_000;
+    await b.authenticate(api_key);
+    assert.equal(await lastUsed(), clock.now().toISOString());
+  });
+
+  it("without Redis reads every row, and refuses to revoke rather than leave caches behind", async () => {
+    const down = new Redis("redis://127.0.0.1:1", {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    down.on("error", () => {});
+    try {
+      const cut = instance(down);
+      const { api_key, key_id } = await cut.create("acct_cache", "no redis", null);
+      assert.ok(await cut.authenticate(api_key));
+      await assert.rejects(
+        cut.revoke("acct_cache", key_id),
+        (e) => e instanceof AppError && e.code === "SERVICE_UNAVAILABLE",
+      );
+      assert.ok(await cut.authenticate(api_key), "nothing was revoked");
+      await revokeRowDirectly(key_id);
+      assert.equal(await cut.authenticate(api_key), undefined, "no cache without a board");
+    } finally {
+      down.disconnect();
+    }
+  });
+});
