@@ -202,6 +202,21 @@ describe("dashboard in Chromium", { skip }, () => {
     await browser.screenshot(page, "import-402");
   });
 
+  it("starts a pasted list of emails as a batch and shows its results", async () => {
+    await page.getByRole("radio", { name: /Email addresses/ }).check();
+    await page.getByTestId("paste-list").fill("carol@acme.test, anyone@catchall.test\nnot-an-email");
+    await page.getByRole("button", { name: "Start batch of 3" }).click();
+    const bulk = page.getByTestId("bulk-result");
+    await bulk.filter({ hasText: "Created 2 leads" }).waitFor();
+    assert.match(await text(bulk), /Line 3 \(not-an-email\)/);
+    await page
+      .getByTestId("batch-status")
+      .filter({ hasText: "Finished: 2 of 2 done" })
+      .waitFor({ timeout: 30_000 });
+    assert.equal(await page.getByTestId("batch-result").count(), 2);
+    await browser.screenshot(page, "import-pasted-emails");
+  });
+
   it("shows credits with the ledger of the charges", async () => {
     await nav("Credits").click();
     await page.getByTestId("ledger-table").waitFor();
@@ -289,6 +304,13 @@ describe("dashboard in Chromium", { skip }, () => {
     await page.getByTestId("signin-notice").filter({ hasText: "signed out" }).waitFor();
     assert.match(await text(page.getByTestId("signin-notice")), /revoked API key/i);
     assert.equal(await page.evaluate("sessionStorage.length"), 0, "the credential is gone");
+
+    // An identity provider's token (here HS256 with the server's secret) manages keys again.
+    await page.getByLabel("Identity provider token").fill(token);
+    await page.getByTestId("signin-identity-form").getByRole("button", { name: "Sign in" }).click();
+    await page.getByTestId("signed-in-as").filter({ hasText: USER }).waitFor();
+    await nav("API keys").click();
+    await page.getByTestId("empty").filter({ hasText: "No API keys yet" }).waitFor();
   });
 
   it("threw no script errors on any page", () => {
