@@ -24,10 +24,10 @@ import type { Database } from "../storage/db.js";
 import type { EmailChecksService } from "../validation/email-checks.service.js";
 import { API_VERSION } from "../version.js";
 import type { WebhooksService } from "../webhooks/webhooks.service.js";
-import { authHook } from "./auth.js";
+import { authHook, settleKey } from "./auth.js";
 import { dashboardRoutes } from "./dashboard.js";
 import { errorHandler, notFoundHandler } from "./errors.js";
-import { RateLimits } from "./rate-limit.js";
+import { RATE_LIMIT_HEADERS, RateLimits } from "./rate-limit.js";
 import { adminRoutes } from "./routes/admin.routes.js";
 import { batchesRoutes } from "./routes/batches.routes.js";
 import { checksRoutes } from "./routes/checks.routes.js";
@@ -138,8 +138,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   if (deps.metrics) registerHttpMetrics(app, deps.metrics);
 
   app.decorateRequest("principal", null);
-  app.addHook("onRequest", authHook({ ...deps, adminToken: deps.config.auth.adminToken }));
-  app.addHook("onRequest", new RateLimits(deps.config.rateLimits, deps.redis).hook());
+  app.decorateRequest("pendingKeyCheck", null);
+  const authenticate = authHook({ ...deps, adminToken: deps.config.auth.adminToken });
+  const limit = new RateLimits(deps.config.rateLimits, deps.redis).hook();
+  app.addHook("onRequest", async (request, reply) => {
+    await authenticate(request, reply);
+    // A cached key's revocation check may still be in flight: the rate-limit counters go out in
+    // the same Redis round trip, and the key's verdict comes first (a revoked key hears 401).
+    const [key, limited] = await Promise.allSettled([settleKey(request), limit(request, reply)]);
+    if (key.status === "rejected") {
+      for (const name of RATE_LIMIT_HEADERS) reply.removeHeader(name);
+      throw key.reason;
+    }
+    if (limited.status === "rejected") throw limited.reason;
+  });
 
   await app.register(async (scope) => {
     await probeRoutes(scope as App, deps);

@@ -24,6 +24,8 @@ declare module "fastify" {
   }
   interface FastifyRequest {
     principal: Principal | null;
+    /** A cached API key's revocation check still in flight; settleKey() awaits it. */
+    pendingKeyCheck: (() => Promise<unknown>) | null;
   }
 }
 
@@ -67,6 +69,7 @@ export function authHook(deps: AuthDeps) {
 
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     request.principal = null;
+    request.pendingKeyCheck = null;
     const mode = request.routeOptions.config?.auth ?? "none";
     if (mode === "none") return;
 
@@ -93,7 +96,7 @@ export function authHook(deps: AuthDeps) {
 
     // data routes
     if (typeof apiKey === "string" && apiKey !== "") {
-      const found = await deps.keys.authenticate(apiKey.trim());
+      const found = await deps.keys.beginAuthenticate(apiKey.trim());
       if (!found) throw invalidKey();
       request.principal = {
         accountId: found.accountId,
@@ -101,6 +104,7 @@ export function authHook(deps: AuthDeps) {
         keyId: found.keyId,
         rateLimitKey: `key:${found.keyId}`,
       };
+      request.pendingKeyCheck = found.settle;
       return;
     }
     if (Array.isArray(apiKey)) throw invalidKey();
@@ -110,6 +114,20 @@ export function authHook(deps: AuthDeps) {
     }
     throw missing();
   };
+}
+
+/**
+ * Awaits the revocation check of a key served from the cache (see KeysService.beginAuthenticate):
+ * a key revoked since it was cached is refused here, before any handler runs.
+ */
+export async function settleKey(request: FastifyRequest): Promise<void> {
+  const check = request.pendingKeyCheck;
+  if (!check) return;
+  request.pendingKeyCheck = null;
+  if (!(await check())) {
+    request.principal = null;
+    throw invalidKey();
+  }
 }
 
 /** The authenticated principal of a route that requires one. */

@@ -87,6 +87,12 @@ export class RateLimits {
   }
 }
 
+export const RATE_LIMIT_HEADERS = [
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+] as const;
+
 function setHeaders(reply: FastifyReply, limit: number, remaining: number, resetAtMs: number): void {
   reply.header("X-RateLimit-Limit", String(limit));
   reply.header("X-RateLimit-Remaining", String(Math.max(0, remaining)));

@@ -72,18 +72,26 @@ export class KeyCache {
     private readonly options: { ttlMs: number; maxEntries: number },
   ) {}
 
-  /** The cached key for this hash if the board confirms it, else undefined (and the entry goes). */
-  async lookup(hash: string, nowMs: number): Promise<CachedKey | undefined> {
+  /** The live cache entry for this hash, unconfirmed; see confirm(). */
+  peek(hash: string, nowMs: number): CachedKey | undefined {
     const entry = this.entries.get(hash);
     if (!entry) return undefined;
-    if (entry.expiresAtMs <= nowMs) {
-      this.entries.delete(hash);
-      return undefined;
-    }
-    const state = await this.board.check(entry.keyId).catch(() => undefined);
-    if (state && !state.revoked && state.generation === entry.generation) return entry;
+    if (entry.expiresAtMs > nowMs) return entry;
     this.entries.delete(hash);
     return undefined;
+  }
+
+  /**
+   * Whether the board confirms a peeked entry: not revoked, same generation. Never rejects (an
+   * unreachable board is a "no"); a refused entry is dropped. The command goes out at once, so
+   * a caller's own Redis commands issued before it awaits share its round trip.
+   */
+  async confirm(hash: string, key: CachedKey): Promise<boolean> {
+    const state = await this.board.check(key.keyId).catch(() => undefined);
+    const entry = this.entries.get(hash);
+    if (state && !state.revoked && entry && state.generation === entry.generation) return true;
+    this.entries.delete(hash);
+    return false;
   }
 
   /**

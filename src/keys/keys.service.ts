@@ -101,23 +101,38 @@ export class KeysService {
    * row is read, or (with a cache) the shared board confirms no revocation since it was read:
    * a revocation through any instance holds on the next request.
    */
-  async authenticate(apiKey: string): Promise<{ accountId: string; keyId: string } | undefined> {
+  async authenticate(apiKey: string): Promise<KeyIdentity | undefined> {
+    return (await this.beginAuthenticate(apiKey))?.settle();
+  }
+
+  /**
+   * authenticate() in two steps, for the HTTP hook: a cached key answers at once while its board
+   * check is in flight, so the rate-limit commands sent next share that Redis round trip. The
+   * identity is only good once `settle()` returns it; undefined there means revoked.
+   */
+  async beginAuthenticate(apiKey: string): Promise<PendingKeyIdentity | undefined> {
     if (!isWellFormedApiKey(apiKey)) return undefined;
     const hash = hashApiKey(apiKey);
     const now = this.clock.now();
-    const nowMs = now.getTime();
-    const staleBefore = new Date(nowMs - LAST_USED_RESOLUTION_MS).toISOString();
-    const touch = async (keyId: string, lastUsedAt: string | null) => {
-      if (lastUsedAt !== null && lastUsedAt >= staleBefore) return;
-      await this.repo.touchLastUsed(keyId, now.toISOString(), staleBefore);
-      this.cache?.noteUsed(hash, now.toISOString());
-    };
-
-    const cached = await this.cache?.lookup(hash, nowMs);
-    if (cached) {
-      await touch(cached.keyId, cached.lastUsedAt);
-      return { accountId: cached.accountId, keyId: cached.keyId };
+    const cached = this.cache?.peek(hash, now.getTime());
+    if (cached && this.cache) {
+      const confirmed = this.cache.confirm(hash, cached);
+      const identity = { accountId: cached.accountId, keyId: cached.keyId };
+      return {
+        ...identity,
+        settle: async () => {
+          if (!(await confirmed)) return this.readKey(hash, now);
+          await this.touch(hash, cached.keyId, cached.lastUsedAt, now);
+          return identity;
+        },
+      };
     }
+    const identity = await this.readKey(hash, now);
+    return identity && { ...identity, settle: async () => identity };
+  }
+
+  /** Reads the key's row (remembering it when there is a cache) and records its use. */
+  private async readKey(hash: string, now: Date): Promise<KeyIdentity | undefined> {
     const generation = await this.cache?.generationBeforeRead();
     const row = await this.repo.findActiveKeyByHash(hash);
     if (!row || !sameHash(row.key_hash, hash)) return undefined;
@@ -126,9 +141,26 @@ export class KeysService {
         hash,
         { keyId: row.id, accountId: row.account_id, lastUsedAt: row.last_used_at },
         generation,
-        nowMs,
+        now.getTime(),
       );
-    await touch(row.id, row.last_used_at);
+    await this.touch(hash, row.id, row.last_used_at, now);
     return { accountId: row.account_id, keyId: row.id };
   }
+
+  /** Writes last_used when the stored value is over a minute old. */
+  private async touch(hash: string, keyId: string, lastUsedAt: string | null, now: Date): Promise<void> {
+    const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString();
+    if (lastUsedAt !== null && lastUsedAt >= staleBefore) return;
+    await this.repo.touchLastUsed(keyId, now.toISOString(), staleBefore);
+    this.cache?.noteUsed(hash, now.toISOString());
+  }
+}
+
+export interface KeyIdentity {
+  accountId: string;
+  keyId: string;
+}
+
+export interface PendingKeyIdentity extends KeyIdentity {
+  settle(): Promise<KeyIdentity | undefined>;
 }

@@ -74,6 +74,7 @@ describe("scale-out: two API processes and two workers on one PostgreSQL and Red
     assert.equal(revoked.status, 200);
     const refused = await get(b, "/v1/credits", key);
     assert.equal(refused.status, 401);
+    assert.equal(refused.headers.get("x-ratelimit-limit"), null, "no rate-limit headers on a refused key");
     assert.equal(((await refused.json()) as { error_code: string }).error_code, "INVALID_API_KEY");
   });
 
