@@ -222,43 +222,41 @@ export class WebhooksRepo {
   }
 
   /** Deletes up to `limit` delivery records created before `cutoff`; returns how many. */
-  async purgeDeliveriesBefore(db: Executor, cutoff: string, limit: number): Promise<number> {
-    const doomed = await db
-      .selectFrom("webhook_deliveries")
-      .select("id")
-      .where("created_at", "<", cutoff)
-      .limit(limit)
-      .execute();
-    if (doomed.length === 0) return 0;
-    await db
-      .deleteFrom("webhook_deliveries")
-      .where(
-        "id",
-        "in",
-        doomed.map((r) => r.id),
-      )
-      .execute();
-    return doomed.length;
+  purgeDeliveriesBefore(db: Executor, cutoff: string, limit: number): Promise<number> {
+    return deleteOldest(db, "webhook_deliveries", cutoff, limit);
   }
 
   /** Deletes up to `limit` outbox events already fanned out and created before `cutoff`. */
-  async purgeDispatchedEventsBefore(db: Executor, cutoff: string, limit: number): Promise<number> {
-    const doomed = await db
-      .selectFrom("events")
-      .select("id")
-      .where("dispatched", "=", 1)
-      .where("created_at", "<", cutoff)
-      .limit(limit)
-      .execute();
-    if (doomed.length === 0) return 0;
-    await db
-      .deleteFrom("events")
-      .where(
-        "id",
-        "in",
-        doomed.map((r) => r.id),
-      )
-      .execute();
-    return doomed.length;
+  purgeDispatchedEventsBefore(db: Executor, cutoff: string, limit: number): Promise<number> {
+    return deleteOldest(db, "events", cutoff, limit);
   }
+}
+
+/**
+ * Deletes up to `limit` rows of `table` created before `cutoff` (events: only dispatched ones),
+ * by id, so that each statement stays short on a large table; returns how many.
+ */
+async function deleteOldest(
+  db: Executor,
+  table: "webhook_deliveries" | "events",
+  cutoff: string,
+  limit: number,
+): Promise<number> {
+  const doomed = await db
+    .selectFrom(table)
+    .select("id")
+    .where("created_at", "<", cutoff)
+    .$if(table === "events", (q) => q.where(sql.ref("dispatched"), "=", 1))
+    .limit(limit)
+    .execute();
+  if (doomed.length === 0) return 0;
+  await db
+    .deleteFrom(table)
+    .where(
+      "id",
+      "in",
+      doomed.map((r) => r.id),
+    )
+    .execute();
+  return doomed.length;
 }
