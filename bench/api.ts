@@ -26,6 +26,8 @@ const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? "warn";
 /** BENCH_ONLY=read|write and BENCH_DATABASES=sqlite|postgres narrow a run (for profiling). */
 const KINDS = (process.env.BENCH_ONLY ?? "read,write").split(",");
 const DATABASES = (process.env.BENCH_DATABASES ?? "sqlite,postgres").split(",");
+/** Every created lead needs an email of its own, over all rounds. */
+let leadSerial = 0;
 /** Runs per server, interleaved; the median is reported. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
@@ -149,9 +151,6 @@ async function start(args: string[]): Promise<Server> {
     },
   };
 }
-
-/** Every created lead needs an email of its own, over all rounds. */
-let leadSerial = 0;
 
 async function cannon(label: string, server: Server, kind: "read" | "write"): Promise<Figures> {
   const { target } = server;
