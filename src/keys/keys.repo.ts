@@ -38,6 +38,17 @@ export class KeysRepo {
       .execute();
   }
 
+  async isActiveKeyOf(accountId: string, keyId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom("api_keys")
+      .select("id")
+      .where("id", "=", keyId)
+      .where("account_id", "=", accountId)
+      .where("revoked_at", "is", null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Returns true when an active key of this account was revoked. */
   async revoke(accountId: string, keyId: string, at: string): Promise<boolean> {
     const result = await this.db

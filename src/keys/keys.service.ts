@@ -84,6 +84,8 @@ export class KeysService {
    */
   async revoke(accountId: string, keyId: string): Promise<boolean> {
     if (this.cache) {
+      // Only this account's own active keys get a mark; anything else is the same 404 as before.
+      if (!(await this.repo.isActiveKeyOf(accountId, keyId))) return false;
       try {
         await this.cache.revoked(keyId);
       } catch {

@@ -86,6 +86,14 @@ describe("API key cache with a Redis revocation board", { skip }, () => {
     assert.equal(await a.authenticate(api_key), undefined);
   });
 
+  it("marks nothing for a key that is not the account's own", async () => {
+    const { key_id } = await a.create("acct_cache", "someone's", null);
+    assert.equal(await b.revoke("acct_other", key_id), false);
+    assert.equal(await b.revoke("acct_cache", "key_unknown"), false);
+    assert.equal(await redis.exists(`${prefix}revoked:${key_id}`), 0);
+    assert.equal(await redis.exists(`${prefix}revoked:key_unknown`), 0);
+  });
+
   it("voids every entry when Redis has lost its data (a new generation)", async () => {
     const { api_key, key_id } = await a.create("acct_cache", "flushed", null);
     assert.ok(await b.authenticate(api_key));
