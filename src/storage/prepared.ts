@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto";
 import type SQLite from "better-sqlite3";
 import { type Compilable, CompiledQuery, type Kysely } from "kysely";
-import type pg from "pg";
+import type { Database } from "./db.js";
 import type { Schema } from "./schema.js";
 import { uncachedHandle } from "./sqlite-dialect.js";
 
@@ -24,12 +24,8 @@ export interface PreparedRead<P, R> {
   first(params: P): Promise<R | undefined>;
 }
 
-export interface PreparedTarget {
-  db: Kysely<Schema>;
-  /** The statement-caching SQLite handle; undefined on PostgreSQL. */
-  sqlite: SQLite.Database | undefined;
-  pgPool: pg.Pool | undefined;
-}
+/** What a prepared read runs on: a Database (db.ts). */
+export type PreparedTarget = Pick<Database, "db" | "sqlite" | "pgPool">;
 
 /**
  * `build` receives placeholders standing for the named parameters; it must use them only as
@@ -41,6 +37,7 @@ export function prepareRead<P extends Record<string, unknown>, R>(
 ): PreparedRead<P, R> {
   let compiled: { sql: string; slots: Slot[]; name: string } | undefined;
   let sqliteRead: ((values: unknown[]) => R[]) | undefined;
+  const sqlite = target.sqlite && uncachedHandle(target.sqlite);
 
   const compile = () => {
     const placeholders = new Proxy({} as P, { get: (_t, key) => `${MARK}${String(key)}` });
@@ -57,14 +54,11 @@ export function prepareRead<P extends Record<string, unknown>, R>(
   const all = async (params: P): Promise<R[]> => {
     compiled ??= compile();
     const values = compiled.slots.map((slot) => ("name" in slot ? params[slot.name] : slot.value));
-    const { sqlite, pgPool } = target;
-    if (sqlite) {
-      const handle = uncachedHandle(sqlite);
-      if (!handle.inTransaction) {
-        sqliteRead ??= rawReader<R>(handle.prepare(compiled.sql));
-        return sqliteRead(values);
-      }
+    if (sqlite && !sqlite.inTransaction) {
+      sqliteRead ??= rawReader<R>(sqlite.prepare(compiled.sql));
+      return sqliteRead(values);
     }
+    const { pgPool } = target;
     if (pgPool) return (await pgPool.query({ name: compiled.name, text: compiled.sql, values })).rows as R[];
     const result = await target.db.executeQuery<R>(CompiledQuery.raw(compiled.sql, values));
     return [...result.rows];

@@ -7,9 +7,8 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import { SignJWT } from "jose";
 import type { Locator, Page } from "playwright-core";
-import { TEST_JWT_SECRET } from "../support/harness.js";
+import { testToken } from "../support/harness.js";
 import { startReceiver } from "../webhooks/receiver.js";
 import {
   type Browser,
@@ -273,12 +272,7 @@ describe("dashboard in Chromium", { skip }, () => {
     await page.getByRole("heading", { name: "Sign in to leadcheck" }).waitFor();
     await browser.screenshot(page, "signin");
 
-    const token = await new SignJWT({})
-      .setProtectedHeader({ alg: "HS256" })
-      .setSubject(USER)
-      .setIssuedAt()
-      .setExpirationTime("5m")
-      .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+    const token = await testToken(USER);
     const created = await fetch(`${service.url}/v1/auth/keys`, {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },

@@ -5,13 +5,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SignJWT } from "jose";
 import pg from "pg";
 import { loadConfig } from "../../src/config/config.js";
 import { createServices, startQueue } from "../../src/main.js";
 import { createEmptyDatabase } from "../support/db.js";
 import { type FakeInternet, startFakeInternet } from "../support/fake-internet.js";
-import { TEST_ADMIN_TOKEN, TEST_JWT_SECRET } from "../support/harness.js";
+import { TEST_ADMIN_TOKEN, TEST_JWT_SECRET, testToken } from "../support/harness.js";
 import { freePort, type Proc, startProcess, waitFor } from "../support/process.js";
 import { REDIS_TEST_URL } from "../support/services.js";
 
@@ -118,13 +117,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     throw error;
   }
 
-  const token = (accountId: string) =>
-    new SignJWT({})
-      .setProtectedHeader({ alg: "HS256" })
-      .setSubject(accountId)
-      .setIssuedAt()
-      .setExpirationTime("1h")
-      .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+  const token = testToken;
 
   return {
     fake,

@@ -21,6 +21,16 @@ export const UNLIMITED_RATE_ENV: Record<string, string> = {
     .join(","),
 };
 
+/** An identity token for the account, as the tests' services (AUTH_JWT_SECRET) accept it. */
+export function testToken(accountId: string): Promise<string> {
+  return new SignJWT({})
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(accountId)
+    .setIssuedAt()
+    .setExpirationTime("1h")
+    .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+}
+
 export interface Harness {
   app: App;
   services: Services;
@@ -55,13 +65,7 @@ export async function startHarness(
   const app = await buildHttpApp(services);
   await app.ready();
 
-  const token = (accountId: string) =>
-    new SignJWT({})
-      .setProtectedHeader({ alg: "HS256" })
-      .setSubject(accountId)
-      .setIssuedAt()
-      .setExpirationTime("1h")
-      .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+  const token = testToken;
 
   return {
     app,
