@@ -16,9 +16,9 @@ export type RequestBody<P extends ApiPath, M extends HttpMethod> =
 export type ResponseBody<P extends ApiPath, M extends HttpMethod> =
   Operation<P, M> extends { responses: infer R } ? JsonContent<R[Extract<200 | 201 | 202, keyof R>]> : never;
 
-/** Query parameters; those with a server-side default (limit, offset) may be left out. */
+/** Query parameters (the document marks those with a server-side default, limit and offset, optional). */
 export type QueryParams<P extends ApiPath, M extends HttpMethod> =
-  Operation<P, M> extends { parameters: { query?: infer Q } } ? Partial<NonNullable<Q>> : never;
+  Operation<P, M> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 
 export type ErrorBody = components["schemas"]["ErrorResponse"];
 

@@ -12,86 +12,7 @@ export interface paths {
       cookie?: never;
     };
     /** Health */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              status: string;
-              timestamp: string;
-              checks?: {
-                [key: string]: string;
-              };
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    get: operations["getHealth"];
     put?: never;
     post?: never;
     delete?: never;
@@ -108,86 +29,7 @@ export interface paths {
       cookie?: never;
     };
     /** Liveness */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              status: string;
-              timestamp: string;
-              checks?: {
-                [key: string]: string;
-              };
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    get: operations["getLiveness"];
     put?: never;
     post?: never;
     delete?: never;
@@ -204,101 +46,7 @@ export interface paths {
       cookie?: never;
     };
     /** Readiness: database and queue */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              status: string;
-              timestamp: string;
-              checks?: {
-                [key: string]: string;
-              };
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description Default Response */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              status: string;
-              timestamp: string;
-              checks?: {
-                [key: string]: string;
-              };
-            };
-          };
-        };
-      };
-    };
+    get: operations["getReadiness"];
     put?: never;
     post?: never;
     delete?: never;
@@ -315,206 +63,10 @@ export interface paths {
       cookie?: never;
     };
     /** List API keys */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              keys: {
-                key_id: string;
-                name: string;
-                description: string | null;
-                partial_key: string;
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 UTC
-                 */
-                created_at: string;
-                last_used: string | null;
-              }[];
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    get: operations["listApiKeys"];
     put?: never;
     /** Create an API key */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            name: string;
-            description?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              key_id: string;
-              /** @description Shown only in this response */
-              api_key: string;
-              name: string;
-              description: string | null;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              created_at: string;
-              message: string;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    post: operations["createApiKey"];
     delete?: never;
     options?: never;
     head?: never;
@@ -532,103 +84,7 @@ export interface paths {
     put?: never;
     post?: never;
     /** Revoke an API key (permanent, effective on the next request) */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          key_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-              key_id: string;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    delete: operations["revokeApiKey"];
     options?: never;
     head?: never;
     patch?: never;
@@ -642,109 +98,7 @@ export interface paths {
       cookie?: never;
     };
     /** Credit balance */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              userId: string;
-              /** @description Stored credits (3 decimals) */
-              credits: number;
-              /** @description Stored credits x 1000 */
-              displayCredits: number;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              updatedAt: string;
-              usedThisMonth: number;
-              used_this_month: number;
-              lastPurchase: {
-                credits: number;
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 UTC
-                 */
-                at: string;
-              } | null;
-              last_purchase: {
-                credits: number;
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 UTC
-                 */
-                at: string;
-              } | null;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    get: operations["getCredits"];
     put?: never;
     post?: never;
     delete?: never;
@@ -761,105 +115,7 @@ export interface paths {
       cookie?: never;
     };
     /** Credit ledger, newest first */
-    get: {
-      parameters: {
-        query: {
-          limit: number;
-          offset: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              transactions: {
-                id: string;
-                /** @description signup, grant or debit */
-                type: string;
-                /** @description Signed change in stored credits */
-                amount: number;
-                displayAmount: number;
-                balanceAfter: number;
-                reason: string;
-                reference: string | null;
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 UTC
-                 */
-                createdAt: string;
-              }[];
-              total: number;
-              limit: number;
-              offset: number;
-              hasMore: boolean;
-              nextOffset: number | null;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    get: operations["listCreditTransactions"];
     put?: never;
     post?: never;
     delete?: never;
@@ -878,119 +134,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Grant credits to an account (payment systems plug in here) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          userId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            /** @description Stored credits */
-            credits: number;
-            reason?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              userId: string;
-              /** @description Stored credits (3 decimals) */
-              credits: number;
-              /** @description Stored credits x 1000 */
-              displayCredits: number;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              updatedAt: string;
-              usedThisMonth: number;
-              used_this_month: number;
-              lastPurchase: {
-                credits: number;
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 UTC
-                 */
-                at: string;
-              } | null;
-              last_purchase: {
-                credits: number;
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 UTC
-                 */
-                at: string;
-              } | null;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    post: operations["grantCredits"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1005,330 +149,10 @@ export interface paths {
       cookie?: never;
     };
     /** List leads, newest first */
-    get: {
-      parameters: {
-        query: {
-          limit: number;
-          offset: number;
-          emailValid?: boolean;
-          minDeliverabilityRating?: number;
-          maxDeliverabilityRating?: number;
-          min_score?: number;
-          max_score?: number;
-          validationStatus?: "new" | "processing" | "valid" | "invalid" | "risky";
-          status?: "new" | "processing" | "valid" | "invalid" | "risky";
-          leadRecommendation?: "high_priority" | "validate" | "research" | "skip";
-          campaign?: string;
-          source?: "manual" | "api" | "csv" | "google_sheets";
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              leads: {
-                id: string;
-                email: string;
-                website: string | null;
-                firstName: string | null;
-                lastName: string | null;
-                company: string | null;
-                title: string | null;
-                phone: string | null;
-                linkedIn: string | null;
-                twitter: string | null;
-                leadServiceCategory: string | null;
-                leadServiceSubcategory: string | null;
-                campaign: string | null;
-                tags: string[];
-                notes: string | null;
-                priority: string;
-                status: boolean;
-                validationStatus: string;
-                leadDeliverabilityRating: number;
-                leadRecommendation: string;
-                leadQuality: string;
-                ratingFactors: {
-                  code: string;
-                  label: string;
-                  points: number;
-                }[];
-                emailValid: boolean | null;
-                emailCatchAll: boolean | null;
-                emailDisposable: boolean | null;
-                emailService: string | null;
-                emailScore: number | null;
-                emailType: string | null;
-                emailRisk: string | null;
-                domainHttpStatus: number | null;
-                domainFinalUrl: string | null;
-                domainSslValid: boolean | null;
-                domainParked: boolean | null;
-                domainResponseTimeMs: number | null;
-                domainScore: number | null;
-                validatedAt: string | null;
-                source: string;
-                customFields: {
-                  [key: string]: unknown;
-                };
-                metadata: {
-                  [key: string]: unknown;
-                };
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 UTC
-                 */
-                created: string;
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 UTC
-                 */
-                updated: string;
-              }[];
-              total: number;
-              limit: number;
-              offset: number;
-              hasMore: boolean;
-              nextOffset: number | null;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    get: operations["listLeads"];
     put?: never;
     /** Create a lead (validated unless validate: false) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            email: string;
-            website?: string | null;
-            domain?: string | null;
-            firstName?: string | null;
-            first_name?: string | null;
-            lastName?: string | null;
-            last_name?: string | null;
-            company?: string | null;
-            title?: string | null;
-            phone?: string | null;
-            linkedIn?: string | null;
-            twitter?: string | null;
-            leadServiceCategory?: string | null;
-            lead_service_category?: string | null;
-            leadServiceSubcategory?: string | null;
-            lead_service_subcategory?: string | null;
-            campaign?: string | null;
-            tags?: string[] | null;
-            notes?: string | null;
-            priority?: "low" | "normal" | "high" | "urgent";
-            /** @description active (true) or inactive */
-            status?: boolean;
-            customFields?: {
-              [key: string]: unknown;
-            } | null;
-            custom_fields?: {
-              [key: string]: unknown;
-            } | null;
-            /** @default true */
-            validate?: boolean;
-            source?: "manual" | "api" | "csv" | "google_sheets";
-          } & {
-            [key: string]: unknown;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              id: string;
-              email: string;
-              website: string | null;
-              firstName: string | null;
-              lastName: string | null;
-              company: string | null;
-              title: string | null;
-              phone: string | null;
-              linkedIn: string | null;
-              twitter: string | null;
-              leadServiceCategory: string | null;
-              leadServiceSubcategory: string | null;
-              campaign: string | null;
-              tags: string[];
-              notes: string | null;
-              priority: string;
-              status: boolean;
-              validationStatus: string;
-              leadDeliverabilityRating: number;
-              leadRecommendation: string;
-              leadQuality: string;
-              ratingFactors: {
-                code: string;
-                label: string;
-                points: number;
-              }[];
-              emailValid: boolean | null;
-              emailCatchAll: boolean | null;
-              emailDisposable: boolean | null;
-              emailService: string | null;
-              emailScore: number | null;
-              emailType: string | null;
-              emailRisk: string | null;
-              domainHttpStatus: number | null;
-              domainFinalUrl: string | null;
-              domainSslValid: boolean | null;
-              domainParked: boolean | null;
-              domainResponseTimeMs: number | null;
-              domainScore: number | null;
-              validatedAt: string | null;
-              source: string;
-              customFields: {
-                [key: string]: unknown;
-              };
-              metadata: {
-                [key: string]: unknown;
-              };
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              created: string;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              updated: string;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    post: operations["createLead"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1343,90 +167,7 @@ export interface paths {
       cookie?: never;
     };
     /** Lead statistics: counts by validation status and recommendation, average rating */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              total: number;
-              validated: number;
-              byValidationStatus: {
-                [key: string]: number;
-              };
-              byRecommendation: {
-                [key: string]: number;
-              };
-              averageRating: number | null;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    get: operations["getLeadStats"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1443,392 +184,12 @@ export interface paths {
       cookie?: never;
     };
     /** Get a lead with its validation results */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          leadId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              id: string;
-              email: string;
-              website: string | null;
-              firstName: string | null;
-              lastName: string | null;
-              company: string | null;
-              title: string | null;
-              phone: string | null;
-              linkedIn: string | null;
-              twitter: string | null;
-              leadServiceCategory: string | null;
-              leadServiceSubcategory: string | null;
-              campaign: string | null;
-              tags: string[];
-              notes: string | null;
-              priority: string;
-              status: boolean;
-              validationStatus: string;
-              leadDeliverabilityRating: number;
-              leadRecommendation: string;
-              leadQuality: string;
-              ratingFactors: {
-                code: string;
-                label: string;
-                points: number;
-              }[];
-              emailValid: boolean | null;
-              emailCatchAll: boolean | null;
-              emailDisposable: boolean | null;
-              emailService: string | null;
-              emailScore: number | null;
-              emailType: string | null;
-              emailRisk: string | null;
-              domainHttpStatus: number | null;
-              domainFinalUrl: string | null;
-              domainSslValid: boolean | null;
-              domainParked: boolean | null;
-              domainResponseTimeMs: number | null;
-              domainScore: number | null;
-              validatedAt: string | null;
-              source: string;
-              customFields: {
-                [key: string]: unknown;
-              };
-              metadata: {
-                [key: string]: unknown;
-              };
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              created: string;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              updated: string;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    get: operations["getLead"];
     /** Update a lead (partial; null clears; customFields merge; no validation, no charge) */
-    put: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          leadId: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            email?: string;
-            website?: string | null;
-            domain?: string | null;
-            firstName?: string | null;
-            first_name?: string | null;
-            lastName?: string | null;
-            last_name?: string | null;
-            company?: string | null;
-            title?: string | null;
-            phone?: string | null;
-            linkedIn?: string | null;
-            twitter?: string | null;
-            leadServiceCategory?: string | null;
-            lead_service_category?: string | null;
-            leadServiceSubcategory?: string | null;
-            lead_service_subcategory?: string | null;
-            campaign?: string | null;
-            tags?: string[] | null;
-            notes?: string | null;
-            priority?: "low" | "normal" | "high" | "urgent";
-            /** @description active (true) or inactive */
-            status?: boolean;
-            customFields?: {
-              [key: string]: unknown;
-            } | null;
-            custom_fields?: {
-              [key: string]: unknown;
-            } | null;
-          } & {
-            [key: string]: unknown;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              id: string;
-              email: string;
-              website: string | null;
-              firstName: string | null;
-              lastName: string | null;
-              company: string | null;
-              title: string | null;
-              phone: string | null;
-              linkedIn: string | null;
-              twitter: string | null;
-              leadServiceCategory: string | null;
-              leadServiceSubcategory: string | null;
-              campaign: string | null;
-              tags: string[];
-              notes: string | null;
-              priority: string;
-              status: boolean;
-              validationStatus: string;
-              leadDeliverabilityRating: number;
-              leadRecommendation: string;
-              leadQuality: string;
-              ratingFactors: {
-                code: string;
-                label: string;
-                points: number;
-              }[];
-              emailValid: boolean | null;
-              emailCatchAll: boolean | null;
-              emailDisposable: boolean | null;
-              emailService: string | null;
-              emailScore: number | null;
-              emailType: string | null;
-              emailRisk: string | null;
-              domainHttpStatus: number | null;
-              domainFinalUrl: string | null;
-              domainSslValid: boolean | null;
-              domainParked: boolean | null;
-              domainResponseTimeMs: number | null;
-              domainScore: number | null;
-              validatedAt: string | null;
-              source: string;
-              customFields: {
-                [key: string]: unknown;
-              };
-              metadata: {
-                [key: string]: unknown;
-              };
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              created: string;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              updated: string;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    put: operations["updateLead"];
     post?: never;
     /** Archive a lead (soft delete) */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          leadId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-              leadId: string;
-              lead_id: string;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    delete: operations["archiveLead"];
     options?: never;
     head?: never;
     patch?: never;
@@ -1844,105 +205,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Create 1-500 leads; bad items are reported, good ones created */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            leads: {
-              [key: string]: unknown;
-            }[];
-            /** @default true */
-            validate?: boolean;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              created: number;
-              failed: number;
-              batchId: string | null;
-              leads: {
-                id: string;
-                email: string;
-                status: string;
-              }[];
-              lead_ids: string[];
-              errors: {
-                index: number;
-                email: string | null;
-                error: string;
-              }[];
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    post: operations["createLeadsInBulk"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1962,88 +225,7 @@ export interface paths {
      * Import leads from CSV (text/csv body or multipart file); header row maps to lead fields
      * @description Unknown columns become customFields; source is csv. Any bad row refuses the whole file (422 listing rows by line number). `?validate=false` imports without validation and without charge.
      */
-    post: {
-      parameters: {
-        query?: {
-          validate?: boolean;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              batchId: string | null;
-              status: string;
-              created: number;
-              pollUrl: string | null;
-              leadIds: string[];
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    post: operations["importLeads"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2058,73 +240,7 @@ export interface paths {
       cookie?: never;
     };
     /** Export the account's leads with their ratings as CSV (streamed) */
-    get: {
-      parameters: {
-        query?: {
-          format?: "csv";
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "text/csv": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "text/csv": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "text/csv": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "text/csv": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "text/csv": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "text/csv": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    get: operations["exportLeads"];
     put?: never;
     post?: never;
     delete?: never;
@@ -2143,100 +259,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Validate 1-500 existing leads as a batch */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            leadIds?: string[];
-            lead_ids?: string[];
-            webhookUrl?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              batchId: string;
-              job_id: string;
-              status: string;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              createdAt: string;
-              pollUrl: string;
-              totalLeads: number;
-              total_leads: number;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    post: operations["validateLeads"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2251,102 +274,7 @@ export interface paths {
       cookie?: never;
     };
     /** A validation batch with live counts */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          batchId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              batchId: string;
-              /** @description lead_validation or domain_check */
-              type: string;
-              /** @description processing, completed or failed */
-              status: string;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              createdAt: string;
-              pollUrl: string;
-              totalLeads: number;
-              completedLeads: number;
-              validLeads: number;
-              invalidLeads: number;
-              failedLeads: number;
-              /** @description 0-100 percent */
-              progress: number;
-              completedAt: string | null;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    get: operations["getBatch"];
     put?: never;
     post?: never;
     delete?: never;
@@ -2363,104 +291,7 @@ export interface paths {
       cookie?: never;
     };
     /** Item results of a batch, in input order */
-    get: {
-      parameters: {
-        query: {
-          limit: number;
-          offset: number;
-        };
-        header?: never;
-        path: {
-          batchId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              batchId: string;
-              status: string;
-              results: {
-                index: number;
-                input: string;
-                leadId: string | null;
-                status: string;
-                verdict: string | null;
-                result: {
-                  [key: string]: unknown;
-                } | null;
-                error: string | null;
-              }[];
-              total: number;
-              limit: number;
-              offset: number;
-              hasMore: boolean;
-              nextOffset: number | null;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    get: operations["listBatchResults"];
     put?: never;
     post?: never;
     delete?: never;
@@ -2479,106 +310,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Check 1-10,000 websites as a batch (0.001 credits each, charged upfront) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            domains: string[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              batchId: string;
-              /** @description lead_validation or domain_check */
-              type: string;
-              /** @description processing, completed or failed */
-              status: string;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              createdAt: string;
-              pollUrl: string;
-              totalLeads: number;
-              completedLeads: number;
-              validLeads: number;
-              invalidLeads: number;
-              failedLeads: number;
-              /** @description 0-100 percent */
-              progress: number;
-              completedAt: string | null;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    post: operations["createDomainBatch"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2595,105 +327,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Check a website: reachability, redirects, TLS, parked domain, timings (synchronous, up to ~30 s) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            website: string;
-            /** @default true */
-            returnDetails?: boolean;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              website: string;
-              /** @description active, inactive or error */
-              status: string;
-              valid: boolean;
-              httpStatus: number | null;
-              finalUrl: string;
-              sslValid: boolean;
-              isParked: boolean;
-              responseTimeMs: number;
-              redirectChain: string[];
-              error: string | null;
-              creditsDeducted: number;
-              creditsRemaining: number;
-              details?: {
-                [key: string]: unknown;
-              };
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    post: operations["checkWebsite"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2710,105 +344,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Website check by domain (same as /v1/check-website) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            domain: string;
-            /** @default true */
-            returnDetails?: boolean;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              website: string;
-              /** @description active, inactive or error */
-              status: string;
-              valid: boolean;
-              httpStatus: number | null;
-              finalUrl: string;
-              sslValid: boolean;
-              isParked: boolean;
-              responseTimeMs: number;
-              redirectChain: string[];
-              error: string | null;
-              creditsDeducted: number;
-              creditsRemaining: number;
-              details?: {
-                [key: string]: unknown;
-              };
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    post: operations["checkDomain"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2825,118 +361,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Verify an email by SMTP (no mail sent); waits up to `timeout` s, else returns a job to poll */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            email: string;
-            /** @default 30 */
-            timeout?: number;
-            /** @default true */
-            returnDetails?: boolean;
-            webhookUrl?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              email: string;
-              /** @description valid, invalid, risky, unknown or processing */
-              status: string;
-              valid?: boolean;
-              catchAll?: boolean;
-              disposable?: boolean;
-              service?: string;
-              domain?: string;
-              emailType?: string;
-              emailRisk?: string;
-              emailScore?: number;
-              waitTime: string;
-              creditsDeducted: number;
-              creditsRemaining: number;
-              jobId?: string;
-              pollUrl?: string;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              estimatedCompletion?: string;
-              message?: string;
-              error?: string;
-              details?: {
-                [key: string]: unknown;
-              };
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    post: operations["checkEmail"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2951,99 +376,7 @@ export interface paths {
       cookie?: never;
     };
     /** A validation job (kept 24 hours) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          jobId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              jobId: string;
-              type: string;
-              input: string;
-              /** @description processing, completed, failed or timeout */
-              status: string;
-              result?: {
-                [key: string]: unknown;
-              };
-              error?: string;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              createdAt: string;
-              completedAt: string | null;
-              elapsedTime: string;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    get: operations["getValidationJob"];
     put?: never;
     post?: never;
     delete?: never;
@@ -3060,253 +393,10 @@ export interface paths {
       cookie?: never;
     };
     /** List webhook endpoints (without secrets) */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              webhooks: {
-                webhook_id: string;
-                user_id: string;
-                name: string;
-                url: string;
-                events: string[];
-                active: boolean;
-                description: string | null;
-                retry_config: {
-                  max_retries: number;
-                  retry_delays: number[];
-                };
-                delivery_stats: {
-                  total_attempts: number;
-                  successful_deliveries: number;
-                  failed_deliveries: number;
-                  last_delivery: string | null;
-                  last_success: string | null;
-                };
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 UTC
-                 */
-                created_at: string;
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 UTC
-                 */
-                updated_at: string;
-              }[];
-              total: number;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    get: operations["listWebhooks"];
     put?: never;
     /** Register a webhook endpoint (the secret is shown only here and on rotation) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            name: string;
-            /** @description HTTPS recommended */
-            url: string;
-            events: (
-              | "validation.started"
-              | "validation.complete"
-              | "validation.failed"
-              | "lead.created"
-              | "lead.updated"
-              | "lead.validated"
-              | "credits.low"
-              | "credits.depleted"
-              | "batch.started"
-              | "batch.complete"
-              | "batch.progress"
-            )[];
-            /** @default true */
-            active?: boolean;
-            description?: string | null;
-            retry_config?: {
-              max_retries?: number;
-              /** @description Milliseconds before each retry; at most max_retries entries, the last repeats */
-              retry_delays?: number[];
-            } & {
-              [key: string]: unknown;
-            };
-          } & {
-            [key: string]: unknown;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              webhook_id: string;
-              user_id: string;
-              name: string;
-              url: string;
-              events: string[];
-              active: boolean;
-              description: string | null;
-              retry_config: {
-                max_retries: number;
-                retry_delays: number[];
-              };
-              delivery_stats: {
-                total_attempts: number;
-                successful_deliveries: number;
-                failed_deliveries: number;
-                last_delivery: string | null;
-                last_success: string | null;
-              };
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              created_at: string;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              updated_at: string;
-            } & {
-              /** @description whsec_...; shown only in this response */
-              secret: string;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    post: operations["createWebhook"];
     delete?: never;
     options?: never;
     head?: never;
@@ -3321,333 +411,15 @@ export interface paths {
       cookie?: never;
     };
     /** Get a webhook endpoint */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          webhook_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              webhook_id: string;
-              user_id: string;
-              name: string;
-              url: string;
-              events: string[];
-              active: boolean;
-              description: string | null;
-              retry_config: {
-                max_retries: number;
-                retry_delays: number[];
-              };
-              delivery_stats: {
-                total_attempts: number;
-                successful_deliveries: number;
-                failed_deliveries: number;
-                last_delivery: string | null;
-                last_success: string | null;
-              };
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              created_at: string;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              updated_at: string;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    get: operations["getWebhook"];
     put?: never;
     post?: never;
     /** Delete a webhook endpoint and its delivery history */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          webhook_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              message: string;
-              webhook_id: string;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    delete: operations["deleteWebhook"];
     options?: never;
     head?: never;
     /** Change a webhook endpoint (any of name, url, events, active, description, retry_config) */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          webhook_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            name?: string;
-            /** @description HTTPS recommended */
-            url?: string;
-            events?: (
-              | "validation.started"
-              | "validation.complete"
-              | "validation.failed"
-              | "lead.created"
-              | "lead.updated"
-              | "lead.validated"
-              | "credits.low"
-              | "credits.depleted"
-              | "batch.started"
-              | "batch.complete"
-              | "batch.progress"
-            )[];
-            active?: boolean;
-            description?: string | null;
-            retry_config?: {
-              max_retries?: number;
-              /** @description Milliseconds before each retry; at most max_retries entries, the last repeats */
-              retry_delays?: number[];
-            } & {
-              [key: string]: unknown;
-            };
-          } & {
-            [key: string]: unknown;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              webhook_id: string;
-              user_id: string;
-              name: string;
-              url: string;
-              events: string[];
-              active: boolean;
-              description: string | null;
-              retry_config: {
-                max_retries: number;
-                retry_delays: number[];
-              };
-              delivery_stats: {
-                total_attempts: number;
-                successful_deliveries: number;
-                failed_deliveries: number;
-                last_delivery: string | null;
-                last_success: string | null;
-              };
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              created_at: string;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              updated_at: string;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    patch: operations["updateWebhook"];
     trace?: never;
   };
   "/v1/webhooks/{webhook_id}/rotate-secret": {
@@ -3660,91 +432,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Replace the signing secret at once */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          webhook_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              webhook_id: string;
-              /** @description whsec_...; replaces the old secret at once */
-              secret: string;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              rotated_at: string;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    post: operations["rotateWebhookSecret"];
     delete?: never;
     options?: never;
     head?: never;
@@ -3761,113 +449,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Send a signed test delivery of an event kind now and report the outcome */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          webhook_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            /**
-             * @description One of the eleven event kinds
-             * @enum {string}
-             */
-            event:
-              | "validation.started"
-              | "validation.complete"
-              | "validation.failed"
-              | "lead.created"
-              | "lead.updated"
-              | "lead.validated"
-              | "credits.low"
-              | "credits.depleted"
-              | "batch.started"
-              | "batch.complete"
-              | "batch.progress";
-          } & {
-            [key: string]: unknown;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              success: boolean;
-              response_time_ms: number;
-              event: string;
-              delivered_at: string | null;
-              delivery_id: string;
-              http_status: number | null;
-              error_message: string | null;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    post: operations["testWebhook"];
     delete?: never;
     options?: never;
     head?: never;
@@ -3882,128 +464,7 @@ export interface paths {
       cookie?: never;
     };
     /** Delivery records of an endpoint, newest first (kept 30 days) */
-    get: {
-      parameters: {
-        query: {
-          limit: number;
-          offset: number;
-        };
-        header?: never;
-        path: {
-          webhook_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              deliveries: {
-                delivery_id: string;
-                webhook_id: string;
-                event: string;
-                /** @description The event's id, the same in every delivery of the event */
-                event_id: string;
-                url: string;
-                /** @description pending (attempts left), success or failed */
-                status: string;
-                http_status: number | null;
-                response_body: string | null;
-                error_message: string | null;
-                attempts: number;
-                attempt_log: {
-                  attempt: number;
-                  /** @description success or failed */
-                  status: string;
-                  http_status: number | null;
-                  error_message: string | null;
-                  response_body: string | null;
-                  response_truncated: boolean;
-                  duration_ms: number;
-                  /**
-                   * Format: date-time
-                   * @description ISO 8601 UTC
-                   */
-                  attempted_at: string;
-                }[];
-                test: boolean;
-                redelivery_of: string | null;
-                next_attempt_at: string | null;
-                delivered_at: string | null;
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 UTC
-                 */
-                created_at: string;
-              }[];
-              total: number;
-              limit: number;
-              offset: number;
-              hasMore: boolean;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    get: operations["listWebhookDeliveries"];
     put?: never;
     post?: never;
     delete?: never;
@@ -4022,120 +483,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Send a delivery again as a new delivery (same body and event id, new delivery id) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          webhook_id: string;
-          delivery_id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        202: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              delivery_id: string;
-              webhook_id: string;
-              event: string;
-              /** @description The event's id, the same in every delivery of the event */
-              event_id: string;
-              url: string;
-              /** @description pending (attempts left), success or failed */
-              status: string;
-              http_status: number | null;
-              response_body: string | null;
-              error_message: string | null;
-              attempts: number;
-              attempt_log: {
-                attempt: number;
-                /** @description success or failed */
-                status: string;
-                http_status: number | null;
-                error_message: string | null;
-                response_body: string | null;
-                response_truncated: boolean;
-                duration_ms: number;
-                /**
-                 * Format: date-time
-                 * @description ISO 8601 UTC
-                 */
-                attempted_at: string;
-              }[];
-              test: boolean;
-              redelivery_of: string | null;
-              next_attempt_at: string | null;
-              delivered_at: string | null;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              created_at: string;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    post: operations["redeliverWebhookDelivery"];
     delete?: never;
     options?: never;
     head?: never;
@@ -4155,98 +503,7 @@ export interface paths {
      * Exchange a one-time dashboard sign-in token for a session token
      * @description Sign-in tokens come from `leadcheck dashboard link` (needs AUTH_JWT_SECRET). Each works once and only here; the session token lasts 12 hours. Answers 401 for an expired, reused or invalid token.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          "application/json": {
-            /** @description The sign-in token of a sign-in link */
-            token: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": {
-              /** @description Session token: send it as `Authorization: Bearer <token>` */
-              token: string;
-              /** @enum {string} */
-              token_type: "Bearer";
-              account_id: string;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC
-               */
-              expires_at: string;
-            };
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        422: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-        /** @description The one error body (decisions §7) */
-        500: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            "application/json": components["schemas"]["ErrorResponse"];
-          };
-        };
-      };
-    };
+    post: operations["createSession"];
     delete?: never;
     options?: never;
     head?: never;
@@ -4286,4 +543,3793 @@ export interface components {
   pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+  getHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            status: string;
+            timestamp: string;
+            checks?: {
+              [key: string]: string;
+            };
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getLiveness: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            status: string;
+            timestamp: string;
+            checks?: {
+              [key: string]: string;
+            };
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getReadiness: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            status: string;
+            timestamp: string;
+            checks?: {
+              [key: string]: string;
+            };
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description Default Response */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            status: string;
+            timestamp: string;
+            checks?: {
+              [key: string]: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  listApiKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            keys: {
+              key_id: string;
+              name: string;
+              description: string | null;
+              partial_key: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              created_at: string;
+              last_used: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  createApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          description?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            key_id: string;
+            /** @description Shown only in this response */
+            api_key: string;
+            name: string;
+            description: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            created_at: string;
+            message: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  revokeApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        key_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message: string;
+            key_id: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getCredits: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            userId: string;
+            /** @description Stored credits (3 decimals) */
+            credits: number;
+            /** @description Stored credits x 1000 */
+            displayCredits: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            updatedAt: string;
+            usedThisMonth: number;
+            used_this_month: number;
+            lastPurchase: {
+              credits: number;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              at: string;
+            } | null;
+            last_purchase: {
+              credits: number;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              at: string;
+            } | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listCreditTransactions: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            transactions: {
+              id: string;
+              /** @description signup, grant or debit */
+              type: string;
+              /** @description Signed change in stored credits */
+              amount: number;
+              displayAmount: number;
+              balanceAfter: number;
+              reason: string;
+              reference: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              createdAt: string;
+            }[];
+            total: number;
+            limit: number;
+            offset: number;
+            hasMore: boolean;
+            nextOffset: number | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  grantCredits: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        userId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Stored credits */
+          credits: number;
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            userId: string;
+            /** @description Stored credits (3 decimals) */
+            credits: number;
+            /** @description Stored credits x 1000 */
+            displayCredits: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            updatedAt: string;
+            usedThisMonth: number;
+            used_this_month: number;
+            lastPurchase: {
+              credits: number;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              at: string;
+            } | null;
+            last_purchase: {
+              credits: number;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              at: string;
+            } | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listLeads: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+        emailValid?: boolean;
+        minDeliverabilityRating?: number;
+        maxDeliverabilityRating?: number;
+        min_score?: number;
+        max_score?: number;
+        validationStatus?: "new" | "processing" | "valid" | "invalid" | "risky";
+        status?: "new" | "processing" | "valid" | "invalid" | "risky";
+        leadRecommendation?: "high_priority" | "validate" | "research" | "skip";
+        campaign?: string;
+        source?: "manual" | "api" | "csv" | "google_sheets";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            leads: {
+              id: string;
+              email: string;
+              website: string | null;
+              firstName: string | null;
+              lastName: string | null;
+              company: string | null;
+              title: string | null;
+              phone: string | null;
+              linkedIn: string | null;
+              twitter: string | null;
+              leadServiceCategory: string | null;
+              leadServiceSubcategory: string | null;
+              campaign: string | null;
+              tags: string[];
+              notes: string | null;
+              priority: string;
+              status: boolean;
+              validationStatus: string;
+              leadDeliverabilityRating: number;
+              leadRecommendation: string;
+              leadQuality: string;
+              ratingFactors: {
+                code: string;
+                label: string;
+                points: number;
+              }[];
+              emailValid: boolean | null;
+              emailCatchAll: boolean | null;
+              emailDisposable: boolean | null;
+              emailService: string | null;
+              emailScore: number | null;
+              emailType: string | null;
+              emailRisk: string | null;
+              domainHttpStatus: number | null;
+              domainFinalUrl: string | null;
+              domainSslValid: boolean | null;
+              domainParked: boolean | null;
+              domainResponseTimeMs: number | null;
+              domainScore: number | null;
+              validatedAt: string | null;
+              source: string;
+              customFields: {
+                [key: string]: unknown;
+              };
+              metadata: {
+                [key: string]: unknown;
+              };
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              created: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              updated: string;
+            }[];
+            total: number;
+            limit: number;
+            offset: number;
+            hasMore: boolean;
+            nextOffset: number | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  createLead: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          email: string;
+          website?: string | null;
+          domain?: string | null;
+          firstName?: string | null;
+          first_name?: string | null;
+          lastName?: string | null;
+          last_name?: string | null;
+          company?: string | null;
+          title?: string | null;
+          phone?: string | null;
+          linkedIn?: string | null;
+          twitter?: string | null;
+          leadServiceCategory?: string | null;
+          lead_service_category?: string | null;
+          leadServiceSubcategory?: string | null;
+          lead_service_subcategory?: string | null;
+          campaign?: string | null;
+          tags?: string[] | null;
+          notes?: string | null;
+          priority?: "low" | "normal" | "high" | "urgent";
+          /** @description active (true) or inactive */
+          status?: boolean;
+          customFields?: {
+            [key: string]: unknown;
+          } | null;
+          custom_fields?: {
+            [key: string]: unknown;
+          } | null;
+          /** @default true */
+          validate?: boolean;
+          source?: "manual" | "api" | "csv" | "google_sheets";
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            id: string;
+            email: string;
+            website: string | null;
+            firstName: string | null;
+            lastName: string | null;
+            company: string | null;
+            title: string | null;
+            phone: string | null;
+            linkedIn: string | null;
+            twitter: string | null;
+            leadServiceCategory: string | null;
+            leadServiceSubcategory: string | null;
+            campaign: string | null;
+            tags: string[];
+            notes: string | null;
+            priority: string;
+            status: boolean;
+            validationStatus: string;
+            leadDeliverabilityRating: number;
+            leadRecommendation: string;
+            leadQuality: string;
+            ratingFactors: {
+              code: string;
+              label: string;
+              points: number;
+            }[];
+            emailValid: boolean | null;
+            emailCatchAll: boolean | null;
+            emailDisposable: boolean | null;
+            emailService: string | null;
+            emailScore: number | null;
+            emailType: string | null;
+            emailRisk: string | null;
+            domainHttpStatus: number | null;
+            domainFinalUrl: string | null;
+            domainSslValid: boolean | null;
+            domainParked: boolean | null;
+            domainResponseTimeMs: number | null;
+            domainScore: number | null;
+            validatedAt: string | null;
+            source: string;
+            customFields: {
+              [key: string]: unknown;
+            };
+            metadata: {
+              [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            created: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            updated: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getLeadStats: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            total: number;
+            validated: number;
+            byValidationStatus: {
+              [key: string]: number;
+            };
+            byRecommendation: {
+              [key: string]: number;
+            };
+            averageRating: number | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getLead: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        leadId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            id: string;
+            email: string;
+            website: string | null;
+            firstName: string | null;
+            lastName: string | null;
+            company: string | null;
+            title: string | null;
+            phone: string | null;
+            linkedIn: string | null;
+            twitter: string | null;
+            leadServiceCategory: string | null;
+            leadServiceSubcategory: string | null;
+            campaign: string | null;
+            tags: string[];
+            notes: string | null;
+            priority: string;
+            status: boolean;
+            validationStatus: string;
+            leadDeliverabilityRating: number;
+            leadRecommendation: string;
+            leadQuality: string;
+            ratingFactors: {
+              code: string;
+              label: string;
+              points: number;
+            }[];
+            emailValid: boolean | null;
+            emailCatchAll: boolean | null;
+            emailDisposable: boolean | null;
+            emailService: string | null;
+            emailScore: number | null;
+            emailType: string | null;
+            emailRisk: string | null;
+            domainHttpStatus: number | null;
+            domainFinalUrl: string | null;
+            domainSslValid: boolean | null;
+            domainParked: boolean | null;
+            domainResponseTimeMs: number | null;
+            domainScore: number | null;
+            validatedAt: string | null;
+            source: string;
+            customFields: {
+              [key: string]: unknown;
+            };
+            metadata: {
+              [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            created: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            updated: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  updateLead: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        leadId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          email?: string;
+          website?: string | null;
+          domain?: string | null;
+          firstName?: string | null;
+          first_name?: string | null;
+          lastName?: string | null;
+          last_name?: string | null;
+          company?: string | null;
+          title?: string | null;
+          phone?: string | null;
+          linkedIn?: string | null;
+          twitter?: string | null;
+          leadServiceCategory?: string | null;
+          lead_service_category?: string | null;
+          leadServiceSubcategory?: string | null;
+          lead_service_subcategory?: string | null;
+          campaign?: string | null;
+          tags?: string[] | null;
+          notes?: string | null;
+          priority?: "low" | "normal" | "high" | "urgent";
+          /** @description active (true) or inactive */
+          status?: boolean;
+          customFields?: {
+            [key: string]: unknown;
+          } | null;
+          custom_fields?: {
+            [key: string]: unknown;
+          } | null;
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            id: string;
+            email: string;
+            website: string | null;
+            firstName: string | null;
+            lastName: string | null;
+            company: string | null;
+            title: string | null;
+            phone: string | null;
+            linkedIn: string | null;
+            twitter: string | null;
+            leadServiceCategory: string | null;
+            leadServiceSubcategory: string | null;
+            campaign: string | null;
+            tags: string[];
+            notes: string | null;
+            priority: string;
+            status: boolean;
+            validationStatus: string;
+            leadDeliverabilityRating: number;
+            leadRecommendation: string;
+            leadQuality: string;
+            ratingFactors: {
+              code: string;
+              label: string;
+              points: number;
+            }[];
+            emailValid: boolean | null;
+            emailCatchAll: boolean | null;
+            emailDisposable: boolean | null;
+            emailService: string | null;
+            emailScore: number | null;
+            emailType: string | null;
+            emailRisk: string | null;
+            domainHttpStatus: number | null;
+            domainFinalUrl: string | null;
+            domainSslValid: boolean | null;
+            domainParked: boolean | null;
+            domainResponseTimeMs: number | null;
+            domainScore: number | null;
+            validatedAt: string | null;
+            source: string;
+            customFields: {
+              [key: string]: unknown;
+            };
+            metadata: {
+              [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            created: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            updated: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  archiveLead: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        leadId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message: string;
+            leadId: string;
+            lead_id: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  createLeadsInBulk: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          leads: {
+            [key: string]: unknown;
+          }[];
+          /** @default true */
+          validate?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            created: number;
+            failed: number;
+            batchId: string | null;
+            leads: {
+              id: string;
+              email: string;
+              status: string;
+            }[];
+            lead_ids: string[];
+            errors: {
+              index: number;
+              email: string | null;
+              error: string;
+            }[];
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  importLeads: {
+    parameters: {
+      query?: {
+        validate?: boolean;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            batchId: string | null;
+            status: string;
+            created: number;
+            pollUrl: string | null;
+            leadIds: string[];
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  exportLeads: {
+    parameters: {
+      query?: {
+        format?: "csv";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One header row, then one row per lead */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  validateLeads: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          leadIds?: string[];
+          lead_ids?: string[];
+          webhookUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            batchId: string;
+            job_id: string;
+            status: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            createdAt: string;
+            pollUrl: string;
+            totalLeads: number;
+            total_leads: number;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getBatch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        batchId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            batchId: string;
+            /** @description lead_validation or domain_check */
+            type: string;
+            /** @description processing, completed or failed */
+            status: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            createdAt: string;
+            pollUrl: string;
+            totalLeads: number;
+            completedLeads: number;
+            validLeads: number;
+            invalidLeads: number;
+            failedLeads: number;
+            /** @description 0-100 percent */
+            progress: number;
+            completedAt: string | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listBatchResults: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        batchId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            batchId: string;
+            status: string;
+            results: {
+              index: number;
+              input: string;
+              leadId: string | null;
+              status: string;
+              verdict: string | null;
+              result: {
+                [key: string]: unknown;
+              } | null;
+              error: string | null;
+            }[];
+            total: number;
+            limit: number;
+            offset: number;
+            hasMore: boolean;
+            nextOffset: number | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  createDomainBatch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          domains: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            batchId: string;
+            /** @description lead_validation or domain_check */
+            type: string;
+            /** @description processing, completed or failed */
+            status: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            createdAt: string;
+            pollUrl: string;
+            totalLeads: number;
+            completedLeads: number;
+            validLeads: number;
+            invalidLeads: number;
+            failedLeads: number;
+            /** @description 0-100 percent */
+            progress: number;
+            completedAt: string | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  checkWebsite: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          website: string;
+          /** @default true */
+          returnDetails?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            website: string;
+            /** @description active, inactive or error */
+            status: string;
+            valid: boolean;
+            httpStatus: number | null;
+            finalUrl: string;
+            sslValid: boolean;
+            isParked: boolean;
+            responseTimeMs: number;
+            redirectChain: string[];
+            error: string | null;
+            creditsDeducted: number;
+            creditsRemaining: number;
+            details?: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  checkDomain: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          domain: string;
+          /** @default true */
+          returnDetails?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            website: string;
+            /** @description active, inactive or error */
+            status: string;
+            valid: boolean;
+            httpStatus: number | null;
+            finalUrl: string;
+            sslValid: boolean;
+            isParked: boolean;
+            responseTimeMs: number;
+            redirectChain: string[];
+            error: string | null;
+            creditsDeducted: number;
+            creditsRemaining: number;
+            details?: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  checkEmail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          email: string;
+          /** @default 30 */
+          timeout?: number;
+          /** @default true */
+          returnDetails?: boolean;
+          webhookUrl?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            email: string;
+            /** @description valid, invalid, risky, unknown or processing */
+            status: string;
+            valid?: boolean;
+            catchAll?: boolean;
+            disposable?: boolean;
+            service?: string;
+            domain?: string;
+            emailType?: string;
+            emailRisk?: string;
+            emailScore?: number;
+            waitTime: string;
+            creditsDeducted: number;
+            creditsRemaining: number;
+            jobId?: string;
+            pollUrl?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            estimatedCompletion?: string;
+            message?: string;
+            error?: string;
+            details?: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getValidationJob: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        jobId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            jobId: string;
+            type: string;
+            input: string;
+            /** @description processing, completed, failed or timeout */
+            status: string;
+            result?: {
+              [key: string]: unknown;
+            };
+            error?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            createdAt: string;
+            completedAt: string | null;
+            elapsedTime: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listWebhooks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            webhooks: {
+              webhook_id: string;
+              user_id: string;
+              name: string;
+              url: string;
+              events: string[];
+              active: boolean;
+              description: string | null;
+              retry_config: {
+                max_retries: number;
+                retry_delays: number[];
+              };
+              delivery_stats: {
+                total_attempts: number;
+                successful_deliveries: number;
+                failed_deliveries: number;
+                last_delivery: string | null;
+                last_success: string | null;
+              };
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              updated_at: string;
+            }[];
+            total: number;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  createWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          /** @description HTTPS recommended */
+          url: string;
+          events: (
+            | "validation.started"
+            | "validation.complete"
+            | "validation.failed"
+            | "lead.created"
+            | "lead.updated"
+            | "lead.validated"
+            | "credits.low"
+            | "credits.depleted"
+            | "batch.started"
+            | "batch.complete"
+            | "batch.progress"
+          )[];
+          /** @default true */
+          active?: boolean;
+          description?: string | null;
+          retry_config?: {
+            max_retries?: number;
+            /** @description Milliseconds before each retry; at most max_retries entries, the last repeats */
+            retry_delays?: number[];
+          } & {
+            [key: string]: unknown;
+          };
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            webhook_id: string;
+            user_id: string;
+            name: string;
+            url: string;
+            events: string[];
+            active: boolean;
+            description: string | null;
+            retry_config: {
+              max_retries: number;
+              retry_delays: number[];
+            };
+            delivery_stats: {
+              total_attempts: number;
+              successful_deliveries: number;
+              failed_deliveries: number;
+              last_delivery: string | null;
+              last_success: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            updated_at: string;
+          } & {
+            /** @description whsec_...; shown only in this response */
+            secret: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhook_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            webhook_id: string;
+            user_id: string;
+            name: string;
+            url: string;
+            events: string[];
+            active: boolean;
+            description: string | null;
+            retry_config: {
+              max_retries: number;
+              retry_delays: number[];
+            };
+            delivery_stats: {
+              total_attempts: number;
+              successful_deliveries: number;
+              failed_deliveries: number;
+              last_delivery: string | null;
+              last_success: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            updated_at: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhook_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message: string;
+            webhook_id: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  updateWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhook_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name?: string;
+          /** @description HTTPS recommended */
+          url?: string;
+          events?: (
+            | "validation.started"
+            | "validation.complete"
+            | "validation.failed"
+            | "lead.created"
+            | "lead.updated"
+            | "lead.validated"
+            | "credits.low"
+            | "credits.depleted"
+            | "batch.started"
+            | "batch.complete"
+            | "batch.progress"
+          )[];
+          active?: boolean;
+          description?: string | null;
+          retry_config?: {
+            max_retries?: number;
+            /** @description Milliseconds before each retry; at most max_retries entries, the last repeats */
+            retry_delays?: number[];
+          } & {
+            [key: string]: unknown;
+          };
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            webhook_id: string;
+            user_id: string;
+            name: string;
+            url: string;
+            events: string[];
+            active: boolean;
+            description: string | null;
+            retry_config: {
+              max_retries: number;
+              retry_delays: number[];
+            };
+            delivery_stats: {
+              total_attempts: number;
+              successful_deliveries: number;
+              failed_deliveries: number;
+              last_delivery: string | null;
+              last_success: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            updated_at: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhook_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            webhook_id: string;
+            /** @description whsec_...; replaces the old secret at once */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            rotated_at: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  testWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhook_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description One of the eleven event kinds
+           * @enum {string}
+           */
+          event:
+            | "validation.started"
+            | "validation.complete"
+            | "validation.failed"
+            | "lead.created"
+            | "lead.updated"
+            | "lead.validated"
+            | "credits.low"
+            | "credits.depleted"
+            | "batch.started"
+            | "batch.complete"
+            | "batch.progress";
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            success: boolean;
+            response_time_ms: number;
+            event: string;
+            delivered_at: string | null;
+            delivery_id: string;
+            http_status: number | null;
+            error_message: string | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path: {
+        webhook_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            deliveries: {
+              delivery_id: string;
+              webhook_id: string;
+              event: string;
+              /** @description The event's id, the same in every delivery of the event */
+              event_id: string;
+              url: string;
+              /** @description pending (attempts left), success or failed */
+              status: string;
+              http_status: number | null;
+              response_body: string | null;
+              error_message: string | null;
+              attempts: number;
+              attempt_log: {
+                attempt: number;
+                /** @description success or failed */
+                status: string;
+                http_status: number | null;
+                error_message: string | null;
+                response_body: string | null;
+                response_truncated: boolean;
+                duration_ms: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                attempted_at: string;
+              }[];
+              test: boolean;
+              redelivery_of: string | null;
+              next_attempt_at: string | null;
+              delivered_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              created_at: string;
+            }[];
+            total: number;
+            limit: number;
+            offset: number;
+            hasMore: boolean;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  redeliverWebhookDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhook_id: string;
+        delivery_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            delivery_id: string;
+            webhook_id: string;
+            event: string;
+            /** @description The event's id, the same in every delivery of the event */
+            event_id: string;
+            url: string;
+            /** @description pending (attempts left), success or failed */
+            status: string;
+            http_status: number | null;
+            response_body: string | null;
+            error_message: string | null;
+            attempts: number;
+            attempt_log: {
+              attempt: number;
+              /** @description success or failed */
+              status: string;
+              http_status: number | null;
+              error_message: string | null;
+              response_body: string | null;
+              response_truncated: boolean;
+              duration_ms: number;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              attempted_at: string;
+            }[];
+            test: boolean;
+            redelivery_of: string | null;
+            next_attempt_at: string | null;
+            delivered_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            created_at: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  createSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The sign-in token of a sign-in link */
+          token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Session token: send it as `Authorization: Bearer <token>` */
+            token: string;
+            /** @enum {string} */
+            token_type: "Bearer";
+            account_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            expires_at: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+}

@@ -1,7 +1,7 @@
 // Wire shapes of the lead endpoints (spec "Lead", decisions §4). Input accepts the camelCase shape
 // and the overview's snake_case aliases; output is camelCase.
 import { type Static, Type } from "@sinclair/typebox";
-import { Nullable, Timestamp } from "../http/schemas.js";
+import { Nullable, PageLimit, PageOffset, Timestamp } from "../http/schemas.js";
 
 export const PRIORITIES = ["low", "normal", "high", "urgent"] as const;
 export const SOURCES = ["manual", "api", "csv", "google_sheets"] as const;
@@ -104,8 +104,8 @@ export const Lead = Type.Object({
 export type LeadView = Static<typeof Lead>;
 
 export const LeadListQuery = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
+  limit: PageLimit,
+  offset: PageOffset,
   emailValid: Type.Optional(Type.Boolean()),
   minDeliverabilityRating: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
   maxDeliverabilityRating: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),

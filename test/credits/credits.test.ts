@@ -135,6 +135,15 @@ for (const kind of dialects()) {
       assert.equal(page.transactions[0].amount, 1.5);
       assert.equal(page.hasMore, true);
       assert.equal(page.nextOffset, 1);
+      const all = await h.app.inject({
+        method: "GET",
+        url: "/v1/credits/transactions",
+        headers: { authorization: `Bearer ${await h.token("acct_grant")}` },
+      });
+      assert.deepEqual(
+        [all.json().limit, all.json().offset, all.json().hasMore, all.json().nextOffset],
+        [50, 0, false, null],
+      );
     });
   });
 }

@@ -166,6 +166,8 @@ for (const kind of dialects()) {
     });
 
     it("lists with filters and stable limit/offset paging", { skip }, async () => {
+      const first = (await call("GET", "/v1/leads")).json();
+      assert.deepEqual([first.limit, first.offset], [50, 0], "limit and offset default when left out");
       const page1 = (await call("GET", "/v1/leads?limit=2")).json();
       assert.equal(page1.leads.length, 2);
       assert.equal(page1.hasMore, true);

@@ -135,6 +135,7 @@ describe("SDK against a live service", () => {
     assert.equal(seen.at(-1), batch);
     const results = await client.batches.results(bulk.batchId);
     assert.equal(results.total, 2);
+    assert.deepEqual([results.limit, results.offset], [50, 0], "paging defaults on the server");
     const alice = await client.leads.get(bulk.leads[0]!.id);
     assert.equal(alice.validationStatus, "valid");
 

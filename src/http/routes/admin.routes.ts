@@ -12,6 +12,7 @@ export async function adminRoutes(app: App, deps: AppDeps): Promise<void> {
       config: { auth: "admin" },
       schema: {
         tags: ["admin"],
+        operationId: "grantCredits",
         summary: "Grant credits to an account (payment systems plug in here)",
         security: BEARER_SECURITY,
         params: Type.Object({

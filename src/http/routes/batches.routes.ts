@@ -17,6 +17,7 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "getBatch",
         summary: "A validation batch with live counts",
         params: BatchParams,
         response: { 200: BatchView },
@@ -31,6 +32,7 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "listBatchResults",
         summary: "Item results of a batch, in input order",
         params: BatchParams,
         querystring: PageQuery,
@@ -73,6 +75,7 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "createDomainBatch",
         summary: "Check 1-10,000 websites as a batch (0.001 credits each, charged upfront)",
         body: Type.Object({
           domains: Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {

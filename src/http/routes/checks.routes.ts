@@ -92,6 +92,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "checkWebsite",
         summary:
           "Check a website: reachability, redirects, TLS, parked domain, timings (synchronous, up to ~30 s)",
         body: Type.Object({
@@ -115,6 +116,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "checkDomain",
         summary: "Website check by domain (same as /v1/check-website)",
         body: Type.Object({
           domain: Type.String({ minLength: 1, maxLength: 255 }),
@@ -133,6 +135,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "checkEmail",
         summary:
           "Verify an email by SMTP (no mail sent); waits up to `timeout` s, else returns a job to poll",
         body: Type.Object({
@@ -212,6 +215,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "getValidationJob",
         summary: "A validation job (kept 24 hours)",
         params: Type.Object({ jobId: Type.String({ minLength: 1, maxLength: 100 }) }),
         response: { 200: JobView },

@@ -37,7 +37,15 @@ export async function creditsRoutes(app: App, deps: AppDeps): Promise<void> {
 
   app.get(
     "/v1/credits",
-    { config, schema: { ...common, summary: "Credit balance", response: { 200: CreditBalance } } },
+    {
+      config,
+      schema: {
+        ...common,
+        operationId: "getCredits",
+        summary: "Credit balance",
+        response: { 200: CreditBalance },
+      },
+    },
     async (request) => balanceBody(await deps.credits.balance(principalOf(request).accountId)),
   );
 
@@ -47,6 +55,7 @@ export async function creditsRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "listCreditTransactions",
         summary: "Credit ledger, newest first",
         querystring: PageQuery,
         response: {

@@ -35,7 +35,13 @@ export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
     "/v1/auth/keys",
     {
       config,
-      schema: { ...common, summary: "Create an API key", body: CreateKeyBody, response: { 201: CreatedKey } },
+      schema: {
+        ...common,
+        operationId: "createApiKey",
+        summary: "Create an API key",
+        body: CreateKeyBody,
+        response: { 201: CreatedKey },
+      },
     },
     async (request, reply) => {
       const { accountId } = principalOf(request);
@@ -50,6 +56,7 @@ export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "listApiKeys",
         summary: "List API keys",
         response: { 200: Type.Object({ keys: Type.Array(KeySummary) }) },
       },
@@ -63,6 +70,7 @@ export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "revokeApiKey",
         summary: "Revoke an API key (permanent, effective on the next request)",
         params: Type.Object({ key_id: Type.String({ maxLength: 100 }) }),
         response: {

@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import { Type } from "@sinclair/typebox";
 import { leadsCsvStream, parseLeadsCsv } from "../../leads/lead-csv.js";
 import type { LeadCreateInput } from "../../leads/leads.schemas.js";
@@ -50,6 +51,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "createLead",
         summary: "Create a lead (validated unless validate: false)",
         body: LeadCreateBody,
         response: { 201: Lead },
@@ -67,6 +69,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "listLeads",
         summary: "List leads, newest first",
         querystring: LeadListQuery,
         response: {
@@ -90,6 +93,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "getLeadStats",
         summary: "Lead statistics: counts by validation status and recommendation, average rating",
         response: {
           200: Type.Object({
@@ -111,6 +115,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "getLead",
         summary: "Get a lead with its validation results",
         params: LeadIdParams,
         response: { 200: Lead },
@@ -125,6 +130,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "updateLead",
         summary: "Update a lead (partial; null clears; customFields merge; no validation, no charge)",
         params: LeadIdParams,
         body: LeadUpdateBody,
@@ -140,6 +146,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "archiveLead",
         summary: "Archive a lead (soft delete)",
         params: LeadIdParams,
         response: {
@@ -159,6 +166,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "createLeadsInBulk",
         summary: "Create 1-500 leads; bad items are reported, good ones created",
         body: BulkBody,
         response: {
@@ -193,6 +201,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "importLeads",
         summary: "Import leads from CSV (text/csv body or multipart file); header row maps to lead fields",
         description:
           "Unknown columns become customFields; source is csv. Any bad row refuses the whole file (422 listing rows by line number). `?validate=false` imports without validation and without charge.",
@@ -242,9 +251,17 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "exportLeads",
         summary: "Export the account's leads with their ratings as CSV (streamed)",
         querystring: Type.Object({ format: Type.Optional(Type.Literal("csv", { default: "csv" })) }),
-        produces: ["text/csv"],
+        // Only the success is CSV: errors keep the JSON error body, which `produces` would relabel.
+        response: {
+          200: {
+            description: "One header row, then one row per lead",
+            // CSV text on the wire; the handler sends it as a stream.
+            content: { "text/csv": { schema: Type.Unsafe<Readable>({ type: "string" }) } },
+          },
+        },
       },
     },
     async (request, reply) => {
@@ -263,6 +280,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "validateLeads",
         summary: "Validate 1-500 existing leads as a batch",
         body: ValidateBody,
         response: {

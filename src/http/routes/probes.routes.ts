@@ -12,14 +12,18 @@ const ProbeBody = Type.Object({
 export async function probeRoutes(app: App, deps: AppDeps): Promise<void> {
   const probe = { tags: ["health"], security: NO_SECURITY };
 
-  app.get("/health", { schema: { ...probe, summary: "Health", response: { 200: ProbeBody } } }, async () => ({
-    status: "healthy",
-    timestamp: deps.clock.now().toISOString(),
-  }));
+  app.get(
+    "/health",
+    { schema: { ...probe, operationId: "getHealth", summary: "Health", response: { 200: ProbeBody } } },
+    async () => ({
+      status: "healthy",
+      timestamp: deps.clock.now().toISOString(),
+    }),
+  );
 
   app.get(
     "/liveness",
-    { schema: { ...probe, summary: "Liveness", response: { 200: ProbeBody } } },
+    { schema: { ...probe, operationId: "getLiveness", summary: "Liveness", response: { 200: ProbeBody } } },
     async () => ({
       status: "alive",
       timestamp: deps.clock.now().toISOString(),
@@ -31,6 +35,7 @@ export async function probeRoutes(app: App, deps: AppDeps): Promise<void> {
     {
       schema: {
         ...probe,
+        operationId: "getReadiness",
         summary: "Readiness: database and queue",
         response: { 200: ProbeBody, 503: ProbeBody },
       },

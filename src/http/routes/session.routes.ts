@@ -37,6 +37,7 @@ export async function sessionRoutes(app: App, deps: AppDeps): Promise<void> {
       schema: {
         tags: ["keys"],
         security: NO_SECURITY,
+        operationId: "createSession",
         summary: "Exchange a one-time dashboard sign-in token for a session token",
         description:
           "Sign-in tokens come from `leadcheck dashboard link` (needs AUTH_JWT_SECRET). Each works once and " +

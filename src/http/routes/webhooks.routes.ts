@@ -30,6 +30,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "createWebhook",
         summary: "Register a webhook endpoint (the secret is shown only here and on rotation)",
         body: WebhookCreateBody,
         response: { 201: CreatedWebhook },
@@ -47,6 +48,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "listWebhooks",
         summary: "List webhook endpoints (without secrets)",
         response: { 200: Type.Object({ webhooks: Type.Array(Webhook), total: Type.Integer() }) },
       },
@@ -60,6 +62,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "getWebhook",
         summary: "Get a webhook endpoint",
         params: WebhookParams,
         response: { 200: Webhook },
@@ -74,6 +77,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "updateWebhook",
         summary: "Change a webhook endpoint (any of name, url, events, active, description, retry_config)",
         params: WebhookParams,
         body: WebhookUpdateBody,
@@ -90,6 +94,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "deleteWebhook",
         summary: "Delete a webhook endpoint and its delivery history",
         params: WebhookParams,
         response: { 200: Type.Object({ message: Type.String(), webhook_id: Type.String() }) },
@@ -107,6 +112,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "rotateWebhookSecret",
         summary: "Replace the signing secret at once",
         params: WebhookParams,
         response: { 200: RotatedSecret },
@@ -121,6 +127,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "testWebhook",
         summary: "Send a signed test delivery of an event kind now and report the outcome",
         params: WebhookParams,
         body: TestBody,
@@ -137,6 +144,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "listWebhookDeliveries",
         summary: "Delivery records of an endpoint, newest first (kept 30 days)",
         params: WebhookParams,
         querystring: PageQuery,
@@ -161,6 +169,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
       config,
       schema: {
         ...common,
+        operationId: "redeliverWebhookDelivery",
         summary: "Send a delivery again as a new delivery (same body and event id, new delivery id)",
         params: DeliveryParams,
         response: { 202: Delivery },
