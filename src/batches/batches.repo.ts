@@ -1,5 +1,6 @@
 // The only SQL for batches, their items and daily usage.
 import { type Kysely, sql, type Transaction } from "kysely";
+import { insertInChunks } from "../storage/chunked-insert.js";
 import type { BatchesTable, BatchItemsTable, Schema } from "../storage/schema.js";
 
 type Executor = Kysely<Schema> | Transaction<Schema>;
@@ -9,13 +10,9 @@ export class BatchesRepo {
     return db.insertInto("batches").values(row).execute();
   }
 
-  async insertItems(db: Executor, rows: BatchItemsTable[]) {
-    // Chunked: SQLite caps bound parameters per statement.
-    for (let i = 0; i < rows.length; i += 500)
-      await db
-        .insertInto("batch_items")
-        .values(rows.slice(i, i + 500))
-        .execute();
+  /** Many rows per statement, within the database's parameter limit. */
+  insertItems(db: Executor, rows: BatchItemsTable[]) {
+    return insertInChunks(db, "batch_items", rows);
   }
 
   find(db: Executor, batchId: string) {

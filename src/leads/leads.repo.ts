@@ -1,5 +1,6 @@
 // The only SQL for leads.
 import { type Kysely, sql, type Transaction } from "kysely";
+import { insertInChunks } from "../storage/chunked-insert.js";
 import type { Database } from "../storage/db.js";
 import { prepareRead } from "../storage/prepared.js";
 import type { LeadsTable, Schema } from "../storage/schema.js";
@@ -36,13 +37,9 @@ export class LeadsRepo {
     return db.insertInto("leads").values(row).execute();
   }
 
-  /** Many rows per statement (bounded so SQLite's parameter limit is never reached). */
-  async insertMany(db: Executor, rows: LeadsTable[]) {
-    for (let i = 0; i < rows.length; i += 100)
-      await db
-        .insertInto("leads")
-        .values(rows.slice(i, i + 100))
-        .execute();
+  /** Many rows per statement, within the database's parameter limit. */
+  insertMany(db: Executor, rows: LeadsTable[]) {
+    return insertInChunks(db, "leads", rows);
   }
 
   findLive(db: Executor, accountId: string, id: string) {
