@@ -54,6 +54,7 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
           completedRetentionMs,
           failedRetentionMs,
           onError,
+          lockPool: pgPoolOf(database),
         });
   return new PollingJobQueue(store, {
     defaultPollIntervalMs: options.pollIntervalMs ?? JOB_QUEUE_DEFAULTS.pollIntervalMs,
@@ -66,4 +67,9 @@ function pgConnectionString(database: Database, options: JobQueueOptions): strin
   const url = options.pgBoss?.connectionString ?? database.pgPool?.options.connectionString;
   if (!url) throw new Error("the pg-boss runner needs a PostgreSQL connection string");
   return url;
+}
+
+function pgPoolOf(database: Database) {
+  if (!database.pgPool) throw new Error("the pg-boss runner needs the database's PostgreSQL pool");
+  return database.pgPool;
 }

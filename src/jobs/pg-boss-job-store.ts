@@ -4,8 +4,9 @@
 // fetch/complete/fail instead of `work()`, because `work()` fails jobs that are still running
 // at stop (using up a retry, or failing a job with no retries for good) where we hand them back,
 // and adds one polling loop per unit of concurrency.
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { CompiledQuery, type Transaction } from "kysely";
+import type pg from "pg";
 import PgBoss from "pg-boss";
 import type { Schema } from "../storage/schema.js";
 import type { JobData, JobPolicy, JobRecord, JobState, QueueStats } from "./job-queue.js";
@@ -19,6 +20,11 @@ export interface PgBossJobStoreOptions {
   completedRetentionMs: number;
   failedRetentionMs: number;
   onError: (error: unknown) => void;
+  /**
+   * The process's own pool on the same database: one of its connections holds the queue set-up
+   * lock while pg-boss, on its own pool, creates the queue (see #whileSettingUp).
+   */
+  lockPool: pg.Pool;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -27,14 +33,21 @@ const ARCHIVE_KEEP_SECONDS = 60 * 60;
 
 const seconds = (ms: number) => Math.ceil(ms / 1000);
 
+/** The advisory lock key that queue creation in `schema` takes, the same in every process. */
+export function queueSetupLockKey(schema: string): bigint {
+  return createHash("sha256").update(`leadcheck.pgboss.create-queue.${schema}`).digest().readBigInt64BE(0);
+}
+
 export class PgBossJobStore implements JobStore {
   #boss: PgBoss;
   readonly #schema: string;
   readonly #options: PgBossJobStoreOptions;
+  readonly #setupLockKey: string;
 
   constructor(options: PgBossJobStoreOptions) {
     this.#schema = options.schema;
     this.#options = options;
+    this.#setupLockKey = queueSetupLockKey(options.schema).toString();
     this.#boss = this.#createBoss();
   }
 
@@ -70,20 +83,39 @@ export class PgBossJobStore implements JobStore {
 
   /** `short` policy: pg-boss then keeps at most one created job per singleton key. */
   async define(name: string, policy: JobPolicy): Promise<void> {
-    const queue: Omit<PgBoss.Queue, "name"> = { policy: "short", ...toPgBossPolicy(policy) };
-    // Processes starting together create the same queues at once, and pg-boss's create_queue
-    // (a partition table plus a foreign key) can deadlock with its twin; PostgreSQL aborts one
-    // side, which then finds the queue made or makes it on the next try.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.#boss.createQueue(name, { name, ...queue });
-        break;
-      } catch (error) {
-        if (attempt >= 5 || (error as { code?: string }).code !== "40P01") throw error;
-      }
+    const queue: PgBoss.Queue = { name, policy: "short", ...toPgBossPolicy(policy) };
+    // A restart finds its queues made and need not wait for the lock; a queue made between this
+    // look and the lock is left alone by createQueue.
+    if ((await this.#boss.getQueue(name)) === null) {
+      await this.#whileSettingUp(() => this.#boss.createQueue(name, queue));
     }
     // createQueue leaves an existing queue alone; later deploys may have changed the policy.
-    await this.#boss.updateQueue(name, { name, ...queue });
+    await this.#boss.updateQueue(name, queue);
+  }
+
+  /**
+   * Runs `work` holding the queue set-up lock. Processes starting together create the same queues
+   * at once, and two of pg-boss's create_queue (a partition table plus foreign keys) at once can
+   * deadlock; in turns they cannot. The lock is a session lock on a connection of `lockPool`, not of pg-boss's
+   * pool, which `work` needs: it never waits on its own lock, whatever PGBOSS_MAX_CONNECTIONS is.
+   */
+  async #whileSettingUp(work: () => Promise<void>): Promise<void> {
+    const client = await this.#options.lockPool.connect();
+    let unlocked = false;
+    try {
+      await client.query("SELECT pg_advisory_lock($1::bigint)", [this.#setupLockKey]);
+      try {
+        await work();
+      } finally {
+        unlocked = await client.query("SELECT pg_advisory_unlock($1::bigint)", [this.#setupLockKey]).then(
+          () => true,
+          () => false,
+        );
+      }
+    } finally {
+      // Closing the session lets go of a lock it may still hold; a pooled one would keep it.
+      client.release(!unlocked);
+    }
   }
 
   async insert(job: InsertJob): Promise<string | null> {
