@@ -35,7 +35,7 @@ export function prepareRead<P extends Record<string, unknown>, R>(
   target: PreparedTarget,
   build: (db: Kysely<Schema>, params: P) => Compilable<R>,
 ): PreparedRead<P, R> {
-  let compiled: { sql: string; slots: Slot[]; name: string } | undefined;
+  let compiled: { sql: string; pgSql: string; slots: Slot[]; name: string } | undefined;
   let sqliteRead: ((values: unknown[]) => R[]) | undefined;
   const sqlite = target.sqlite && uncachedHandle(target.sqlite);
 
@@ -47,8 +47,13 @@ export function prepareRead<P extends Record<string, unknown>, R>(
       (value): Slot =>
         typeof value === "string" && value.startsWith(MARK) ? { name: value.slice(MARK.length) } : { value },
     );
-    const name = `lc_${createHash("sha256").update(query.sql).digest("hex").slice(0, 24)}`;
-    return { sql: query.sql, slots, name };
+    // node-postgres has the result's columns described on every execution and builds a parser per
+    // column each time: for a 47-column lead that cost more than the row itself. As one json
+    // column, the row is described in a few bytes and built by JSON.parse. The schema's portable
+    // types (text, integers, bigint read as numbers) come out of JSON as they do from the driver.
+    const pgSql = `select row_to_json(q) as r from (${query.sql}) as q`;
+    const name = `lc_${createHash("sha256").update(pgSql).digest("hex").slice(0, 24)}`;
+    return { sql: query.sql, pgSql, slots, name };
   };
 
   const all = async (params: P): Promise<R[]> => {
@@ -59,7 +64,10 @@ export function prepareRead<P extends Record<string, unknown>, R>(
       return sqliteRead(values);
     }
     const { pgPool } = target;
-    if (pgPool) return (await pgPool.query({ name: compiled.name, text: compiled.sql, values })).rows as R[];
+    if (pgPool) {
+      const { rows } = await pgPool.query({ name: compiled.name, text: compiled.pgSql, values });
+      return rows.map((row: { r: R }) => row.r);
+    }
     const result = await target.db.executeQuery<R>(CompiledQuery.raw(compiled.sql, values));
     return [...result.rows];
   };
