@@ -46,6 +46,8 @@ interface Figures {
   p99Ms: number;
   /** Server CPU time per request: unlike req/s, barely moved by the machine's other load. */
   cpuUsPerRequest: number;
+  /** The part of it spent in the kernel (socket writes and reads, SQLite's file locks). */
+  kernelUsPerRequest: number;
   errors: number;
 }
 
@@ -126,24 +128,24 @@ async function startProfile(): Promise<() => Promise<void>> {
 interface Server {
   child: ChildProcess;
   target: Target;
-  /** CPU time (user + system) the server process has used so far. */
-  cpuMicros(): Promise<number>;
+  /** CPU time the server process has used so far. */
+  cpuUsage(): Promise<NodeJS.CpuUsage>;
   stop(): Promise<void>;
 }
 
 async function start(args: string[]): Promise<Server> {
   const child = fork(self, args, {
-    execArgv: ["--import", "tsx"],
+    execArgv: ["--import", "tsx", ...(process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean)],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   const [target] = (await once(child, "message")) as [Target];
   return {
     child,
     target,
-    async cpuMicros() {
+    async cpuUsage() {
       child.send("cpu");
       const [usage] = (await once(child, "message")) as [NodeJS.CpuUsage];
-      return usage.user + usage.system;
+      return usage;
     },
     async stop() {
       child.disconnect();
@@ -180,15 +182,17 @@ async function cannon(label: string, server: Server, kind: "read" | "write"): Pr
       ],
     });
   await run(WARMUP_S);
-  const cpuBefore = await server.cpuMicros();
+  const cpuBefore = await server.cpuUsage();
   const result = await run(DURATION_S);
-  const cpuMicros = (await server.cpuMicros()) - cpuBefore;
+  const cpuAfter = await server.cpuUsage();
+  const requests = Math.max(1, result.requests.total);
   return {
     label,
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
-    cpuUsPerRequest: cpuMicros / Math.max(1, result.requests.total),
+    cpuUsPerRequest: (cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system) / requests,
+    kernelUsPerRequest: (cpuAfter.system - cpuBefore.system) / requests,
     errors: result.errors + result.timeouts + result.non2xx,
   };
 }
@@ -250,7 +254,7 @@ function print(rows: Figures[]): void {
   const bareRead = rows.find((r) => r.label.endsWith("GET /hello"));
   const bareWrite = rows.find((r) => r.label.endsWith("POST /echo"));
   const num = (v: number, width: number, digits = 0) => v.toFixed(digits).padStart(width);
-  const columns = ["req/s", "p50 ms", "p99 ms", "vs bare", "CPU µs/req", "errors"];
+  const columns = ["req/s", "p50 ms", "p99 ms", "vs bare", "CPU µs/req", "kernel µs", "errors"];
   console.log(`\n${"run".padEnd(36)}${columns.map((c) => c.padStart(11)).join("")}`);
   for (const r of rows) {
     const baseline = r.label.includes("GET") ? bareRead : bareWrite;
@@ -260,6 +264,7 @@ function print(rows: Figures[]): void {
       num(r.p99Ms, 11),
       baseline ? num(r.requestsPerSecond / baseline.requestsPerSecond, 11, 2) : "n/a".padStart(11),
       num(r.cpuUsPerRequest, 11),
+      num(r.kernelUsPerRequest, 11),
       num(r.errors, 11),
     ];
     console.log(`${r.label.padEnd(36)}${cells.join("")}`);
