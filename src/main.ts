@@ -15,7 +15,7 @@ import { EventBus } from "./events/events.js";
 import { type App, buildApp } from "./http/app.js";
 import type { JobDefinition } from "./jobs/catalog.js";
 import { createJobQueue, type JobQueue } from "./jobs/index.js";
-import { KeyCache, RedisRevocationBoard } from "./keys/key-cache.js";
+import { KeyCache, LocalRevocationBoard, RedisRevocationBoard } from "./keys/key-cache.js";
 import { KeysService } from "./keys/keys.service.js";
 import { LeadsService, type WebsiteNormalizer } from "./leads/leads.service.js";
 import { type Clock, systemClock } from "./lib/clock.js";
@@ -91,13 +91,16 @@ export async function createServices(
       })
     : undefined;
   redis?.on("error", () => {}); // the rate limiter falls back to memory; readiness reports the rest
-  // Known keys skip their database read only where revocations are shared through Redis.
+  // Known keys skip their database read only where every instance sees every revocation: through
+  // Redis, or on embedded SQLite, whose one process makes them all.
+  const board = redis
+    ? new RedisRevocationBoard(redis)
+    : database.kind === "sqlite"
+      ? new LocalRevocationBoard(() => clock.now().getTime())
+      : undefined;
   const keyCache =
-    redis && config.auth.keyCacheTtlMs > 0
-      ? new KeyCache(new RedisRevocationBoard(redis), {
-          ttlMs: config.auth.keyCacheTtlMs,
-          maxEntries: 10_000,
-        })
+    board && config.auth.keyCacheTtlMs > 0
+      ? new KeyCache(board, { ttlMs: config.auth.keyCacheTtlMs, maxEntries: 10_000 })
       : undefined;
   const keys = new KeysService(database, clock, keyCache);
   const queue = createJobQueue(database, {

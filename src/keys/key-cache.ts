@@ -2,8 +2,9 @@
 // instances this is only safe with a shared board that every revocation marks before it is
 // answered: each cache hit asks the board, in one Redis command, whether the key was revoked and
 // whether the board is still the one the entry was checked against (a restarted Redis has lost its
-// marks, and its new generation voids every entry). Without a board (embedded SQLite, PostgreSQL
-// without Redis) there is no cache and every request reads the key's row. See ADR 0009.
+// marks, and its new generation voids every entry). Embedded SQLite has one API process, which
+// makes every revocation itself, so its board lives in that process's memory. PostgreSQL without
+// Redis has no board: there every request reads the key's row. See ADR 0009.
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 
@@ -50,6 +51,33 @@ export class RedisRevocationBoard implements RevocationBoard {
 
   async markRevoked(keyId: string): Promise<void> {
     await this.redis.set(`${this.prefix}revoked:${keyId}`, "1", "EX", MARK_TTL_S);
+  }
+}
+
+/**
+ * The board of a deployment whose one process makes every revocation (embedded SQLite: the CLI
+ * commands that run beside it create keys but never revoke them).
+ */
+export class LocalRevocationBoard implements RevocationBoard {
+  private readonly id = randomUUID();
+  /** keyId -> when its mark may be forgotten (ms). */
+  private readonly marks = new Map<string, number>();
+
+  constructor(private readonly nowMs: () => number) {}
+
+  async generation(): Promise<string> {
+    return this.id;
+  }
+
+  async check(keyId: string): Promise<BoardState> {
+    const until = this.marks.get(keyId);
+    return { generation: this.id, revoked: until !== undefined && until > this.nowMs() };
+  }
+
+  async markRevoked(keyId: string): Promise<void> {
+    const now = this.nowMs();
+    for (const [id, until] of this.marks) if (until <= now) this.marks.delete(id);
+    this.marks.set(keyId, now + MARK_TTL_S * 1000);
   }
 }
 

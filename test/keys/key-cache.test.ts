@@ -1,12 +1,14 @@
-// The API-key cache of Redis deployments (src/keys/key-cache.ts): two KeysService instances stand
-// for two API processes on one database and the machine's Redis. A known key skips its row read,
-// yet a revocation through either instance holds on the other's next request; a Redis that lost
-// its data, an expired entry or an unreachable Redis all fall back to the row.
+// The API-key cache (src/keys/key-cache.ts). With Redis, two KeysService instances stand for two
+// API processes on one database and the machine's Redis: a known key skips its row read, yet a
+// revocation through either instance holds on the other's next request; a Redis that lost its
+// data, an expired entry or an unreachable Redis all fall back to the row. Embedded SQLite keeps
+// its board in the one API process, which makes every revocation.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, afterEach, before, beforeEach, describe, it } from "node:test";
 import { Redis } from "ioredis";
-import { KeyCache, RedisRevocationBoard } from "../../src/keys/key-cache.js";
+import { KeyCache, LocalRevocationBoard, RedisRevocationBoard } from "../../src/keys/key-cache.js";
+import { hashApiKey } from "../../src/keys/key-format.js";
 import { KeysService } from "../../src/keys/keys.service.js";
 import type { Clock } from "../../src/lib/clock.js";
 import { AppError } from "../../src/lib/errors.js";
@@ -155,5 +157,81 @@ describe("API key cache with a Redis revocation board", { skip }, () => {
     } finally {
       down.disconnect();
     }
+  });
+});
+
+describe("API key cache of an embedded deployment (a board in the process)", () => {
+  let t: TestDatabase;
+  let clock: TestClock;
+  let board: LocalRevocationBoard;
+  let keys: KeysService;
+  const revokeRowDirectly = (keyId: string) =>
+    t.database.db
+      .updateTable("api_keys")
+      .set({ revoked_at: clock.now().toISOString() })
+      .where("id", "=", keyId)
+      .execute();
+
+  before(async () => {
+    t = await createTestDatabase("sqlite");
+    await t.database.db
+      .insertInto("accounts")
+      .values({ id: "acct_local", balance_milli: 0, created_at: "2026-01-01", updated_at: "2026-01-01" })
+      .execute();
+  });
+  after(async () => {
+    await t?.destroy();
+  });
+  beforeEach(() => {
+    clock = new TestClock();
+    board = new LocalRevocationBoard(() => clock.ms);
+    keys = new KeysService(t.database, clock, new KeyCache(board, { ttlMs: TTL_MS, maxEntries: 100 }));
+  });
+
+  it("serves a known key without reading its row again, until the TTL", async () => {
+    const { api_key, key_id } = await keys.create("acct_local", "cached", null);
+    assert.ok(await keys.authenticate(api_key));
+    await revokeRowDirectly(key_id);
+    assert.ok(await keys.authenticate(api_key), "a cache hit");
+    clock.ms += TTL_MS;
+    assert.equal(await keys.authenticate(api_key), undefined, "the row, read again after the TTL");
+  });
+
+  it("refuses a revoked key on the next request", async () => {
+    const { api_key, key_id } = await keys.create("acct_local", "revoked", null);
+    assert.ok(await keys.authenticate(api_key));
+    assert.equal(await keys.revoke("acct_local", key_id), true);
+    assert.equal(await keys.authenticate(api_key), undefined);
+  });
+
+  it("accepts a key created by another process (the CLI) on its first use", async () => {
+    const cli = new KeysService(t.database, clock);
+    const { api_key, key_id } = await cli.create("acct_local", "from the cli", null);
+    assert.deepEqual(await keys.authenticate(api_key), { accountId: "acct_local", keyId: key_id });
+  });
+
+  it("refuses a key whose revocation raced the read that cached it", async () => {
+    const { api_key, key_id } = await keys.create("acct_local", "raced", null);
+    // The row is read while the key is active, the revocation lands, and only then is the entry
+    // remembered: the mark made by the revocation is what the entry's next check finds.
+    const generation = await board.generation();
+    assert.equal(await keys.revoke("acct_local", key_id), true);
+    const cache = new KeyCache(board, { ttlMs: TTL_MS, maxEntries: 100 });
+    cache.remember(
+      hashApiKey(api_key),
+      { keyId: key_id, accountId: "acct_local", lastUsedAt: null },
+      generation,
+      clock.ms,
+    );
+    const raced = new KeysService(t.database, clock, cache);
+    assert.equal(await raced.authenticate(api_key), undefined);
+  });
+
+  it("forgets marks once no cache entry can outlive them", async () => {
+    const { key_id } = await keys.create("acct_local", "old mark", null);
+    await board.markRevoked(key_id);
+    assert.equal((await board.check(key_id)).revoked, true);
+    clock.ms += 3_600_000;
+    assert.equal((await board.check(key_id)).revoked, false);
   });
 });
