@@ -2,7 +2,9 @@
 // (limits raised by env so nothing is refused), next to a bare Fastify server measured in the
 // same run: GET /v1/leads/{id} against a hello-world GET, POST /v1/leads (validate: false)
 // against a bare JSON POST. Each server runs in its own child process and the rounds interleave them;
-// autocannon runs here, and the median round of each is reported.
+// autocannon runs here, and the median round of each is reported. A calibration run beside them
+// (BENCH_WORK_US, 40 by default) is the bare hello world after that much CPU per request: it shows
+// what ratio to bare a fixed cost per request allows on this machine.
 // SQLite uses in-memory rate-limit counters; PostgreSQL uses Redis, as a scale-out deployment
 // does. Everything listens on 127.0.0.1.
 import { type ChildProcess, fork } from "node:child_process";
@@ -30,6 +32,8 @@ const DATABASES = (process.env.BENCH_DATABASES ?? "sqlite,postgres").split(",");
 let leadSerial = 0;
 /** Runs per server, interleaved; the median is reported. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** CPU per request of the calibration route beside bare (0: no calibration run). */
+const WORK_US = Number(process.env.BENCH_WORK_US ?? 40);
 
 interface Target {
   port: number;
@@ -61,6 +65,13 @@ else await main();
 async function serveBare(): Promise<void> {
   const app = Fastify({ logger: false });
   app.get("/hello", async () => ({ hello: "world" }));
+  // Hello world after spinning WORK_US of CPU: how far a fixed cost per request moves the ratio
+  // to bare on this machine, measured beside the service.
+  app.get("/work", async () => {
+    const until = performance.now() + WORK_US / 1000;
+    while (performance.now() < until);
+    return { hello: "world" };
+  });
   app.post("/echo", async (request, reply) =>
     reply.status(201).send({ id: "lead_1", ...(request.body as object) }),
   );
@@ -154,7 +165,15 @@ async function start(args: string[]): Promise<Server> {
   };
 }
 
-async function cannon(label: string, server: Server, kind: "read" | "write"): Promise<Figures> {
+/** One measured run: a server, a kind of request, and the path it goes to. */
+interface Run {
+  name: string;
+  server: Server;
+  kind: "read" | "write";
+  path: string;
+}
+
+async function cannon({ name: label, server, kind, path }: Run): Promise<Figures> {
   const { target } = server;
   const run = (durationS: number) =>
     autocannon({
@@ -164,10 +183,10 @@ async function cannon(label: string, server: Server, kind: "read" | "write"): Pr
       headers: { ...target.headers, "content-type": "application/json" },
       requests: [
         kind === "read"
-          ? { method: "GET", path: target.readPath }
+          ? { method: "GET", path }
           : {
               method: "POST",
-              path: target.writePath,
+              path,
               // Every lead needs an email of its own (duplicates are refused).
               setupRequest: (request) => ({
                 ...request,
@@ -219,24 +238,35 @@ async function main(): Promise<void> {
     console.log(`PostgreSQL at ${PG_ADMIN_URL} not reachable: skipped`);
   // All servers start first and idle while another is measured; the rounds interleave them, so
   // that a change in the machine's other load falls on every server alike.
-  const servers: { label: string; server: Server }[] = [
-    { label: "bare Fastify", server: await start(["bare"]) },
-  ];
+  const servers: Server[] = [];
   try {
-    if (DATABASES.includes("sqlite"))
-      servers.push({ label: "SQLite", server: await start(["app", `sqlite:${join(dir, "bench.db")}`]) });
-    if (pgDb) servers.push({ label: "PostgreSQL+Redis", server: await start(["app", pgDb.url]) });
+    const bare = await start(["bare"]);
+    servers.push(bare);
+    const plan: Run[] = [
+      { name: "bare Fastify GET /hello", server: bare, kind: "read", path: "/hello" },
+      { name: "bare Fastify POST /echo", server: bare, kind: "write", path: "/echo" },
+    ];
+    if (WORK_US > 0)
+      plan.push({ name: `bare Fastify + ${WORK_US} µs CPU GET`, server: bare, kind: "read", path: "/work" });
+    const apps: [string, string][] = [];
+    if (DATABASES.includes("sqlite")) apps.push(["SQLite", `sqlite:${join(dir, "bench.db")}`]);
+    if (pgDb) apps.push(["PostgreSQL+Redis", pgDb.url]);
+    for (const [label, url] of apps) {
+      const server = await start(["app", url]);
+      servers.push(server);
+      const { readPath, writePath } = server.target;
+      plan.push({ name: `${label} GET /v1/leads/{id}`, server, kind: "read", path: readPath });
+      plan.push({ name: `${label} POST /v1/leads`, server, kind: "write", path: writePath });
+    }
     const runs = new Map<string, Figures[]>();
     for (let round = 1; round <= ROUNDS; round++) {
       for (const kind of ["read", "write"] as const) {
         if (!KINDS.includes(kind)) continue;
-        for (const { label, server } of servers) {
-          const path = server === servers[0]!.server ? (kind === "read" ? "GET /hello" : "POST /echo") : "";
-          const name = `${label} ${path || (kind === "read" ? "GET /v1/leads/{id}" : "POST /v1/leads")}`;
-          const figures = await cannon(name, server, kind);
-          runs.set(name, [...(runs.get(name) ?? []), figures]);
+        for (const run of plan.filter((r) => r.kind === kind)) {
+          const figures = await cannon(run);
+          runs.set(run.name, [...(runs.get(run.name) ?? []), figures]);
           console.log(
-            `  round ${round} ${name.padEnd(38)} ${figures.requestsPerSecond.toFixed(0).padStart(7)} req/s`,
+            `  round ${round} ${run.name.padEnd(38)} ${figures.requestsPerSecond.toFixed(0).padStart(7)} req/s`,
           );
         }
       }
@@ -244,7 +274,7 @@ async function main(): Promise<void> {
     const rows = [...runs.values()].map(median);
     print(rows);
   } finally {
-    for (const { server } of servers) await server.stop();
+    for (const server of servers) await server.stop();
     await pgDb?.drop();
     rmSync(dir, { recursive: true, force: true });
   }
