@@ -23,6 +23,20 @@ class TestClock implements Clock {
   now = () => new Date(this.ms);
 }
 
+const seedAccount = (t: TestDatabase, id: string) =>
+  t.database.db
+    .insertInto("accounts")
+    .values({ id, balance_milli: 0, created_at: "2026-01-01", updated_at: "2026-01-01" })
+    .execute();
+
+/** Changes the row behind every service's back: only a row read can notice. */
+const revokeRowDirectly = (t: TestDatabase, clock: Clock, keyId: string) =>
+  t.database.db
+    .updateTable("api_keys")
+    .set({ revoked_at: clock.now().toISOString() })
+    .where("id", "=", keyId)
+    .execute();
+
 describe("API key cache with a Redis revocation board", { skip }, () => {
   let t: TestDatabase;
   let redis: Redis;
@@ -37,21 +51,12 @@ describe("API key cache with a Redis revocation board", { skip }, () => {
       clock,
       new KeyCache(new RedisRevocationBoard(client, prefix), { ttlMs: TTL_MS, maxEntries: 100 }),
     );
-  /** Changes the row behind every service's back: only a row read can notice. */
-  const revokeRowDirectly = (keyId: string) =>
-    t.database.db
-      .updateTable("api_keys")
-      .set({ revoked_at: clock.now().toISOString() })
-      .where("id", "=", keyId)
-      .execute();
+  const revokeRow = (keyId: string) => revokeRowDirectly(t, clock, keyId);
 
   before(async () => {
     t = await createTestDatabase("sqlite");
     redis = new Redis(REDIS_TEST_URL, { maxRetriesPerRequest: 1 });
-    await t.database.db
-      .insertInto("accounts")
-      .values({ id: "acct_cache", balance_milli: 0, created_at: "2026-01-01", updated_at: "2026-01-01" })
-      .execute();
+    await seedAccount(t, "acct_cache");
   });
   after(async () => {
     await redis?.quit();
@@ -70,7 +75,7 @@ describe("API key cache with a Redis revocation board", { skip }, () => {
   it("serves a known key without reading its row again", async () => {
     const { api_key, key_id } = await a.create("acct_cache", "cached", null);
     assert.deepEqual(await b.authenticate(api_key), { accountId: "acct_cache", keyId: key_id });
-    await revokeRowDirectly(key_id);
+    await revokeRow(key_id);
     assert.deepEqual(
       await b.authenticate(api_key),
       { accountId: "acct_cache", keyId: key_id },
@@ -99,7 +104,7 @@ describe("API key cache with a Redis revocation board", { skip }, () => {
   it("voids every entry when Redis has lost its data (a new generation)", async () => {
     const { api_key, key_id } = await a.create("acct_cache", "flushed", null);
     assert.ok(await b.authenticate(api_key));
-    await revokeRowDirectly(key_id);
+    await revokeRow(key_id);
     await redis.del(`${prefix}generation`);
     assert.equal(await b.authenticate(api_key), undefined);
   });
@@ -107,7 +112,7 @@ describe("API key cache with a Redis revocation board", { skip }, () => {
   it("reads the row again once an entry is older than its TTL", async () => {
     const { api_key, key_id } = await a.create("acct_cache", "aging", null);
     assert.ok(await b.authenticate(api_key));
-    await revokeRowDirectly(key_id);
+    await revokeRow(key_id);
     clock.ms += TTL_MS - 1;
     assert.ok(await b.authenticate(api_key), "still within the TTL");
     clock.ms += 1;
@@ -152,7 +157,7 @@ describe("API key cache with a Redis revocation board", { skip }, () => {
         (e) => e instanceof AppError && e.code === "SERVICE_UNAVAILABLE",
       );
       assert.ok(await cut.authenticate(api_key), "nothing was revoked");
-      await revokeRowDirectly(key_id);
+      await revokeRow(key_id);
       assert.equal(await cut.authenticate(api_key), undefined, "no cache without a board");
     } finally {
       down.disconnect();
@@ -165,19 +170,11 @@ describe("API key cache of an embedded deployment (a board in the process)", () 
   let clock: TestClock;
   let board: LocalRevocationBoard;
   let keys: KeysService;
-  const revokeRowDirectly = (keyId: string) =>
-    t.database.db
-      .updateTable("api_keys")
-      .set({ revoked_at: clock.now().toISOString() })
-      .where("id", "=", keyId)
-      .execute();
+  const revokeRow = (keyId: string) => revokeRowDirectly(t, clock, keyId);
 
   before(async () => {
     t = await createTestDatabase("sqlite");
-    await t.database.db
-      .insertInto("accounts")
-      .values({ id: "acct_local", balance_milli: 0, created_at: "2026-01-01", updated_at: "2026-01-01" })
-      .execute();
+    await seedAccount(t, "acct_local");
   });
   after(async () => {
     await t?.destroy();
@@ -191,7 +188,7 @@ describe("API key cache of an embedded deployment (a board in the process)", () 
   it("serves a known key without reading its row again, until the TTL", async () => {
     const { api_key, key_id } = await keys.create("acct_local", "cached", null);
     assert.ok(await keys.authenticate(api_key));
-    await revokeRowDirectly(key_id);
+    await revokeRow(key_id);
     assert.ok(await keys.authenticate(api_key), "a cache hit");
     clock.ms += TTL_MS;
     assert.equal(await keys.authenticate(api_key), undefined, "the row, read again after the TTL");
