@@ -3,6 +3,7 @@
 // webhook dispatcher fans them out to subscribed endpoints.
 import type { Kysely, Transaction } from "kysely";
 import { newId } from "../lib/ids.js";
+import { insertInChunks } from "../storage/chunked-insert.js";
 import type { Schema } from "../storage/schema.js";
 
 export const EVENT_TYPES = [
@@ -84,11 +85,7 @@ export class EventBus {
         dispatched: 0,
       };
     });
-    for (let i = 0; i < rows.length; i += 200)
-      await executor
-        .insertInto("events")
-        .values(rows.slice(i, i + 200))
-        .execute();
+    await insertInChunks(executor, "events", rows);
     // Listeners take events as hints to look at the outbox: one hint covers the lot.
     const last = rows.at(-1);
     if (!last) return;

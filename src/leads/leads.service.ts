@@ -275,8 +275,11 @@ export class LeadsService {
     const { row, validate } = built;
     const { db, caps } = this.deps.database;
     try {
+      // The partial unique index on live emails decides duplicates (no read first: one round trip
+      // less); the lead goes in before the charge, so a duplicate is refused as one even when the
+      // account could not pay, and a refused lead rolls its charge back with it.
       await db.transaction().execute(async (trx) => {
-        if (await this.repo.liveEmailTaken(trx, accountId, row.email_lower)) throw duplicate(row.email);
+        await this.insertLeads(trx, [row], now);
         if (validate) {
           await this.charge(
             trx,
@@ -285,12 +288,10 @@ export class LeadsService {
             "Lead creation with validation",
             row.id,
           );
+          await this.deps.scheduler.validateLead(trx, accountId, row.id);
         }
-        await this.insertLeads(trx, [row], now);
-        if (validate) await this.deps.scheduler.validateLead(trx, accountId, row.id);
       });
     } catch (error) {
-      // Two concurrent creates of one email: the unique index refuses the second.
       if (caps.isUniqueViolation(error)) throw duplicate(row.email);
       throw error;
     }

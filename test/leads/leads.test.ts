@@ -93,6 +93,10 @@ for (const kind of dialects()) {
       const dup = await call("POST", "/v1/leads", { email: "DUP@acme.test", validate: false });
       assert.equal(dup.statusCode, 400);
       assert.equal(dup.json().error_code, "DUPLICATE_LEAD");
+      const balance = await credits();
+      const paidDup = await call("POST", "/v1/leads", { email: "dup@ACME.test", validate: true });
+      assert.equal(paidDup.json().error_code, "DUPLICATE_LEAD", "refused, not charged");
+      assert.equal(await credits(), balance);
       const del = await call("DELETE", `/v1/leads/${first.json().id}`);
       assert.equal(del.statusCode, 200);
       assert.equal((await call("GET", `/v1/leads/${first.json().id}`)).statusCode, 404);
@@ -293,6 +297,14 @@ for (const kind of dialects()) {
       assert.equal(single.statusCode, 201, "200 display credits still pay for one lead");
       const total = (await call("GET", "/v1/leads?limit=1", undefined, poor)).json().total;
       assert.equal(total, 901, "nothing of the refused bulk was created");
+      assert.equal((await call("POST", "/v1/leads/bulk", { leads: batch("s", 99) }, poor)).statusCode, 200);
+      assert.equal(await credits(poor), 0);
+      const unpaid = await call("POST", "/v1/leads", { email: "unpaid@acme.test" }, poor);
+      assert.equal(unpaid.statusCode, 402);
+      const after = (await call("GET", "/v1/leads?limit=1", undefined, poor)).json().total;
+      assert.equal(after, 1000, "the unpaid lead was not created");
+      const free = await call("POST", "/v1/leads", { email: "unpaid@acme.test", validate: false }, poor);
+      assert.equal(free.statusCode, 201, "and its email is still free to use");
     });
 
     it("reports stats by status and recommendation", { skip }, async () => {
