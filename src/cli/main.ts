@@ -3,6 +3,7 @@
 // commands (check, import, dashboard link) start without loading the server stack.
 import { Command, Option } from "commander";
 import { ConfigError, loadConfig } from "../config/config.js";
+import type { Services } from "../main.js";
 import { API_VERSION } from "../version.js";
 import { registerClientCommands } from "./client-commands.js";
 import { registerDashboardCommands } from "./dashboard-command.js";
@@ -13,6 +14,17 @@ function config() {
 
 function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** An admin command: opens the service stack on the configured database, prints what `work` returns. */
+async function printWithServices(work: (services: Services) => Promise<unknown>): Promise<void> {
+  const { createServices } = await import("../main.js");
+  const services = await createServices(config());
+  try {
+    print(await work(services));
+  } finally {
+    await services.close();
+  }
 }
 
 export function buildCli(): Command {
@@ -64,16 +76,12 @@ export function buildCli(): Command {
     .requiredOption("--user <userId>", "account id (the identity token's sub)")
     .requiredOption("--name <name>", "label for the key")
     .option("--description <text>", "optional description")
-    .action(async (opts: { user: string; name: string; description?: string }) => {
-      const { createServices } = await import("../main.js");
-      const services = await createServices(config());
-      try {
+    .action((opts: { user: string; name: string; description?: string }) =>
+      printWithServices(async (services) => {
         await services.credits.ensureAccount(opts.user);
-        print(await services.keys.create(opts.user, opts.name, opts.description ?? null));
-      } finally {
-        await services.close();
-      }
-    });
+        return services.keys.create(opts.user, opts.name, opts.description ?? null);
+      }),
+    );
 
   const credits = program.command("credits").description("Manage credits");
   credits
@@ -88,13 +96,7 @@ export function buildCli(): Command {
       if (!opts.credits || milli === undefined || milli <= 0) {
         throw new ConfigError(`--credits must be a positive multiple of 0.001, got "${opts.credits}"`);
       }
-      const { createServices } = await import("../main.js");
-      const services = await createServices(config());
-      try {
-        print(await services.credits.grant(opts.user, milli, opts.reason));
-      } finally {
-        await services.close();
-      }
+      await printWithServices((services) => services.credits.grant(opts.user, milli, opts.reason));
     });
 
   registerClientCommands(program);
