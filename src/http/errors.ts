@@ -61,18 +61,20 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: bo
         ),
         unexpected: false,
       };
-    case "FST_ERR_CTP_BODY_TOO_LARGE":
+  }
+  // JSON.parse errors surfaced by a content-type parser, and other 4xx Fastify or its plugins raised
+  // (a multipart file over the size limit is a 413, like a body over it).
+  if (err instanceof SyntaxError) {
+    return { appError: new AppError("INVALID_JSON", "Request body is not valid JSON"), unexpected: false };
+  }
+  switch (err?.statusCode) {
+    case 413:
       return { appError: new AppError("PAYLOAD_TOO_LARGE", "Request body is too large"), unexpected: false };
-    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
-    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+    case 415:
       return {
         appError: new AppError("UNSUPPORTED_MEDIA_TYPE", "Unsupported content type; send application/json"),
         unexpected: false,
       };
-  }
-  // JSON.parse errors surfaced by a content-type parser, and other 4xx Fastify raised itself.
-  if (err instanceof SyntaxError) {
-    return { appError: new AppError("INVALID_JSON", "Request body is not valid JSON"), unexpected: false };
   }
   if (typeof err?.statusCode === "number" && err.statusCode >= 400 && err.statusCode < 500) {
     return { appError: new AppError("BAD_REQUEST", err.message || "Bad request"), unexpected: false };
