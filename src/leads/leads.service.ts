@@ -412,7 +412,7 @@ export class LeadsService {
   ): Promise<BulkResult> {
     // Items arrive unchecked (see itemSchemaErrors).
     const now = this.deps.clock.now();
-    const errors: BulkResult["errors"] = [];
+    const itemErrors: BulkResult["errors"] = [];
     const rows: LeadsTable[] = [];
     /** email_lower -> index of the item that produced the row. */
     const indexOf = new Map<string, number>();
@@ -420,75 +420,89 @@ export class LeadsService {
       const email = typeof item?.email === "string" ? item.email : null;
       const schemaError = itemSchemaErrors(item);
       if (schemaError) {
-        errors.push({ index, email, error: schemaError });
+        itemErrors.push({ index, email, error: schemaError });
         return;
       }
       const built = this.newRow(accountId, { ...item, validate }, source, now);
       if ("errors" in built) {
-        errors.push({ index, email, error: built.errors!.map((e) => `${e.field}: ${e.message}`).join("; ") });
+        itemErrors.push({
+          index,
+          email,
+          error: built.errors!.map((e) => `${e.field}: ${e.message}`).join("; "),
+        });
       } else if (indexOf.has(built.row.email_lower)) {
-        errors.push({ index, email, error: "duplicate email in this request" });
+        itemErrors.push({ index, email, error: "duplicate email in this request" });
       } else {
         indexOf.set(built.row.email_lower, index);
         rows.push(built.row);
       }
     });
-    const { db } = this.deps.database;
-    return db.transaction().execute(async (trx) => {
-      const taken = await this.repo.liveEmailsTaken(
-        trx,
-        accountId,
-        rows.map((r) => r.email_lower),
-      );
-      const fresh = rows.filter((r) => {
-        if (!taken.has(r.email_lower)) return true;
-        errors.push({
-          index: indexOf.get(r.email_lower)!,
-          email: r.email,
-          error: "a lead with this email already exists",
+    const { db, caps } = this.deps.database;
+    const attempt = () =>
+      db.transaction().execute(async (trx) => {
+        const errors = [...itemErrors];
+        const taken = await this.repo.liveEmailsTaken(
+          trx,
+          accountId,
+          rows.map((r) => r.email_lower),
+        );
+        const fresh = rows.filter((r) => {
+          if (!taken.has(r.email_lower)) return true;
+          errors.push({
+            index: indexOf.get(r.email_lower)!,
+            email: r.email,
+            error: "a lead with this email already exists",
+          });
+          return false;
         });
-        return false;
-      });
-      if (strict && errors.length > 0) {
+        if (strict && errors.length > 0) {
+          errors.sort((a, b) => a.index - b.index);
+          throw validationError(
+            errors.slice(0, 200).map((e) => ({
+              field: `line ${strict.lines[e.index] ?? e.index + 2}`,
+              message: e.error,
+              type: "row",
+            })),
+            `${errors.length} bad row(s); nothing was imported`,
+          );
+        }
+        let batchId: string | null = null;
+        if (validate && fresh.length > 0) {
+          await this.charge(
+            trx,
+            accountId,
+            fresh.length * this.deps.prices.leadCreateWithValidation,
+            `Bulk lead creation with validation (${fresh.length})`,
+            fresh[0]!.id,
+          );
+        }
+        await this.insertLeads(trx, fresh, now);
+        if (validate && fresh.length > 0) {
+          const batch = await this.deps.scheduler.startLeadBatch(
+            trx,
+            accountId,
+            fresh.map((r) => r.id),
+            { webhookUrl: null, source },
+          );
+          batchId = batch.batchId;
+        }
         errors.sort((a, b) => a.index - b.index);
-        throw validationError(
-          errors.slice(0, 200).map((e) => ({
-            field: `line ${strict.lines[e.index] ?? e.index + 2}`,
-            message: e.error,
-            type: "row",
-          })),
-          `${errors.length} bad row(s); nothing was imported`,
-        );
-      }
-      let batchId: string | null = null;
-      if (validate && fresh.length > 0) {
-        await this.charge(
-          trx,
-          accountId,
-          fresh.length * this.deps.prices.leadCreateWithValidation,
-          `Bulk lead creation with validation (${fresh.length})`,
-          fresh[0]!.id,
-        );
-      }
-      await this.insertLeads(trx, fresh, now);
-      if (validate && fresh.length > 0) {
-        const batch = await this.deps.scheduler.startLeadBatch(
-          trx,
-          accountId,
-          fresh.map((r) => r.id),
-          { webhookUrl: null, source },
-        );
-        batchId = batch.batchId;
-      }
-      errors.sort((a, b) => a.index - b.index);
-      return {
-        created: fresh.length,
-        failed: errors.length,
-        batchId,
-        leads: fresh.map((r) => ({ id: r.id, email: r.email, status: "created" as const })),
-        errors,
-      };
-    });
+        return {
+          created: fresh.length,
+          failed: errors.length,
+          batchId,
+          leads: fresh.map((r) => ({ id: r.id, email: r.email, status: "created" as const })),
+          errors,
+        };
+      });
+    try {
+      return await attempt();
+    } catch (error) {
+      // A lead with one of these emails was created between the read and the insert (the unique
+      // index refused it, nothing of this request was kept): the second look reports it per item.
+      if (!caps.isUniqueViolation(error)) throw error;
+      return attempt();
+    }
   }
 
   /** Validates existing leads as a batch: all ids must be the account's (else 404 listing the
