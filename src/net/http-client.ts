@@ -277,6 +277,10 @@ class Exchange {
       });
       this.socket = secure;
       secure.once("secureConnect", () => {
+        // From here on a socket error (a reset mid-response) is the exchange's to classify, not a
+        // failed handshake: the request and response report it.
+        secure.removeListener("error", onHandshakeError);
+        secure.on("error", () => {});
         this.timings.tlsMs = round(performance.now() - phase);
         this.tls = describeCertificate(secure, servername ?? this.address!);
         if (!this.tls.valid) {
@@ -285,7 +289,7 @@ class Exchange {
         }
         resolve(secure);
       });
-      secure.once("error", (err: NodeJS.ErrnoException) => {
+      const onHandshakeError = (err: NodeJS.ErrnoException) => {
         this.timings.tlsMs = round(performance.now() - phase);
         this.tls = {
           valid: false,
@@ -300,7 +304,8 @@ class Exchange {
         };
         this.fail("tls", `TLS handshake failed: ${err.message}`);
         resolve(undefined);
-      });
+      };
+      secure.once("error", onHandshakeError);
     });
   }
 
