@@ -181,6 +181,18 @@ const CASES: [string, SmtpStage, string[], ReplyOutcome][] = [
     ["550 5.7.1 Delivery not authorized, message refused"],
     "blocked",
   ],
+  [
+    "Policy 5.7.1 that reads like an unknown recipient",
+    "rcpt",
+    ["554 5.7.1 <x@example.test>: Recipient address rejected: Access denied"],
+    "blocked",
+  ],
+  [
+    "Policy 5.7.1 about our sender, not the mailbox",
+    "rcpt",
+    ["550 5.7.1 <probe@leadcheck.test>: Sender address rejected: sender address does not exist"],
+    "blocked",
+  ],
   ["Generic 554 transaction failed", "rcpt", ["554 Transaction failed"], "unknown"],
   ["Syntax error reply", "rcpt", ["501 5.5.4 Syntax error in parameters"], "unknown"],
   ["Plain accept", "rcpt", ["250 2.1.5 OK"], "deliverable"],

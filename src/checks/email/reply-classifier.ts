@@ -126,8 +126,10 @@ export const REPLY_RULES: readonly Rule[] = [
   { id: "rcpt_relay_denied", scope: "rcpt", codeClass: 5, text: RELAY_TEXT, outcome: "unknown" },
   { id: "rcpt_disabled_text", scope: "rcpt", codeClass: 5, text: DISABLED_TEXT, outcome: "disabled" },
   { id: "rcpt_full_text", scope: "rcpt", codeClass: 5, text: FULL_TEXT, outcome: "mailbox_full" },
-  { id: "rcpt_user_unknown_text", scope: "rcpt", codeClass: 5, text: USER_UNKNOWN_TEXT, outcome: "invalid" },
+  // A 5.7.x policy refusal says nothing about the mailbox, however its text reads ("Recipient
+  // address rejected: Access denied", "sender address does not exist"): before the user-unknown text.
   { id: "rcpt_policy", scope: "rcpt", codeClass: 5, enhanced: /^5\.7\.\d+$/, outcome: "blocked" },
+  { id: "rcpt_user_unknown_text", scope: "rcpt", codeClass: 5, text: USER_UNKNOWN_TEXT, outcome: "invalid" },
   { id: "rcpt_storage_552", scope: "rcpt", codeClass: 5, codes: [552], outcome: "mailbox_full" },
   { id: "rcpt_rejected", scope: "rcpt", codeClass: 5, codes: [550, 551, 553], outcome: "invalid" },
   { id: "rcpt_other_5xx", scope: "rcpt", codeClass: 5, outcome: "unknown" },
