@@ -149,8 +149,11 @@ export class SmtpSession {
       if (classified.outcome === "too_many_recipients" || r.value.code === 421) {
         // Not an answer about this address: it goes to the next transaction or session. Only a
         // refusal without progress counts as an attempt, so a stubborn server cannot loop us.
-        if (r.value.code === 421) goOn = false;
-        else if (i > 0) this.rcptLimit = Math.max(1, Math.min(this.rcptLimit, i - 1));
+        // After a 421 the server hangs up: the addresses behind this one get another session.
+        if (r.value.code === 421) {
+          goOn = false;
+          failed = true;
+        } else if (i > 0) this.rcptLimit = Math.min(this.rcptLimit, i); // it took the i before
         const o = outcome(at.host, "rcpt", { reply: r.value, classified, tls: at.tls });
         if (r.value.code === 421 || i === 0) this.settle([task], o, true);
         else this.queue.requeue([task]);
