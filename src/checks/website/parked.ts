@@ -75,9 +75,10 @@ export function evaluateParked(inputs: ParkedInputs, indicators: ParkingIndicato
     values: string[],
     weight?: (row: ParkingIndicator) => number,
   ) => {
+    const lowered = values.map((v) => v.toLowerCase());
     for (const row of indicators.byKind(kind)) {
-      const hit = values.find((v) => row.test(v));
-      if (hit !== undefined) add(signal, kind === "html" ? row.pattern : hit, row, weight?.(row));
+      const hit = lowered.findIndex((v) => row.test(v));
+      if (hit !== -1) add(signal, kind === "html" ? row.pattern : values[hit]!, row, weight?.(row));
     }
   };
 
@@ -96,11 +97,10 @@ export function evaluateParked(inputs: ParkedInputs, indicators: ParkingIndicato
     if (row && /^v=forsale1;/i.test(txt.trim())) add("txt", txt.slice(0, 200), row, FOR_SALE_WEIGHT);
   }
 
-  const bot = indicators
-    .byKind("header")
-    .some((row) =>
-      Object.entries(inputs.headers).some(([k, v]) => headerValues(v).some((x) => row.test(`${k}: ${x}`))),
-    );
+  const headerLines = Object.entries(inputs.headers).flatMap(([k, v]) =>
+    headerValues(v).map((x) => `${k}: ${x}`.toLowerCase()),
+  );
+  const bot = indicators.byKind("header").some((row) => headerLines.some((line) => row.test(line)));
 
   const weakPage = evidence.filter((e) => e.signal === "page" && e.strength === "weak");
   const weakSum = Math.min(

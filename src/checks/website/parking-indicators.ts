@@ -13,7 +13,10 @@ export interface ParkingIndicator {
   type: string;
   strength: IndicatorStrength;
   source: string;
-  /** Tests one observed value (a host name, an address, a page body, a header line...). */
+  /**
+   * Tests one observed value (a host name, an address, a page body, a header line...), lowercased
+   * by the caller: once per value, not once per row (a page body is up to 256 KiB).
+   */
   test(value: string): boolean;
 }
 
@@ -84,23 +87,23 @@ function compile(kind: string, match: string, pattern: string): ((value: string)
       return (v) => re.test(v);
     }
     case "substring":
-      return (v) => v.toLowerCase().includes(p);
+      return (v) => v.includes(p);
     case "name=value": {
       const [name, value] = p.split(/:\s*/, 2);
-      return (v) => v.toLowerCase() === `${name}: ${value}`;
+      return (v) => v === `${name}: ${value}`;
     }
     case "name":
     case "query":
-      return (v) => v.toLowerCase().includes(p);
+      return (v) => v.includes(p);
     case "path":
-      return (v) => v.toLowerCase() === p || v.toLowerCase().startsWith(`${p}/`);
+      return (v) => v === p || v.startsWith(`${p}/`);
     default:
       return null;
   }
 }
 
 function hostOf(value: string): string {
-  return value.toLowerCase().replace(/\.$/, "");
+  return value.replace(/\.$/, "");
 }
 
 function escapeRegex(s: string): string {
