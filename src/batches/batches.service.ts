@@ -80,6 +80,8 @@ export class BatchesService implements ValidationScheduler {
   constructor(private readonly deps: BatchesDeps) {}
 
   async validateLead(trx: Transaction<Schema>, accountId: string, leadId: string): Promise<void> {
+    // One lead's validation counts toward the daily limit like a batch item (not as a batch).
+    await this.enforceDailyLimit(trx, accountId, 1);
     const at = this.deps.clock.now().toISOString();
     await this.leads.setStatus(trx, [leadId], "processing", at);
     await this.deps.queue.send(LEAD_VALIDATE_JOB, { accountId, leadId }, { trx });
@@ -88,7 +90,7 @@ export class BatchesService implements ValidationScheduler {
   /** Enforces the running-batch and daily limits inside the caller's transaction. Call it after
    *  the debit: on PostgreSQL the debit's row lock on the account serializes concurrent batches. */
   private async enforceLimits(trx: Transaction<Schema>, accountId: string, items: number): Promise<void> {
-    const { maxConcurrentBatches, maxValidationsPerDay } = this.deps.limits;
+    const { maxConcurrentBatches } = this.deps.limits;
     if ((await this.repo.countRunning(trx, accountId)) >= maxConcurrentBatches) {
       throw new AppError(
         "CONCURRENT_BATCH_LIMIT",
@@ -98,6 +100,11 @@ export class BatchesService implements ValidationScheduler {
         { "Retry-After": "10" },
       );
     }
+    await this.enforceDailyLimit(trx, accountId, items);
+  }
+
+  private async enforceDailyLimit(trx: Transaction<Schema>, accountId: string, items: number): Promise<void> {
+    const { maxValidationsPerDay } = this.deps.limits;
     const day = this.deps.clock.now().toISOString().slice(0, 10);
     if (!(await this.repo.addDailyUsage(trx, accountId, day, items, maxValidationsPerDay))) {
       const tomorrow = Date.parse(`${day}T00:00:00Z`) + 86_400_000;

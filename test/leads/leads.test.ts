@@ -396,6 +396,14 @@ describe("batch limits", () => {
     const over = await call({ domains: ["a.test", "b.test", "c.test"] });
     assert.equal(over.statusCode, 429);
     assert.equal(over.json().error_code, "DAILY_LIMIT_EXCEEDED");
+    // A lead created with validation counts as one validation too.
+    const lead = (email: string) =>
+      h.app.inject({ method: "POST", url: "/v1/leads", headers: { "x-api-key": key }, payload: { email } });
+    assert.equal((await lead("one@daily.test")).statusCode, 201);
+    assert.equal((await lead("two@daily.test")).statusCode, 201);
+    const third = await lead("three@daily.test");
+    assert.equal(third.statusCode, 429);
+    assert.equal(third.json().error_code, "DAILY_LIMIT_EXCEEDED");
   });
 
   it("refuses a domain batch over 10,000 items or with a bad domain with 422", async () => {
