@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { newId } from "./ids.js";
+import { firstIdAt, newId } from "./ids.js";
 
 const SHAPE = /^lead_[0-9a-hjkmnp-tv-z]{26}$/;
 /** The generator is monotonic: times before one it has seen only increment that one's id. */
@@ -31,5 +31,13 @@ describe("newId", () => {
     assert.equal(counts.size, 32);
     const expected = (2_000 * 16) / 32;
     for (const [symbol, n] of counts) assert.ok(Math.abs(n - expected) < expected * 0.25, `${symbol}: ${n}`);
+  });
+
+  it("bounds the ids made before a time by firstIdAt", () => {
+    const t = later + 100_000;
+    const before = newId("evt", t - 1);
+    const at = newId("evt", t);
+    assert.ok(before < firstIdAt("evt", t));
+    assert.ok(firstIdAt("evt", t) <= at);
   });
 });

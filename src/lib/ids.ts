@@ -1,6 +1,6 @@
 // Prefixed, time-sortable identifiers: `<prefix>_` + a lowercase ULID (48-bit ms time + 80 random bits).
 import { randomFillSync } from "node:crypto";
-import { monotonicFactory } from "ulid";
+import { encodeTime, monotonicFactory } from "ulid";
 
 export type IdPrefix = "acct" | "lead" | "batch" | "job" | "wh" | "dlv" | "key" | "txn" | "evt" | "item";
 
@@ -24,4 +24,9 @@ const nextUlid = monotonicFactory(pooledRandom());
 
 export function newId(prefix: IdPrefix, nowMs: number = Date.now()): string {
   return `${prefix}_${nextUlid(nowMs).toLowerCase()}`;
+}
+
+/** The least id of `prefix` made at `ms` or later: ids sort by time, so those below it are older. */
+export function firstIdAt(prefix: IdPrefix, ms: number): string {
+  return `${prefix}_${encodeTime(ms, 10).toLowerCase()}`;
 }

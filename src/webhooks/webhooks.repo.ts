@@ -1,5 +1,6 @@
 // The only SQL for webhook endpoints, their delivery records, and the outbox reads of the dispatcher.
 import { type Kysely, sql, type Transaction } from "kysely";
+import { firstIdAt } from "../lib/ids.js";
 import type { Schema, WebhookDeliveriesTable, WebhooksTable } from "../storage/schema.js";
 
 type Executor = Kysely<Schema> | Transaction<Schema>;
@@ -246,7 +247,10 @@ async function deleteOldest(
     .selectFrom(table)
     .select("id")
     .where("created_at", "<", cutoff)
-    .$if(table === "events", (q) => q.where(sql.ref("dispatched"), "=", 1))
+    // Events have no index on created_at: their id (time-sorted) bounds the scan on (dispatched, id).
+    .$if(table === "events", (q) =>
+      q.where(sql.ref("dispatched"), "=", 1).where("id", "<", firstIdAt("evt", Date.parse(cutoff))),
+    )
     .limit(limit)
     .execute();
   if (doomed.length === 0) return 0;

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { loadConfig } from "../../src/config/config.js";
 import { EVENT_TYPES, type EventType } from "../../src/events/events.js";
+import { firstIdAt } from "../../src/lib/ids.js";
 import { createServices, type Services, startQueue } from "../../src/main.js";
 import { verifySignature } from "../../src/webhooks/signature.js";
 import { registerWorkers } from "../../src/worker.js";
@@ -460,19 +461,23 @@ for (const kind of dialects()) {
         .insertInto("webhook_deliveries")
         .values([row("dlv_old", 31), row("dlv_recent", 29)])
         .execute();
-      const event = (id: string, ageDays: number, dispatched: number) => ({
-        id,
-        account_id: "acct_purge",
-        type: "lead.created",
-        payload: "{}",
-        created_at: new Date(Date.now() - ageDays * day).toISOString(),
-        dispatched,
-      });
+      // Event ids sort by their creation time, as newId makes them (the purge relies on it); newId
+      // itself never goes back in time, so these past ids are spelled out.
+      const event = (ageDays: number, dispatched: number) => {
+        const createdMs = Date.now() - ageDays * day;
+        return {
+          id: `${firstIdAt("evt", createdMs)}${"0".repeat(16)}`,
+          account_id: "acct_purge",
+          type: "lead.created",
+          payload: "{}",
+          created_at: new Date(createdMs).toISOString(),
+          dispatched,
+        };
+      };
+      const oldEvent = event(31, 1);
+      const recentEvent = event(29, 1);
       // (Events not yet dispatched are never purged; here the running dispatcher would take them.)
-      await h.services.database.db
-        .insertInto("events")
-        .values([event("evt_purge_old", 31, 1), event("evt_purge_recent", 29, 1)])
-        .execute();
+      await h.services.database.db.insertInto("events").values([oldEvent, recentEvent]).execute();
       await waitFor(
         async () => ((await deliveries("acct_purge", hook.webhook_id)).total === 1 ? true : undefined),
         "the old record purged",
@@ -484,11 +489,11 @@ for (const kind of dialects()) {
       const events = await h.services.database.db
         .selectFrom("events")
         .select("id")
-        .where("id", "like", "evt_purge_%")
+        .where("account_id", "=", "acct_purge")
         .execute();
       assert.deepEqual(
         events.map((e) => e.id),
-        ["evt_purge_recent"],
+        [recentEvent.id],
       );
     });
   });
