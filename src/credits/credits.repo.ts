@@ -1,7 +1,7 @@
 // The only SQL for accounts' balances and the credit ledger. Every balance change and its ledger
 // entry are written in one transaction; a debit is a conditional UPDATE that never goes below zero.
 import { type Kysely, sql, type Transaction } from "kysely";
-import { newId } from "../lib/ids.js";
+import { firstIdAt, newId } from "../lib/ids.js";
 import type { CreditLedgerTable, Schema } from "../storage/schema.js";
 
 type Executor = Kysely<Schema> | Transaction<Schema>;
@@ -163,6 +163,9 @@ export class CreditsRepo {
       .select((eb) => eb.fn.sum<number>("delta_milli").as("s"))
       .where("account_id", "=", accountId)
       .where("kind", "=", "debit")
+      // Ids sort by time and are never older than their row: the id bounds the scan of the account's
+      // (account_id, id) index to the period instead of its whole history.
+      .where("id", ">=", firstIdAt("txn", Date.parse(sinceIso)))
       .where("created_at", ">=", sinceIso)
       .executeTakeFirstOrThrow();
     return -Number(row.s ?? 0);
