@@ -4,7 +4,10 @@ import { Redis } from "ioredis";
 import pino from "pino";
 import { IdentityVerifier } from "./accounts/identity.js";
 import { batchJobDefinitions } from "./batches/batch.jobs.js";
+import { BatchLimits } from "./batches/batch-limits.js";
+import { BatchRunner } from "./batches/batch-runner.js";
 import { BatchesService } from "./batches/batches.service.js";
+import { LeadValidationService } from "./batches/lead-validation.js";
 import { EmailEngine } from "./checks/email/email-engine.js";
 import { normalizeWebsite } from "./checks/website/normalize.js";
 import { WebsiteEngine } from "./checks/website/website.engine.js";
@@ -45,6 +48,8 @@ export interface Services {
   normalizeWebsite: WebsiteNormalizer;
   leads: LeadsService;
   batches: BatchesService;
+  batchRunner: BatchRunner;
+  leadValidation: LeadValidationService;
   emailChecks: EmailChecksService;
   webhooks: WebhooksService;
   queue: JobQueue;
@@ -155,14 +160,20 @@ export async function createServices(
     events,
     clock,
     queue,
-    validator,
-    website: websiteEngine,
+    limits: new BatchLimits({ clock, limits: config.limits }),
     normalizeWebsite: normalize,
     prices: config.prices,
-    limits: config.limits,
+  });
+  const batchRunner = new BatchRunner({
+    database,
+    events,
+    clock,
+    validator,
+    website: websiteEngine,
     chunkSize: config.limits.batchChunkSize,
     sendCallback: (url, payload) => adHocCallback(url, payload),
   });
+  const leadValidation = new LeadValidationService({ database, events, clock, validator });
   const leads = new LeadsService({
     database,
     credits,
@@ -199,7 +210,7 @@ export async function createServices(
   const jobCatalog: JobDefinition[] = meterJobs(
     metrics,
     withExpiryOverrides(config.jobs.expiryOverridesMs, [
-      ...batchJobDefinitions(batches, queue),
+      ...batchJobDefinitions(batchRunner, leadValidation, queue),
       ...emailChecks.jobDefinitions(),
       ...webhookJobs,
     ]),
@@ -220,6 +231,8 @@ export async function createServices(
     normalizeWebsite: normalize,
     leads,
     batches,
+    batchRunner,
+    leadValidation,
     emailChecks,
     webhooks,
     queue,

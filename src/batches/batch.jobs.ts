@@ -4,14 +4,20 @@
 // in `processing`.
 import type { JobDefinition } from "../jobs/catalog.js";
 import type { JobQueue } from "../jobs/job-queue.js";
-import { BATCH_RUN_JOB, type BatchesService, LEAD_VALIDATE_JOB } from "./batches.service.js";
+import type { BatchRunner } from "./batch-runner.js";
+import { BATCH_RUN_JOB, LEAD_VALIDATE_JOB } from "./batches.schemas.js";
+import type { LeadValidationService } from "./lead-validation.js";
 
 const BATCH_POLICY = { retryLimit: 5, retryDelayMs: 2000, retryBackoff: true, expireInMs: 120_000 };
 /** How long one batch job keeps taking chunks before handing over (well under the expiry). */
 const JOB_TIME_SLICE_MS = 30_000;
 const LEAD_POLICY = { retryLimit: 3, retryDelayMs: 5000, retryBackoff: true, expireInMs: 600_000 };
 
-export function batchJobDefinitions(batches: BatchesService, queue: JobQueue): JobDefinition[] {
+export function batchJobDefinitions(
+  runner: BatchRunner,
+  leadValidation: LeadValidationService,
+  queue: JobQueue,
+): JobDefinition[] {
   return [
     {
       name: BATCH_RUN_JOB,
@@ -24,9 +30,9 @@ export function batchJobDefinitions(batches: BatchesService, queue: JobQueue): J
           // job, keeping each attempt far inside its expiry (JOB_EXPIRY_MS may shorten it).
           const started = Date.now();
           const sliceMs = Math.min(JOB_TIME_SLICE_MS, job.expireInMs / 4);
-          let more = await batches.runChunk(batchId);
+          let more = await runner.runChunk(batchId);
           while (more && Date.now() - started < sliceMs && !job.signal.aborted) {
-            more = await batches.runChunk(batchId);
+            more = await runner.runChunk(batchId);
           }
           if (more) {
             await queue.send(
@@ -37,7 +43,7 @@ export function batchJobDefinitions(batches: BatchesService, queue: JobQueue): J
           }
         } catch (error) {
           if (job.retryCount >= BATCH_POLICY.retryLimit) {
-            await batches.failRemaining(batchId, error instanceof Error ? error.message : String(error));
+            await runner.failRemaining(batchId, error instanceof Error ? error.message : String(error));
             return;
           }
           throw error;
@@ -52,10 +58,14 @@ export function batchJobDefinitions(batches: BatchesService, queue: JobQueue): J
         const accountId = String(job.data.accountId);
         const leadId = String(job.data.leadId);
         try {
-          await batches.validateOne(accountId, leadId);
+          await leadValidation.validateOne(accountId, leadId);
         } catch (error) {
           if (job.retryCount >= LEAD_POLICY.retryLimit) {
-            await batches.failOne(accountId, leadId, error instanceof Error ? error.message : String(error));
+            await leadValidation.failOne(
+              accountId,
+              leadId,
+              error instanceof Error ? error.message : String(error),
+            );
             return;
           }
           throw error;

@@ -114,6 +114,47 @@ export class LeadsRepo {
       .execute();
   }
 
+  /** Emails of the given leads, by id (a batch's items record the address they check). */
+  async emailsById(db: Executor, ids: string[]): Promise<Map<string, string>> {
+    const emailOf = new Map<string, string>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await db
+        .selectFrom("leads")
+        .select(["id", "email"])
+        .where("id", "in", ids.slice(i, i + 500))
+        .execute();
+      for (const row of rows) emailOf.set(row.id, row.email);
+    }
+    return emailOf;
+  }
+
+  /** What a validation needs of the given leads that are not archived. */
+  findLiveForValidation(db: Executor, ids: string[]) {
+    if (ids.length === 0) return Promise.resolve([]);
+    return db
+      .selectFrom("leads")
+      .select(["id", "email", "website"])
+      .where("id", "in", ids)
+      .where("archived_at", "is", null)
+      .execute();
+  }
+
+  /** Leads whose validation could not finish end `risky` (decisions §5); only those still
+   *  `processing`, so a lead validated meanwhile keeps its answer. Returns how many changed. */
+  async closeProcessing(db: Executor, ids: string[], at: string): Promise<number> {
+    let changed = 0;
+    for (let i = 0; i < ids.length; i += 500) {
+      const r = await db
+        .updateTable("leads")
+        .set({ validation_status: "risky", updated_at: at })
+        .where("id", "in", ids.slice(i, i + 500))
+        .where("validation_status", "=", "processing")
+        .executeTakeFirst();
+      changed += Number(r.numUpdatedRows);
+    }
+    return changed;
+  }
+
   async list(db: Executor, accountId: string, filter: LeadFilter, limit: number, offset: number) {
     let q = db.selectFrom("leads").where("account_id", "=", accountId).where("archived_at", "is", null);
     if (filter.emailValid !== undefined) q = q.where("email_valid", "=", filter.emailValid ? 1 : 0);

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { MAX_DOMAIN_BATCH } from "../../batches/batches.service.js";
+import { MAX_DOMAIN_BATCH } from "../../batches/batches.schemas.js";
 import type { App, AppDeps } from "../app.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY, Nullable, PageQuery } from "../schemas.js";

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { shortWebsiteResult } from "../../batches/batches.service.js";
+import { shortWebsiteResult } from "../../batches/batches.schemas.js";
 import { toStoredCredits } from "../../credits/credits.service.js";
 
 import type { App, AppDeps } from "../app.js";

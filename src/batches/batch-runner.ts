@@ -1,0 +1,220 @@
+// Runs a batch: one chunk of pending items at a time (each chunk commits its items, the batch's
+// counts and its progress events together, so a retried chunk skips what a crashed one finished),
+// then completes the batch. failRemaining closes a batch whose job will never run again.
+import type { Transaction } from "kysely";
+import type { EventBus } from "../events/events.js";
+import { LeadsRepo } from "../leads/leads.repo.js";
+import type { Clock } from "../lib/clock.js";
+import { mapLimit } from "../lib/concurrency.js";
+import type { Database } from "../storage/db.js";
+import type { BatchesTable, BatchItemsTable, Schema } from "../storage/schema.js";
+import { type LeadValidator, leadColumnsOf, type WebsiteChecker } from "../validation/lead-validator.js";
+import { BatchesRepo } from "./batches.repo.js";
+import { leadValidatedPayload, shortWebsiteResult } from "./batches.schemas.js";
+
+export interface BatchRunnerDeps {
+  database: Database;
+  events: EventBus;
+  clock: Clock;
+  validator: LeadValidator;
+  website: WebsiteChecker;
+  /** Items a batch job takes at a time; small enough to finish well within the job's expiry. */
+  chunkSize?: number;
+  /** Sends the unsigned ad-hoc callback of a batch started with `webhookUrl` (spec), once. */
+  sendCallback?: (url: string, payload: Record<string, unknown>) => Promise<void>;
+}
+
+interface Counts {
+  completed: number;
+  valid: number;
+  invalid: number;
+  failed: number;
+}
+
+export class BatchRunner {
+  private readonly repo = new BatchesRepo();
+  private readonly leads = new LeadsRepo();
+
+  constructor(private readonly deps: BatchRunnerDeps) {}
+
+  /** One chunk of a batch; true when more items remain (the caller queues the next chunk). */
+  async runChunk(batchId: string): Promise<boolean> {
+    const { db } = this.deps.database;
+    const batch = await this.repo.find(db, batchId);
+    if (batch?.status !== "processing") return false;
+    const items = await this.repo.pendingItems(db, batchId, this.deps.chunkSize ?? 250);
+    if (items.length > 0) {
+      if (batch.kind === "lead_validation") await this.runLeadItems(batch, items);
+      else await this.runDomainItems(batch, items);
+    }
+    if ((await this.repo.countPending(db, batchId)) > 0) return true;
+    await this.complete(batchId);
+    return false;
+  }
+
+  private async runLeadItems(batch: BatchesTable, items: BatchItemsTable[]): Promise<void> {
+    const { db } = this.deps.database;
+    const leadIds = items.flatMap((item) => (item.lead_id ? [item.lead_id] : []));
+    const live = await this.leads.findLiveForValidation(db, leadIds);
+    const validations = await this.deps.validator.validate(live);
+    const byLead = new Map(validations.map((validation) => [validation.leadId, validation]));
+    const now = this.deps.clock.now();
+    const at = now.toISOString();
+    await db.transaction().execute(async (trx) => {
+      const counts: Counts = { completed: 0, valid: 0, invalid: 0, failed: 0 };
+      const validated: { type: "lead.validated"; accountId: string; data: Record<string, unknown> }[] = [];
+      for (const item of items) {
+        const validation = item.lead_id ? byLead.get(item.lead_id) : undefined;
+        const changed = await this.repo.finishItem(trx, item.id, {
+          status: validation ? "done" : "failed",
+          verdict: validation ? validation.rating.validationStatus : null,
+          result: validation
+            ? JSON.stringify({
+                rating: validation.rating.rating,
+                recommendation: validation.rating.recommendation,
+              })
+            : null,
+          error: validation ? null : "lead not found or archived",
+          completed_at: at,
+        });
+        if (!changed) continue;
+        counts.completed++;
+        if (!validation) {
+          counts.failed++;
+          continue;
+        }
+        if (validation.rating.validationStatus === "valid") counts.valid++;
+        if (validation.rating.validationStatus === "invalid") counts.invalid++;
+        await this.leads.update(trx, batch.account_id, validation.leadId, leadColumnsOf(validation, at));
+        validated.push({
+          type: "lead.validated",
+          accountId: batch.account_id,
+          data: leadValidatedPayload(validation, batch.id),
+        });
+      }
+      await this.deps.events.emitMany(trx, validated, now);
+      await this.recordProgress(trx, batch, counts, now);
+    });
+  }
+
+  private async runDomainItems(batch: BatchesTable, items: BatchItemsTable[]): Promise<void> {
+    const results = await mapLimit(items, 50, (item) => this.deps.website.check(item.input));
+    const now = this.deps.clock.now();
+    const at = now.toISOString();
+    await this.deps.database.db.transaction().execute(async (trx) => {
+      const counts: Counts = { completed: 0, valid: 0, invalid: 0, failed: 0 };
+      for (const [index, item] of items.entries()) {
+        const result = results[index]!;
+        const changed = await this.repo.finishItem(trx, item.id, {
+          status: "done",
+          verdict: result.status,
+          result: JSON.stringify(shortWebsiteResult(result)),
+          error: result.error,
+          completed_at: at,
+        });
+        if (!changed) continue;
+        counts.completed++;
+        if (result.status === "active") counts.valid++;
+        else counts.invalid++;
+      }
+      await this.recordProgress(trx, batch, counts, now);
+    });
+  }
+
+  private async recordProgress(
+    trx: Transaction<Schema>,
+    batch: BatchesTable,
+    counts: Counts,
+    now: Date,
+  ): Promise<void> {
+    if (counts.completed === 0) return;
+    const after = await this.repo.addCounts(trx, batch.id, counts);
+    const quarter = Math.min(3, Math.floor((Number(after.completed) / Number(after.total)) * 4));
+    if (quarter <= Number(after.progress_quarter)) return;
+    await this.repo.update(trx, batch.id, { progress_quarter: quarter });
+    for (let q = Number(after.progress_quarter) + 1; q <= quarter; q++) {
+      await this.deps.events.emit(
+        trx,
+        "batch.progress",
+        batch.account_id,
+        {
+          batchId: batch.id,
+          progress: q * 25,
+          completed: Number(after.completed),
+          total: Number(after.total),
+        },
+        now,
+      );
+    }
+  }
+
+  private async complete(batchId: string): Promise<void> {
+    const { db } = this.deps.database;
+    const now = this.deps.clock.now();
+    const callback = await db.transaction().execute(async (trx) => {
+      const batch = await this.repo.find(trx, batchId);
+      if (batch?.status !== "processing") return undefined;
+      // A batch fails only when no item could be processed (decisions §5).
+      const status = Number(batch.failed) >= Number(batch.total) ? "failed" : "completed";
+      if (!(await this.repo.finish(trx, batchId, status, now.toISOString()))) return undefined;
+      const summary = {
+        batchId,
+        status: status === "completed" ? "complete" : "failed",
+        totalLeads: Number(batch.total),
+        successfulValidations: Number(batch.completed) - Number(batch.failed),
+        failedValidations: Number(batch.failed),
+        validLeads: Number(batch.valid),
+        invalidLeads: Number(batch.invalid),
+        type: batch.kind,
+      };
+      await this.deps.events.emit(trx, "batch.complete", batch.account_id, summary, now);
+      if (batch.kind === "lead_validation") {
+        await this.deps.events.emit(
+          trx,
+          status === "completed" ? "validation.complete" : "validation.failed",
+          batch.account_id,
+          summary,
+          now,
+        );
+      }
+      return batch.webhook_url
+        ? {
+            url: batch.webhook_url,
+            payload: {
+              event: "validation.complete",
+              ...summary,
+              userId: batch.account_id,
+              timestamp: now.toISOString(),
+            },
+          }
+        : undefined;
+    });
+    if (callback && this.deps.sendCallback)
+      await this.deps.sendCallback(callback.url, callback.payload).catch(() => {});
+  }
+
+  /** The final attempt of a batch job failed: finish its remaining items as failed so no lead
+   *  stays in `processing` forever, and close the batch. */
+  async failRemaining(batchId: string, error: string): Promise<void> {
+    const { db } = this.deps.database;
+    const batch = await this.repo.find(db, batchId);
+    if (batch?.status !== "processing") return;
+    const now = this.deps.clock.now();
+    const at = now.toISOString();
+    for (;;) {
+      const items = await this.repo.pendingItems(db, batchId, 500);
+      if (items.length === 0) break;
+      await db.transaction().execute(async (trx) => {
+        let failed = 0;
+        for (const item of items) {
+          const changes = { status: "failed" as const, verdict: null, result: null, error, completed_at: at };
+          if (await this.repo.finishItem(trx, item.id, changes)) failed++;
+        }
+        const leadIds = items.flatMap((item) => (item.lead_id ? [item.lead_id] : []));
+        await this.leads.closeProcessing(trx, leadIds, at);
+        await this.recordProgress(trx, batch, { completed: failed, valid: 0, invalid: 0, failed }, now);
+      });
+    }
+    await this.complete(batchId);
+  }
+}

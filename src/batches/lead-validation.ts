@@ -1,0 +1,51 @@
+// Validation of one lead created or updated with `validate: true`, outside any batch (its job is
+// queued by BatchesService.validateLead). failOne closes a lead whose job will never run again.
+import type { EventBus } from "../events/events.js";
+import { LeadsRepo } from "../leads/leads.repo.js";
+import type { Clock } from "../lib/clock.js";
+import type { Database } from "../storage/db.js";
+import { type LeadValidator, leadColumnsOf } from "../validation/lead-validator.js";
+import { leadValidatedPayload } from "./batches.schemas.js";
+
+export interface LeadValidationDeps {
+  database: Database;
+  events: EventBus;
+  clock: Clock;
+  validator: LeadValidator;
+}
+
+export class LeadValidationService {
+  private readonly leads = new LeadsRepo();
+
+  constructor(private readonly deps: LeadValidationDeps) {}
+
+  async validateOne(accountId: string, leadId: string): Promise<void> {
+    const { db } = this.deps.database;
+    const lead = await this.leads.findLive(db, accountId, leadId);
+    if (lead?.validation_status !== "processing") return;
+    const [validation] = await this.deps.validator.validate([lead]);
+    if (!validation) throw new Error(`the validator returned no answer for lead ${leadId}`);
+    const now = this.deps.clock.now();
+    await db.transaction().execute(async (trx) => {
+      await this.leads.update(trx, accountId, leadId, leadColumnsOf(validation, now.toISOString()));
+      await this.deps.events.emit(
+        trx,
+        "lead.validated",
+        accountId,
+        leadValidatedPayload(validation, null),
+        now,
+      );
+    });
+  }
+
+  /** The final attempt of a single-lead validation failed. */
+  async failOne(accountId: string, leadId: string, error: string): Promise<void> {
+    const { db } = this.deps.database;
+    const now = this.deps.clock.now();
+    await db.transaction().execute(async (trx) => {
+      if ((await this.leads.closeProcessing(trx, [leadId], now.toISOString())) > 0) {
+        await this.deps.events.emit(trx, "validation.failed", accountId, { leadId, error }, now);
+      }
+    });
+  }
+}
