@@ -22,11 +22,13 @@ import { KeyCache, LocalRevocationBoard, RedisRevocationBoard } from "./keys/key
 import { KeysService } from "./keys/keys.service.js";
 import { LeadsService, type WebsiteNormalizer } from "./leads/leads.service.js";
 import { type Clock, systemClock } from "./lib/clock.js";
+import { StalledWorkSweeper } from "./lifecycle/stalled-work.sweeper.js";
 import { meterChecks, meterCredits, meterJobs } from "./metrics/instrument.js";
 import { Metrics } from "./metrics/metrics.js";
 import { DnsResolver } from "./net/dns.js";
 import { classifyAddress } from "./net/guard.js";
 import { type Database, migrateToLatest, openDatabase } from "./storage/db.js";
+import { reportAfterCommitErrorsTo } from "./storage/transaction.js";
 import { EmailChecksService } from "./validation/email-checks.service.js";
 import { LeadValidator } from "./validation/lead-validator.js";
 import { API_VERSION } from "./version.js";
@@ -52,6 +54,7 @@ export interface Services {
   leadValidation: LeadValidationService;
   emailChecks: EmailChecksService;
   webhooks: WebhooksService;
+  sweeper: StalledWorkSweeper;
   queue: JobQueue;
   /** Every background job kind with its policy and handler (see src/jobs/catalog.ts). */
   jobCatalog: JobDefinition[];
@@ -74,9 +77,19 @@ export async function createServices(
 ): Promise<Services> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config);
-  const database = openDatabase(config.databaseUrl, { maxConnections: config.databasePoolMax });
+  const logError = (error: unknown, context: string) => logger.error({ err: error }, context);
+  reportAfterCommitErrorsTo((error) => logError(error, "after-commit effect failed"));
+  const database = openDatabase(config.databaseUrl, {
+    maxConnections: config.databasePoolMax,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+    onPoolError: (error) =>
+      logger.warn({ err: error }, "idle PostgreSQL connection failed; the pool replaces it"),
+  });
   if (options.migrate !== false) await migrateToLatest(database.db);
-  const events = new EventBus();
+  const events = new EventBus((error, event) =>
+    logger.error({ err: error, eventId: event.id, eventType: event.type }, "event listener failed"),
+  );
   const metrics = new Metrics();
   const credits = new CreditsService({
     database,
@@ -95,7 +108,9 @@ export async function createServices(
         enableAutoPipelining: true,
       })
     : undefined;
-  redis?.on("error", () => {}); // the rate limiter falls back to memory; readiness reports the rest
+  // The rate limiter falls back to memory and readiness reports the outage; the log names it, once
+  // per distinct error and minute (ioredis repeats it on every reconnect attempt).
+  redis?.on("error", logRepeatedErrorOnce(logger, "Redis connection error", 60_000));
   // Known keys skip their database read only where every instance sees every revocation: through
   // Redis, or on embedded SQLite, whose one process makes them all.
   const board = redis
@@ -172,6 +187,7 @@ export async function createServices(
     website: websiteEngine,
     chunkSize: config.limits.batchChunkSize,
     sendCallback: (url, payload) => adHocCallback(url, payload),
+    onError: logError,
   });
   const leadValidation = new LeadValidationService({ database, events, clock, validator });
   const leads = new LeadsService({
@@ -192,6 +208,8 @@ export async function createServices(
     priceMilli: config.prices.emailCheck,
     retryDelayCapMs: config.smtp.retryDelayCapMs,
     sendCallback: (url, payload) => adHocCallback(url, payload),
+    events,
+    onError: logError,
   });
   const { webhooks, jobDefinitions: webhookJobs } = createWebhooks({
     config,
@@ -202,17 +220,32 @@ export async function createServices(
     dns,
     version: API_VERSION,
     onAttempt: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
+    onError: logError,
   });
   // Ad-hoc `webhookUrl` callbacks (check-email, lead validate): unsigned, once, through the guard.
   adHocCallback = async (url, payload) => {
     await webhooks.sendAdHocCallback(url, payload);
   };
+  const sweeper = new StalledWorkSweeper({
+    database,
+    clock,
+    queue,
+    batchRunner,
+    leadValidation,
+    emailChecks,
+    settings: config.jobs,
+    onClosed: (kind, id, reason) => {
+      metrics.sweeperClosed.inc({ kind });
+      logger.warn({ kind, id, reason }, "sweeper closed work left processing");
+    },
+  });
   const jobCatalog: JobDefinition[] = meterJobs(
     metrics,
     withExpiryOverrides(config.jobs.expiryOverridesMs, [
       ...batchJobDefinitions(batchRunner, leadValidation, queue),
       ...emailChecks.jobDefinitions(),
       ...webhookJobs,
+      sweeper.jobDefinition(),
     ]),
   );
   metrics.watchQueue(queue, () => jobCatalog.map((job) => job.name));
@@ -235,6 +268,7 @@ export async function createServices(
     leadValidation,
     emailChecks,
     webhooks,
+    sweeper,
     queue,
     jobCatalog,
     metrics,
@@ -242,7 +276,9 @@ export async function createServices(
     lifecycle: { shuttingDown: false },
     async close() {
       webhooks.close();
-      await queue.stop({ graceful: false, timeoutMs: 0 }).catch(() => {});
+      await queue
+        .stop({ graceful: false, timeoutMs: 0 })
+        .catch((error: unknown) => logError(error, "job queue did not stop cleanly"));
       await emailEngine.close();
       dns.close();
       redis?.disconnect();
@@ -254,7 +290,9 @@ export async function createServices(
 /** Starts the queue (pg-boss creates its schema here) and defines every queue of the catalog. */
 export async function startQueue(services: Services): Promise<void> {
   await services.queue.start();
-  for (const job of services.jobCatalog) await services.queue.define(job.name, job.policy);
+  for (const job of services.jobCatalog) {
+    await services.queue.define(job.name, job.policy, { deadLetter: job.onExhausted !== undefined });
+  }
   await services.webhooks.scheduleRecurring();
 }
 
@@ -268,6 +306,18 @@ function withExpiryOverrides(overrides: Record<string, number>, catalog: JobDefi
 
 export function buildHttpApp(services: Services, logger?: pino.Logger): Promise<App> {
   return buildApp({ ...services, logger, queueReady: () => services.queue.ping() });
+}
+
+/** An error handler that logs each distinct message at most once per `windowMs`. */
+function logRepeatedErrorOnce(logger: pino.Logger, message: string, windowMs: number) {
+  const lastLogged = new Map<string, number>();
+  return (error: Error) => {
+    const now = Date.now();
+    if (now - (lastLogged.get(error.message) ?? -Infinity) < windowMs) return;
+    if (lastLogged.size > 100) lastLogged.clear();
+    lastLogged.set(error.message, now);
+    logger.warn({ err: error }, message);
+  };
 }
 
 export function createLogger(config: Readonly<Config>): pino.Logger {

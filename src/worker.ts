@@ -4,7 +4,9 @@ import type { Services } from "./main.js";
 
 export async function registerWorkers(services: Services): Promise<void> {
   for (const job of services.jobCatalog) {
-    await services.queue.work(job.name, { concurrency: job.concurrency }, job.handler);
+    const onExhausted = job.onExhausted ? { onExhausted: job.onExhausted } : {};
+    await services.queue.work(job.name, { concurrency: job.concurrency, ...onExhausted }, job.handler);
   }
   await services.emailChecks.schedulePurge();
+  await services.sweeper.schedule();
 }

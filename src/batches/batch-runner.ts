@@ -8,6 +8,7 @@ import type { Clock } from "../lib/clock.js";
 import { mapLimit } from "../lib/concurrency.js";
 import type { Database } from "../storage/db.js";
 import type { BatchesTable, BatchItemsTable, Schema } from "../storage/schema.js";
+import { runInTransaction } from "../storage/transaction.js";
 import { type LeadValidator, leadColumnsOf, type WebsiteChecker } from "../validation/lead-validator.js";
 import { BatchesRepo } from "./batches.repo.js";
 import { leadValidatedPayload, shortWebsiteResult } from "./batches.schemas.js";
@@ -22,6 +23,8 @@ export interface BatchRunnerDeps {
   chunkSize?: number;
   /** Sends the unsigned ad-hoc callback of a batch started with `webhookUrl` (spec), once. */
   sendCallback?: (url: string, payload: Record<string, unknown>) => Promise<void>;
+  /** Where errors that no caller sees go (a failed ad-hoc callback): the process's logger. */
+  onError?: (error: unknown, context: string) => void;
 }
 
 interface Counts {
@@ -37,30 +40,36 @@ export class BatchRunner {
 
   constructor(private readonly deps: BatchRunnerDeps) {}
 
-  /** One chunk of a batch; true when more items remain (the caller queues the next chunk). */
-  async runChunk(batchId: string): Promise<boolean> {
+  /** One chunk of a batch; true when more items remain (the caller queues the next chunk).
+   *  `signal` (the job's) stops the chunk's checks; an aborted chunk records nothing and throws. */
+  async runChunk(batchId: string, signal?: AbortSignal): Promise<boolean> {
     const { db } = this.deps.database;
     const batch = await this.repo.find(db, batchId);
     if (batch?.status !== "processing") return false;
     const items = await this.repo.pendingItems(db, batchId, this.deps.chunkSize ?? 250);
     if (items.length > 0) {
-      if (batch.kind === "lead_validation") await this.runLeadItems(batch, items);
-      else await this.runDomainItems(batch, items);
+      if (batch.kind === "lead_validation") await this.runLeadItems(batch, items, signal);
+      else await this.runDomainItems(batch, items, signal);
     }
     if ((await this.repo.countPending(db, batchId)) > 0) return true;
     await this.complete(batchId);
     return false;
   }
 
-  private async runLeadItems(batch: BatchesTable, items: BatchItemsTable[]): Promise<void> {
+  private async runLeadItems(
+    batch: BatchesTable,
+    items: BatchItemsTable[],
+    signal?: AbortSignal,
+  ): Promise<void> {
     const { db } = this.deps.database;
     const leadIds = items.flatMap((item) => (item.lead_id ? [item.lead_id] : []));
     const live = await this.leads.findLiveForValidation(db, leadIds);
-    const validations = await this.deps.validator.validate(live);
+    const validations = await this.deps.validator.validate(live, signal);
+    signal?.throwIfAborted();
     const byLead = new Map(validations.map((validation) => [validation.leadId, validation]));
     const now = this.deps.clock.now();
     const at = now.toISOString();
-    await db.transaction().execute(async (trx) => {
+    await runInTransaction(db, async (trx) => {
       const counts: Counts = { completed: 0, valid: 0, invalid: 0, failed: 0 };
       const validated: { type: "lead.validated"; accountId: string; data: Record<string, unknown> }[] = [];
       for (const item of items) {
@@ -97,11 +106,18 @@ export class BatchRunner {
     });
   }
 
-  private async runDomainItems(batch: BatchesTable, items: BatchItemsTable[]): Promise<void> {
-    const results = await mapLimit(items, 50, (item) => this.deps.website.check(item.input));
+  private async runDomainItems(
+    batch: BatchesTable,
+    items: BatchItemsTable[],
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const options = signal ? { signal } : {};
+    const results = await mapLimit(items, 50, (item) => this.deps.website.check(item.input, options));
+    // Checks cut short by the signal are timeouts of ours, not answers about the sites.
+    signal?.throwIfAborted();
     const now = this.deps.clock.now();
     const at = now.toISOString();
-    await this.deps.database.db.transaction().execute(async (trx) => {
+    await runInTransaction(this.deps.database.db, async (trx) => {
       const counts: Counts = { completed: 0, valid: 0, invalid: 0, failed: 0 };
       for (const [index, item] of items.entries()) {
         const result = results[index]!;
@@ -148,10 +164,12 @@ export class BatchRunner {
     }
   }
 
-  private async complete(batchId: string): Promise<void> {
+  /** Closes the batch once no item is pending. `failure`: the batch's job was given up, and the
+   *  closing event is `validation.failed` with that error whatever the counts say. */
+  private async complete(batchId: string, failure?: string): Promise<void> {
     const { db } = this.deps.database;
     const now = this.deps.clock.now();
-    const callback = await db.transaction().execute(async (trx) => {
+    const callback = await runInTransaction(db, async (trx) => {
       const batch = await this.repo.find(trx, batchId);
       if (batch?.status !== "processing") return undefined;
       // A batch fails only when no item could be processed (decisions §5).
@@ -168,14 +186,17 @@ export class BatchRunner {
         type: batch.kind,
       };
       await this.deps.events.emit(trx, "batch.complete", batch.account_id, summary, now);
-      if (batch.kind === "lead_validation") {
+      if (failure !== undefined) {
         await this.deps.events.emit(
           trx,
-          status === "completed" ? "validation.complete" : "validation.failed",
+          "validation.failed",
           batch.account_id,
-          summary,
+          { ...summary, error: failure },
           now,
         );
+      } else if (batch.kind === "lead_validation") {
+        const type = status === "completed" ? "validation.complete" : "validation.failed";
+        await this.deps.events.emit(trx, type, batch.account_id, summary, now);
       }
       return batch.webhook_url
         ? {
@@ -189,12 +210,18 @@ export class BatchRunner {
           }
         : undefined;
     });
-    if (callback && this.deps.sendCallback)
-      await this.deps.sendCallback(callback.url, callback.payload).catch(() => {});
+    if (callback && this.deps.sendCallback) {
+      await this.deps
+        .sendCallback(callback.url, callback.payload)
+        .catch((error: unknown) =>
+          this.deps.onError?.(error, `ad-hoc callback of batch ${batchId} not sent`),
+        );
+    }
   }
 
-  /** The final attempt of a batch job failed: finish its remaining items as failed so no lead
-   *  stays in `processing` forever, and close the batch. */
+  /** The batch's job will never run again (its onExhausted hook, or the sweeper): its pending
+   *  items fail with `error`, their leads end `risky`, and the batch closes with
+   *  `validation.failed`. Idempotent: a closed batch is left alone. */
   async failRemaining(batchId: string, error: string): Promise<void> {
     const { db } = this.deps.database;
     const batch = await this.repo.find(db, batchId);
@@ -204,7 +231,7 @@ export class BatchRunner {
     for (;;) {
       const items = await this.repo.pendingItems(db, batchId, 500);
       if (items.length === 0) break;
-      await db.transaction().execute(async (trx) => {
+      await runInTransaction(db, async (trx) => {
         let failed = 0;
         for (const item of items) {
           const changes = { status: "failed" as const, verdict: null, result: null, error, completed_at: at };
@@ -215,6 +242,6 @@ export class BatchRunner {
         await this.recordProgress(trx, batch, { completed: failed, valid: 0, invalid: 0, failed }, now);
       });
     }
-    await this.complete(batchId);
+    await this.complete(batchId, error);
   }
 }

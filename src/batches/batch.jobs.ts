@@ -1,11 +1,11 @@
 // Job definitions of the batch module: a batch runs as a chain of short chunk jobs (each well
 // within its expiry, so a killed worker's chunk is retried soon by another), and a lead created
-// with validation runs as one job. The final failed attempt closes the work so nothing stays
-// in `processing`.
-import type { JobDefinition } from "../jobs/catalog.js";
+// with validation runs as one job. When a job will never run again (retries spent, expiry, lease
+// expiry), its onExhausted hook closes the work so nothing stays in `processing`.
+import { defineJob, type JobDefinition } from "../jobs/catalog.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { BatchRunner } from "./batch-runner.js";
-import { BATCH_RUN_JOB, LEAD_VALIDATE_JOB } from "./batches.schemas.js";
+import { BATCH_RUN_JOB, BatchRunJobData, LEAD_VALIDATE_JOB, LeadValidateJobData } from "./batches.schemas.js";
 import type { LeadValidationService } from "./lead-validation.js";
 
 const BATCH_POLICY = { retryLimit: 5, retryDelayMs: 2000, retryBackoff: true, expireInMs: 120_000 };
@@ -19,58 +19,42 @@ export function batchJobDefinitions(
   queue: JobQueue,
 ): JobDefinition[] {
   return [
-    {
+    defineJob<BatchRunJobData>({
       name: BATCH_RUN_JOB,
+      schema: BatchRunJobData,
       policy: BATCH_POLICY,
       concurrency: 3,
       handler: async (job) => {
-        const batchId = String(job.data.batchId);
-        try {
-          // Several chunks per job while time allows (fewer job hops), then hand over to a new
-          // job, keeping each attempt far inside its expiry (JOB_EXPIRY_MS may shorten it).
-          const started = Date.now();
-          const sliceMs = Math.min(JOB_TIME_SLICE_MS, job.expireInMs / 4);
-          let more = await runner.runChunk(batchId);
-          while (more && Date.now() - started < sliceMs && !job.signal.aborted) {
-            more = await runner.runChunk(batchId);
-          }
-          if (more) {
-            await queue.send(
-              BATCH_RUN_JOB,
-              { batchId, after: job.id },
-              { singletonKey: `${batchId}:${job.id}` },
-            );
-          }
-        } catch (error) {
-          if (job.retryCount >= BATCH_POLICY.retryLimit) {
-            await runner.failRemaining(batchId, error instanceof Error ? error.message : String(error));
-            return;
-          }
-          throw error;
+        const { batchId } = job.data;
+        // Several chunks per job while time allows (fewer job hops), then hand over to a new
+        // job, keeping each attempt far inside its expiry (JOB_EXPIRY_MS may shorten it). The
+        // job's signal stops a chunk's checks at the expiry.
+        const started = Date.now();
+        const sliceMs = Math.min(JOB_TIME_SLICE_MS, job.expireInMs / 4);
+        let more = await runner.runChunk(batchId, job.signal);
+        while (more && Date.now() - started < sliceMs && !job.signal.aborted) {
+          more = await runner.runChunk(batchId, job.signal);
+        }
+        job.signal.throwIfAborted();
+        if (more) {
+          await queue.send(
+            BATCH_RUN_JOB,
+            { batchId, after: job.id },
+            { singletonKey: `${batchId}:${job.id}` },
+          );
         }
       },
-    },
-    {
+      onExhausted: (job) => runner.failRemaining(job.data.batchId, job.error),
+    }),
+    defineJob<LeadValidateJobData>({
       name: LEAD_VALIDATE_JOB,
+      schema: LeadValidateJobData,
       policy: LEAD_POLICY,
       concurrency: 20,
-      handler: async (job) => {
-        const accountId = String(job.data.accountId);
-        const leadId = String(job.data.leadId);
-        try {
-          await leadValidation.validateOne(accountId, leadId);
-        } catch (error) {
-          if (job.retryCount >= LEAD_POLICY.retryLimit) {
-            await leadValidation.failOne(
-              accountId,
-              leadId,
-              error instanceof Error ? error.message : String(error),
-            );
-            return;
-          }
-          throw error;
-        }
+      handler: (job) => leadValidation.validateOne(job.data.accountId, job.data.leadId, job.signal),
+      onExhausted: async (job) => {
+        await leadValidation.failOne(job.data.accountId, job.data.leadId, job.error);
       },
-    },
+    }),
   ];
 }

@@ -145,4 +145,26 @@ export class BatchesRepo {
     ]);
     return { rows, total: Number(count.n) };
   }
+
+  /** Batches still `processing` that started before `cutoff` and finished no item since. */
+  async stalledIds(db: Executor, cutoff: string, limit: number): Promise<string[]> {
+    const rows = await db
+      .selectFrom("batches as b")
+      .select("b.id")
+      .where("b.status", "=", "processing")
+      .where("b.started_at", "<", cutoff)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom("batch_items as i")
+              .select("i.id")
+              .whereRef("i.batch_id", "=", "b.id")
+              .where("i.completed_at", ">=", cutoff),
+          ),
+        ),
+      )
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.id);
+  }
 }

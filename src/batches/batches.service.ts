@@ -12,6 +12,7 @@ import { type FieldError, notFound, paymentRequired, validationError } from "../
 import { newId } from "../lib/ids.js";
 import type { Database } from "../storage/db.js";
 import type { BatchItemsTable, Schema } from "../storage/schema.js";
+import { runInTransaction } from "../storage/transaction.js";
 import type { BatchLimits } from "./batch-limits.js";
 import { BatchesRepo } from "./batches.repo.js";
 import { BATCH_RUN_JOB, type BatchView, LEAD_VALIDATE_JOB, toBatchView } from "./batches.schemas.js";
@@ -101,7 +102,7 @@ export class BatchesService implements ValidationScheduler {
     const at = now.toISOString();
     const batchId = newId("batch", now.getTime());
     const { db } = this.deps.database;
-    await db.transaction().execute(async (trx) => {
+    await runInTransaction(db, async (trx) => {
       const amount = domains.length * this.deps.prices.domainBatchItem;
       const outcome = await this.deps.credits.debitWithin(trx, {
         accountId,

@@ -4,6 +4,7 @@ import type { EventBus } from "../events/events.js";
 import { LeadsRepo } from "../leads/leads.repo.js";
 import type { Clock } from "../lib/clock.js";
 import type { Database } from "../storage/db.js";
+import { runInTransaction } from "../storage/transaction.js";
 import { type LeadValidator, leadColumnsOf } from "../validation/lead-validator.js";
 import { leadValidatedPayload } from "./batches.schemas.js";
 
@@ -19,14 +20,14 @@ export class LeadValidationService {
 
   constructor(private readonly deps: LeadValidationDeps) {}
 
-  async validateOne(accountId: string, leadId: string): Promise<void> {
+  async validateOne(accountId: string, leadId: string, signal?: AbortSignal): Promise<void> {
     const { db } = this.deps.database;
     const lead = await this.leads.findLive(db, accountId, leadId);
     if (lead?.validation_status !== "processing") return;
-    const [validation] = await this.deps.validator.validate([lead]);
+    const [validation] = await this.deps.validator.validate([lead], signal);
     if (!validation) throw new Error(`the validator returned no answer for lead ${leadId}`);
     const now = this.deps.clock.now();
-    await db.transaction().execute(async (trx) => {
+    await runInTransaction(db, async (trx) => {
       await this.leads.update(trx, accountId, leadId, leadColumnsOf(validation, now.toISOString()));
       await this.deps.events.emit(
         trx,
@@ -38,14 +39,15 @@ export class LeadValidationService {
     });
   }
 
-  /** The final attempt of a single-lead validation failed. */
-  async failOne(accountId: string, leadId: string, error: string): Promise<void> {
+  /** The lead's validation job will never run again: the lead ends `risky` and
+   *  `validation.failed` carries the error. False when the lead was no longer processing. */
+  async failOne(accountId: string, leadId: string, error: string): Promise<boolean> {
     const { db } = this.deps.database;
     const now = this.deps.clock.now();
-    await db.transaction().execute(async (trx) => {
-      if ((await this.leads.closeProcessing(trx, [leadId], now.toISOString())) > 0) {
-        await this.deps.events.emit(trx, "validation.failed", accountId, { leadId, error }, now);
-      }
+    return runInTransaction(db, async (trx) => {
+      if ((await this.leads.closeProcessing(trx, [leadId], now.toISOString())) === 0) return false;
+      await this.deps.events.emit(trx, "validation.failed", accountId, { leadId, error }, now);
+      return true;
     });
   }
 }

@@ -60,7 +60,8 @@ export function buildCli(): Command {
     .description("Apply pending database migrations and exit")
     .action(async () => {
       const { migrateToLatest, openDatabase } = await import("../storage/db.js");
-      const database = openDatabase(config().databaseUrl);
+      // Index builds on a large table may outlast the statement timeout of requests.
+      const database = openDatabase(config().databaseUrl, { statementTimeoutMs: 0 });
       try {
         const applied = await migrateToLatest(database.db);
         print({ applied });

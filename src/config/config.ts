@@ -18,6 +18,10 @@ export interface Config {
   databaseKind: DatabaseKind;
   /** Connections of this process's PostgreSQL pool (pg-boss keeps its own, PGBOSS_MAX_CONNECTIONS). */
   databasePoolMax: number;
+  /** PostgreSQL: longest wait for a pool connection (pg's connectionTimeoutMillis); 0 waits forever. */
+  databaseConnectTimeoutMs: number;
+  /** PostgreSQL: statement_timeout of every session; a longer query is cancelled. 0: none. */
+  databaseStatementTimeoutMs: number;
   redisUrl: string | undefined;
   logLevel: string;
   auth: {
@@ -90,6 +94,14 @@ export interface Config {
     pgBossMaxConnections: number;
     /** Per-queue expiry overrides ("batch.run" -> ms): how soon a dead worker's job is retried. */
     expiryOverridesMs: Record<string, number>;
+    /** The safety net behind onExhausted: how often work left `processing` is looked for. */
+    sweepIntervalMs: number;
+    /** A batch with no item finished for this long is closed (its items failed). */
+    batchStallMs: number;
+    /** A lead `processing` outside any running batch, untouched this long, is closed `risky`. */
+    leadStallMs: number;
+    /** A validation job this long past its 5-minute deadline is closed `timeout`. */
+    validationJobGraceMs: number;
   };
   webhooks: {
     /** Whole budget of one delivery attempt (connect, send, response headers and body). */
@@ -200,6 +212,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     databaseUrl,
     databaseKind: databaseKindOf(databaseUrl),
     databasePoolMax: int(env, "DATABASE_POOL_MAX", 20, 1),
+    databaseConnectTimeoutMs: int(env, "DATABASE_CONNECT_TIMEOUT_MS", 5000, 0),
+    databaseStatementTimeoutMs: int(env, "DATABASE_STATEMENT_TIMEOUT_MS", 30_000, 0),
     redisUrl: str(env, "REDIS_URL"),
     logLevel: str(env, "LOG_LEVEL") ?? (env.NODE_ENV === "test" ? "silent" : "info"),
     auth: {
@@ -265,6 +279,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       failedRetentionMs: int(env, "JOB_FAILED_RETENTION_MS", 7 * 24 * 3600_000, 0),
       pgBossMaxConnections: int(env, "PGBOSS_MAX_CONNECTIONS", 4, 1),
       expiryOverridesMs: jobExpiryOverrides(env),
+      sweepIntervalMs: int(env, "SWEEP_INTERVAL_MS", 60_000, 100),
+      batchStallMs: int(env, "SWEEP_BATCH_STALL_MS", 30 * 60_000, 1000),
+      leadStallMs: int(env, "SWEEP_LEAD_STALL_MS", 2 * 3600_000, 1000),
+      validationJobGraceMs: int(env, "SWEEP_VALIDATION_JOB_GRACE_MS", 10 * 60_000, 0),
     },
     webhooks: {
       timeoutMs: int(env, "WEBHOOK_TIMEOUT_MS", 30_000, 1),

@@ -6,6 +6,7 @@ import type { EventBus } from "../events/events.js";
 import type { Clock } from "../lib/clock.js";
 import type { Database } from "../storage/db.js";
 import type { Schema } from "../storage/schema.js";
+import { runInTransaction } from "../storage/transaction.js";
 import { CreditsRepo, type LedgerEntry } from "./credits.repo.js";
 
 /** credits.low fires when a balance crosses below this (100 display credits = 0.1 stored). */
@@ -58,16 +59,14 @@ export class CreditsService {
   async ensureAccount(accountId: string): Promise<void> {
     const { db } = this.deps.database;
     if (await this.repo.findAccount(db, accountId)) return;
-    await db
-      .transaction()
-      .execute((trx) =>
-        this.repo.createAccountIfMissing(
-          trx,
-          accountId,
-          this.deps.newAccountMilliCredits,
-          this.deps.clock.now(),
-        ),
-      );
+    await runInTransaction(db, (trx) =>
+      this.repo.createAccountIfMissing(
+        trx,
+        accountId,
+        this.deps.newAccountMilliCredits,
+        this.deps.clock.now(),
+      ),
+    );
   }
 
   /** Debits in its own transaction; `then` runs inside it after a successful debit (e.g. to
@@ -76,7 +75,7 @@ export class CreditsService {
     request: DebitRequest,
     then?: (trx: Transaction<Schema>, outcome: DebitOutcome & { kind: "debited" }) => Promise<T>,
   ): Promise<{ outcome: DebitOutcome; result: T | undefined }> {
-    return this.deps.database.db.transaction().execute(async (trx) => {
+    return runInTransaction(this.deps.database.db, async (trx) => {
       const outcome = await this.debitWithin(trx, request);
       if (outcome.kind !== "debited" || !then) return { outcome, result: undefined };
       return { outcome, result: await then(trx, outcome) };
@@ -142,7 +141,7 @@ export class CreditsService {
       throw new Error(`grant amount must be a positive integer of milli-credits, got ${amountMilli}`);
     }
     const now = this.deps.clock.now();
-    await this.deps.database.db.transaction().execute(async (trx) => {
+    await runInTransaction(this.deps.database.db, async (trx) => {
       await this.repo.createAccountIfMissing(trx, accountId, this.deps.newAccountMilliCredits, now);
       const balanceMilli = await this.repo.addToBalance(trx, accountId, amountMilli, now);
       await this.repo.appendEntry(

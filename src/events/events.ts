@@ -1,10 +1,13 @@
 // The internal event bus. Events are written to the `events` outbox in the same transaction as
 // the change that caused them, so none is lost and none fires for a rolled-back change; the
-// webhook dispatcher fans them out to subscribed endpoints.
+// webhook dispatcher fans them out to subscribed endpoints. In-process listeners get a hint
+// once the transaction has committed (runInTransaction's afterCommit), never before: the hint
+// may be acted on at once by another connection. A listener that throws is reported, not thrown.
 import type { Kysely, Transaction } from "kysely";
 import { newId } from "../lib/ids.js";
 import { insertInChunks } from "../storage/chunked-insert.js";
 import type { Schema } from "../storage/schema.js";
+import { afterCommitOf } from "../storage/transaction.js";
 
 export const EVENT_TYPES = [
   "validation.started",
@@ -38,6 +41,12 @@ export type EventListener = (event: DomainEvent) => void;
 export class EventBus {
   private readonly listeners = new Set<EventListener>();
 
+  /** `onListenerError`: where a listener's error goes (the process's logger). */
+  constructor(
+    private readonly onListenerError: (error: unknown, event: DomainEvent) => void = (error) =>
+      console.error("event listener failed", error),
+  ) {}
+
   /** Records an event in the outbox using `executor` (pass the transaction of the change). */
   async emit(
     executor: Executor,
@@ -61,8 +70,7 @@ export class EventBus {
       })
       .execute();
     const event: DomainEvent = { id, type, accountId, payload, createdAt };
-    // In-process listeners get a hint; the outbox stays the source of truth.
-    for (const listener of this.listeners) queueMicrotask(() => listener(event));
+    this.hintAfterCommit(executor, event);
     return event;
   }
 
@@ -96,7 +104,21 @@ export class EventBus {
       payload: JSON.parse(last.payload),
       createdAt,
     };
-    for (const listener of this.listeners) queueMicrotask(() => listener(hint));
+    this.hintAfterCommit(executor, hint);
+  }
+
+  /** In-process listeners get a hint; the outbox stays the source of truth. */
+  private hintAfterCommit(executor: Executor, event: DomainEvent): void {
+    if (this.listeners.size === 0) return;
+    afterCommitOf(executor)?.(() => {
+      for (const listener of this.listeners) {
+        try {
+          listener(event);
+        } catch (error) {
+          this.onListenerError(error, event);
+        }
+      }
+    });
   }
 
   subscribe(listener: EventListener): () => void {

@@ -30,7 +30,42 @@ export interface WorkOptions {
   /** Most attempts of this queue running at once in this process. */
   concurrency: number;
   pollIntervalMs?: number;
+  /** Runs once for every job of this queue that will never run again (see ExhaustedHandler).
+   *  The queue must have been defined with `{ deadLetter: true }`. */
+  onExhausted?: ExhaustedHandler;
 }
+
+export interface DefineOptions {
+  /** Jobs that fail for good (retries spent, expired, lease expired) are copied into the queue's
+   *  dead-letter queue, in the same transaction; `work(..., { onExhausted })` drains it. */
+  deadLetter?: boolean;
+}
+
+/** A job that will never run again, and the failure that ended it. */
+export interface ExhaustedJob<T extends JobData = JobData> {
+  name: string;
+  data: T;
+  error: string;
+}
+
+/**
+ * Closes what a job left open (its batch, lead or validation job) once the job is given up. It
+ * runs as a durable job of the dead-letter queue, so it is retried if it throws or its process
+ * dies, and it must be idempotent. On both runners it runs for every final failure: retries
+ * spent, an attempt past its expiry, and a lease that expired because the worker died.
+ */
+export type ExhaustedHandler<T extends JobData = JobData> = (job: ExhaustedJob<T>) => Promise<void>;
+
+/** The dead-letter queue of `name`. */
+export const deadLetterQueueOf = (name: string) => `${name}.dead`;
+
+/** How a dead-letter queue's own jobs (the onExhausted hooks) retry. */
+export const DEAD_LETTER_POLICY: JobPolicy = {
+  retryLimit: 8,
+  retryDelayMs: 5000,
+  retryBackoff: true,
+  expireInMs: 300_000,
+};
 
 export interface Job<T extends JobData = JobData> {
   id: string;
@@ -42,6 +77,8 @@ export interface Job<T extends JobData = JobData> {
   expireInMs: number;
   /** Aborted when the attempt expires or the queue stops without waiting for it. */
   signal: AbortSignal;
+  /** Dead-letter jobs: the failure that ended the original job. */
+  cause: string | null;
 }
 
 export type JobHandler<T extends JobData = JobData> = (job: Job<T>) => Promise<void>;
@@ -76,7 +113,7 @@ export interface JobRecord {
 export interface JobQueue {
   /** Idempotent. pg-boss: creates or migrates its schema (safe with several processes). */
   start(): Promise<void>;
-  define(name: string, policy: JobPolicy): Promise<void>;
+  define(name: string, policy: JobPolicy, options?: DefineOptions): Promise<void>;
   /** Returns the job id, or null when singletonKey de-duplicated it. */
   send<T extends JobData>(name: string, data: T, options?: SendOptions): Promise<string | null>;
   work<T extends JobData>(name: string, options: WorkOptions, handler: JobHandler<T>): Promise<void>;

@@ -163,6 +163,7 @@ export class JobWorker {
         retryCount: job.retryCount,
         expireInMs: job.expireInMs,
         signal: controller.signal,
+        cause: job.cause,
       });
       return undefined;
     })().catch(toFailure);

@@ -9,7 +9,14 @@ import { CompiledQuery, type Transaction } from "kysely";
 import type pg from "pg";
 import PgBoss from "pg-boss";
 import type { Schema } from "../storage/schema.js";
-import type { JobData, JobPolicy, JobRecord, JobState, QueueStats } from "./job-queue.js";
+import {
+  DEAD_LETTER_POLICY,
+  type JobData,
+  type JobPolicy,
+  type JobRecord,
+  type JobState,
+  type QueueStats,
+} from "./job-queue.js";
 import type { ClaimedJob, FailureInfo, InsertJob, JobStore } from "./job-store.js";
 
 export interface PgBossJobStoreOptions {
@@ -81,9 +88,27 @@ export class PgBossJobStore implements JobStore {
     return boss;
   }
 
-  /** `short` policy: pg-boss then keeps at most one created job per singleton key. */
-  async define(name: string, policy: JobPolicy): Promise<void> {
-    const queue: PgBoss.Queue = { name, policy: "short", ...toPgBossPolicy(policy) };
+  /** `short` policy: pg-boss then keeps at most one created job per singleton key. A dead-letter
+   *  queue is `standard` (pg-boss copies failed jobs into it without a singleton key) and is
+   *  defined first: the queue names it. pg-boss copies a job there whenever it fails for good,
+   *  by fail() past its retries or by its maintenance expiring an attempt (expiry, dead worker). */
+  async define(name: string, policy: JobPolicy, deadLetter: string | null): Promise<void> {
+    if (deadLetter !== null)
+      await this.#defineQueue({
+        name: deadLetter,
+        policy: "standard",
+        ...toPgBossPolicy(DEAD_LETTER_POLICY),
+      });
+    await this.#defineQueue({
+      name,
+      policy: "short",
+      ...toPgBossPolicy(policy),
+      ...(deadLetter !== null ? { deadLetter } : {}),
+    });
+  }
+
+  async #defineQueue(queue: PgBoss.Queue & { name: string }): Promise<void> {
+    const { name } = queue;
     // A restart finds its queues made and need not wait for the lock; a queue made between this
     // look and the lock is left alone by createQueue.
     if ((await this.#boss.getQueue(name)) === null) {
@@ -139,6 +164,7 @@ export class PgBossJobStore implements JobStore {
       retryCount: j.retryCount,
       expireInMs: Number(j.expireInSeconds) * 1000,
       lease: j.id,
+      cause: failureMessage(j.output),
     }));
   }
 
@@ -219,6 +245,15 @@ export class PgBossJobStore implements JobStore {
   async close(): Promise<void> {
     await this.#boss.stop({ graceful: false, close: true, wait: true });
   }
+}
+
+/** The failure pg-boss stored: ours (`{ message }`) or its own expiry (`{ value: { message } }`). */
+function failureMessage(output: unknown): string | null {
+  if (typeof output !== "object" || output === null) return null;
+  const own = output as { message?: unknown; value?: { message?: unknown } };
+  if (typeof own.message === "string") return own.message;
+  if (typeof own.value?.message === "string") return own.value.message;
+  return null;
 }
 
 function toPgBossPolicy(policy: JobPolicy) {

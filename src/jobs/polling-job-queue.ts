@@ -1,5 +1,11 @@
 // The JobQueue both runners share: policies, sending, workers and housekeeping over a JobStore.
+
+import { afterCommitOf } from "../storage/transaction.js";
 import {
+  DEAD_LETTER_POLICY,
+  type DefineOptions,
+  deadLetterQueueOf,
+  type ExhaustedHandler,
   type JobData,
   type JobHandler,
   type JobPolicy,
@@ -25,6 +31,8 @@ export class PollingJobQueue implements JobQueue {
   readonly #store: JobStore;
   readonly #options: PollingJobQueueOptions;
   readonly #policies = new Map<string, JobPolicy>();
+  /** Queues defined with a dead-letter queue, and its name. */
+  readonly #deadLetters = new Map<string, string>();
   readonly #workers: JobWorker[] = [];
   #started: Promise<void> | undefined;
   #maintenanceTimer: NodeJS.Timeout | undefined;
@@ -52,11 +60,15 @@ export class PollingJobQueue implements JobQueue {
     return this.#started;
   }
 
-  async define(name: string, policy: JobPolicy): Promise<void> {
+  async define(name: string, policy: JobPolicy, options: DefineOptions = {}): Promise<void> {
     assertPolicy(name, policy);
     await this.start();
-    await this.#store.define(name, policy);
+    const deadLetter = options.deadLetter ? deadLetterQueueOf(name) : null;
+    await this.#store.define(name, policy, deadLetter);
     this.#policies.set(name, { ...policy });
+    if (deadLetter === null) return;
+    this.#policies.set(deadLetter, { ...DEAD_LETTER_POLICY });
+    this.#deadLetters.set(name, deadLetter);
   }
 
   async send<T extends JobData>(name: string, data: T, options: SendOptions = {}): Promise<string | null> {
@@ -75,10 +87,15 @@ export class PollingJobQueue implements JobQueue {
       startAfterMs,
       singletonKey: options.singletonKey ?? null,
       trx: options.trx,
+      deadLetter: this.#deadLetters.get(name) ?? null,
     });
-    // A job in an uncommitted transaction is not visible yet; the next poll finds it.
-    if (id && !options.trx && startAfterMs <= 0) {
-      for (const worker of this.#workers) if (worker.name === name) worker.wake();
+    // A job in a transaction is visible once it commits: wake the workers then (afterCommit).
+    if (id && startAfterMs <= 0) {
+      const wake = () => {
+        for (const worker of this.#workers) if (worker.name === name) worker.wake();
+      };
+      if (options.trx) afterCommitOf(options.trx)?.(wake);
+      else wake();
     }
     return id;
   }
@@ -101,6 +118,20 @@ export class PollingJobQueue implements JobQueue {
     );
     this.#workers.push(worker);
     worker.start();
+    if (options.onExhausted) await this.#workDeadLetters(name, options.onExhausted);
+  }
+
+  /** Drains `name`'s dead-letter queue into its onExhausted hook, one hook at a time per process
+   *  (they are rare, and each closes work in the database). */
+  async #workDeadLetters(name: string, onExhausted: ExhaustedHandler): Promise<void> {
+    const deadLetter = this.#deadLetters.get(name);
+    if (!deadLetter)
+      throw new Error(
+        `queue "${name}" has an onExhausted hook but no dead-letter queue: define it with { deadLetter: true }`,
+      );
+    await this.work(deadLetter, { concurrency: 2 }, (job) =>
+      onExhausted({ name, data: job.data, error: job.cause ?? "the job failed for good" }),
+    );
   }
 
   async stop(options: StopOptions): Promise<void> {

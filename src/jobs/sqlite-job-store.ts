@@ -7,7 +7,13 @@ import { type Clock, iso } from "../lib/clock.js";
 import { newId } from "../lib/ids.js";
 import type { Db } from "../storage/db.js";
 import type { JobsTable } from "../storage/schema.js";
-import type { JobData, JobPolicy, JobRecord, QueueStats } from "./job-queue.js";
+import {
+  DEAD_LETTER_POLICY,
+  type JobData,
+  type JobPolicy,
+  type JobRecord,
+  type QueueStats,
+} from "./job-queue.js";
 import type { ClaimedJob, FailureInfo, InsertJob, JobStore } from "./job-store.js";
 import { retryDelayMs } from "./retry-delay.js";
 
@@ -31,8 +37,8 @@ export class SqliteJobStore implements JobStore {
 
   async start(): Promise<void> {}
 
-  /** The policy travels with each job row; nothing to store per queue. */
-  async define(_name: string, _policy: JobPolicy): Promise<void> {}
+  /** The policy and dead-letter queue travel with each job row; nothing to store per queue. */
+  async define(_name: string, _policy: JobPolicy, _deadLetter: string | null): Promise<void> {}
 
   async insert(job: InsertJob): Promise<string | null> {
     const now = this.#options.clock.now();
@@ -52,6 +58,7 @@ export class SqliteJobStore implements JobStore {
         expire_in_ms: job.policy.expireInMs,
         start_after: iso(new Date(now.getTime() + Math.max(0, job.startAfterMs))),
         created_at: iso(now),
+        dead_letter: job.deadLetter,
       })
       // Only the partial unique index on (name, singleton_key) of created jobs can conflict.
       .onConflict((oc) => oc.doNothing())
@@ -63,7 +70,9 @@ export class SqliteJobStore implements JobStore {
   async claim(name: string, limit: number): Promise<ClaimedJob[]> {
     const now = iso(this.#options.clock.now());
     const token = randomUUID();
-    const { rows } = await sql<Pick<JobsTable, "id" | "name" | "data" | "retry_count" | "expire_in_ms">>`
+    const { rows } = await sql<
+      Pick<JobsTable, "id" | "name" | "data" | "retry_count" | "expire_in_ms" | "output">
+    >`
       UPDATE jobs SET
         state = 'active',
         started_at = ${now},
@@ -75,7 +84,7 @@ export class SqliteJobStore implements JobStore {
         ORDER BY id
         LIMIT ${limit}
       )
-      RETURNING id, name, data, retry_count, expire_in_ms`.execute(this.#db);
+      RETURNING id, name, data, retry_count, expire_in_ms, output`.execute(this.#db);
     return rows
       .map((r) => ({
         id: r.id,
@@ -84,6 +93,7 @@ export class SqliteJobStore implements JobStore {
         retryCount: r.retry_count,
         expireInMs: r.expire_in_ms,
         lease: token,
+        cause: r.output ? (JSON.parse(r.output) as FailureInfo).message : null,
       }))
       .sort((a, b) => (a.id < b.id ? -1 : 1));
   }
@@ -104,38 +114,68 @@ export class SqliteJobStore implements JobStore {
   }
 
   async fail(job: Pick<ClaimedJob, "id" | "lease">, failure: FailureInfo): Promise<void> {
-    const row = await this.#db
-      .selectFrom("jobs")
-      .select(["retry_count", "retry_limit", "retry_delay_ms", "retry_backoff"])
-      .where("id", "=", job.id)
-      .where("lease_token", "=", job.lease)
-      .where("state", "=", "active")
-      .executeTakeFirst();
-    if (!row) return;
-    const now = this.#options.clock.now();
-    const isRetrying = row.retry_count < row.retry_limit;
-    const delayMs = isRetrying
-      ? retryDelayMs(
-          { retryDelayMs: row.retry_delay_ms, retryBackoff: row.retry_backoff === 1 },
-          row.retry_count + 1,
-          this.#options.random,
-        )
-      : 0;
-    await this.#db
-      .updateTable("jobs")
-      .set({
-        state: isRetrying ? "retry" : "failed",
-        retry_count: isRetrying ? row.retry_count + 1 : row.retry_count,
-        start_after: iso(new Date(now.getTime() + delayMs)),
-        completed_at: isRetrying ? null : iso(now),
-        locked_until: null,
-        lease_token: null,
-        last_error: JSON.stringify(failure),
-      })
-      .where("id", "=", job.id)
-      .where("lease_token", "=", job.lease)
-      .where("state", "=", "active")
-      .execute();
+    // One transaction: a job failed for good and its dead-letter copy exist together or not at all.
+    await this.#db.transaction().execute(async (trx) => {
+      const row = await trx
+        .selectFrom("jobs")
+        .select([
+          "name",
+          "data",
+          "retry_count",
+          "retry_limit",
+          "retry_delay_ms",
+          "retry_backoff",
+          "dead_letter",
+        ])
+        .where("id", "=", job.id)
+        .where("lease_token", "=", job.lease)
+        .where("state", "=", "active")
+        .executeTakeFirst();
+      if (!row) return;
+      const now = this.#options.clock.now();
+      const isRetrying = row.retry_count < row.retry_limit;
+      const delayMs = isRetrying
+        ? retryDelayMs(
+            { retryDelayMs: row.retry_delay_ms, retryBackoff: row.retry_backoff === 1 },
+            row.retry_count + 1,
+            this.#options.random,
+          )
+        : 0;
+      await trx
+        .updateTable("jobs")
+        .set({
+          state: isRetrying ? "retry" : "failed",
+          retry_count: isRetrying ? row.retry_count + 1 : row.retry_count,
+          start_after: iso(new Date(now.getTime() + delayMs)),
+          completed_at: isRetrying ? null : iso(now),
+          locked_until: null,
+          lease_token: null,
+          last_error: JSON.stringify(failure),
+        })
+        .where("id", "=", job.id)
+        .where("lease_token", "=", job.lease)
+        .execute();
+      if (isRetrying || !row.dead_letter) return;
+      await trx
+        .insertInto("jobs")
+        .values({
+          id: newId("job", now.getTime()),
+          name: row.dead_letter,
+          data: row.data,
+          state: "created",
+          singleton_key: null,
+          retry_limit: DEAD_LETTER_POLICY.retryLimit,
+          retry_count: 0,
+          retry_delay_ms: DEAD_LETTER_POLICY.retryDelayMs,
+          retry_backoff: DEAD_LETTER_POLICY.retryBackoff ? 1 : 0,
+          expire_in_ms: DEAD_LETTER_POLICY.expireInMs,
+          start_after: iso(now),
+          created_at: iso(now),
+          dead_letter: null,
+          output: JSON.stringify(failure),
+        })
+        .execute();
+    });
   }
 
   async release(jobs: ClaimedJob[]): Promise<void> {

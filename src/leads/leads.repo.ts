@@ -155,6 +155,30 @@ export class LeadsRepo {
     return changed;
   }
 
+  /** Leads `processing` untouched since `cutoff` and not pending in a running batch: their
+   *  single-lead validation job is gone. */
+  stalledProcessing(db: Executor, cutoff: string, limit: number) {
+    return db
+      .selectFrom("leads as l")
+      .select(["l.id", "l.account_id"])
+      .where("l.validation_status", "=", "processing")
+      .where("l.updated_at", "<", cutoff)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom("batch_items as i")
+              .innerJoin("batches as b", "b.id", "i.batch_id")
+              .select("i.id")
+              .whereRef("i.lead_id", "=", "l.id")
+              .where("i.status", "=", "pending")
+              .where("b.status", "=", "processing"),
+          ),
+        ),
+      )
+      .limit(limit)
+      .execute();
+  }
+
   async list(db: Executor, accountId: string, filter: LeadFilter, limit: number, offset: number) {
     let q = db.selectFrom("leads").where("account_id", "=", accountId).where("archived_at", "is", null);
     if (filter.emailValid !== undefined) q = q.where("email_valid", "=", filter.emailValid ? 1 : 0);

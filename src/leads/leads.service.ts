@@ -11,6 +11,7 @@ import { AppError, type FieldError, notFound, paymentRequired, validationError }
 import { newId } from "../lib/ids.js";
 import type { Database } from "../storage/db.js";
 import type { LeadsTable, Schema } from "../storage/schema.js";
+import { runInTransaction } from "../storage/transaction.js";
 import { toLeadView } from "./lead-view.js";
 import { type LeadFilter, LeadsRepo, prepareLiveLeadById } from "./leads.repo.js";
 import {
@@ -278,7 +279,7 @@ export class LeadsService {
       // The partial unique index on live emails decides duplicates (no read first: one round trip
       // less); the lead goes in before the charge, so a duplicate is refused as one even when the
       // account could not pay, and a refused lead rolls its charge back with it.
-      await db.transaction().execute(async (trx) => {
+      await runInTransaction(db, async (trx) => {
         await this.insertLeads(trx, [row], now);
         if (validate) {
           await this.charge(
@@ -332,7 +333,7 @@ export class LeadsService {
     const { db, caps } = this.deps.database;
     const now = this.deps.clock.now();
     try {
-      return await db.transaction().execute(async (trx) => {
+      return await runInTransaction(db, async (trx) => {
         const existing = await this.repo.findLive(trx, accountId, leadId);
         if (!existing) throw notFound("Lead");
         const { customFields, ...columns } = fields;
@@ -439,7 +440,7 @@ export class LeadsService {
     });
     const { db, caps } = this.deps.database;
     const attempt = () =>
-      db.transaction().execute(async (trx) => {
+      runInTransaction(db, async (trx) => {
         const errors = [...itemErrors];
         const taken = await this.repo.liveEmailsTaken(
           trx,
@@ -510,7 +511,7 @@ export class LeadsService {
   async validate(accountId: string, leadIds: string[], webhookUrl: string | null) {
     const ids = [...new Set(leadIds)];
     const { db } = this.deps.database;
-    return db.transaction().execute(async (trx) => {
+    return runInTransaction(db, async (trx) => {
       const found = await this.repo.liveIds(trx, accountId, ids);
       const missing = ids.filter((id) => !found.has(id));
       if (missing.length > 0) {

@@ -17,3 +17,14 @@ export async function mapLimit<T, R>(
   await Promise.all(workers);
   return results;
 }
+
+/** `work`'s answer, or a rejection with the signal's reason as soon as it aborts. */
+export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}

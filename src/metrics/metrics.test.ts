@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { Type } from "@sinclair/typebox";
 import type { JobDefinition } from "../jobs/catalog.js";
 import type { Job, QueueStats } from "../jobs/job-queue.js";
 import { routeLabelOf, UNMATCHED_ROUTE } from "./http-metrics.js";
@@ -23,6 +24,7 @@ const job = (name: string): Job => ({
   retryCount: 0,
   expireInMs: 1000,
   signal: new AbortController().signal,
+  cause: null,
 });
 
 describe("metrics", () => {
@@ -46,12 +48,14 @@ describe("metrics", () => {
     const catalog: JobDefinition[] = [
       {
         name: "ok.job",
+        schema: Type.Object({}),
         policy: { retryLimit: 0, retryDelayMs: 0, expireInMs: 1000 },
         concurrency: 1,
         handler: () => gate,
       },
       {
         name: "bad.job",
+        schema: Type.Object({}),
         policy: { retryLimit: 0, retryDelayMs: 0, expireInMs: 1000 },
         concurrency: 1,
         handler: async () => {

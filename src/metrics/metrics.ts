@@ -41,6 +41,14 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Work the stalled-work sweeper closed (its job was lost without its onExhausted hook). */
+  readonly sweeperClosed = new Counter({
+    name: "leadcheck_sweeper_closed_total",
+    help: "Batches, leads and validation jobs left processing that the sweeper closed, by kind",
+    labelNames: ["kind"] as const,
+    registers: [this.registry],
+  });
+
   readonly jobAttempts = new Counter({
     name: "leadcheck_job_attempts_total",
     help: "Job attempts run by this process, by queue and outcome (completed, failed)",

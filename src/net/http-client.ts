@@ -111,6 +111,8 @@ export interface HttpRequest {
   maxBodyBytes?: number;
   /** Decides from the status whether the body is worth reading (a redirect's is not). */
   wantsBody?: (status: number) => boolean;
+  /** Ends the exchange at once when aborted (its caller's job ran out of time): a `timeout`. */
+  signal?: AbortSignal;
 }
 
 export const DEFAULT_USER_AGENT = "leadcheck/0.1 (+website-check)";
@@ -153,6 +155,7 @@ class Exchange {
   private settle: ((outcome: HttpOutcome) => void) | undefined;
   private settled = false;
   private onDeadline: (() => void) | undefined;
+  private onAbort: (() => void) | undefined;
 
   constructor(
     private readonly options: HttpClientOptions,
@@ -164,7 +167,12 @@ class Exchange {
   run(): Promise<HttpOutcome> {
     return new Promise<HttpOutcome>((resolve) => {
       this.settle = resolve;
+      const { signal } = this.req;
+      if (signal?.aborted)
+        return this.fail("timeout", "not sent: the check was stopped (its job's time ran out)");
       this.timer = setTimeout(() => this.deadline(), this.req.timeoutMs);
+      this.onAbort = () => this.fail("timeout", "stopped: the check's job ran out of time");
+      signal?.addEventListener("abort", this.onAbort, { once: true });
       this.steps().catch((err: unknown) => this.fail("error", errorMessage(err)));
     });
   }
@@ -183,6 +191,7 @@ class Exchange {
     if (this.settled) return;
     this.settled = true;
     clearTimeout(this.timer);
+    if (this.onAbort) this.req.signal?.removeEventListener("abort", this.onAbort);
     this.socket?.destroy();
     this.timings.totalMs = round(performance.now() - this.started);
     this.settle!(outcome);

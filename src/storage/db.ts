@@ -31,7 +31,15 @@ export interface Database {
 export interface OpenOptions {
   /** Pool size on PostgreSQL. */
   maxConnections?: number;
+  /** PostgreSQL: longest wait for a connection from the pool (a new one or a free one). */
+  connectTimeoutMs?: number;
+  /** PostgreSQL: the sessions' statement_timeout (0: none). */
+  statementTimeoutMs?: number;
+  /** Errors of idle pool connections (a server restart): logged by the caller. */
+  onPoolError?: (error: Error) => void;
 }
+
+export const DATABASE_DEFAULTS = { connectTimeoutMs: 5000, statementTimeoutMs: 30_000 } as const;
 
 export function sqlitePathOf(url: string): string {
   const path = url.slice("sqlite:".length);
@@ -59,9 +67,20 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
       close: () => db.destroy(),
     };
   }
-  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 20 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.maxConnections ?? 20,
+    // A request waits this long for a connection, then fails (a 503), instead of hanging while
+    // the server is down or every connection is busy.
+    connectionTimeoutMillis: options.connectTimeoutMs ?? DATABASE_DEFAULTS.connectTimeoutMs,
+    // No query runs away with a connection (and its locks) for longer than this.
+    statement_timeout: options.statementTimeoutMs ?? DATABASE_DEFAULTS.statementTimeoutMs,
+  });
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
-  pool.on("error", () => {});
+  pool.on("error", (error) => {
+    if (options.onPoolError) options.onPoolError(error);
+    else console.error("idle PostgreSQL connection failed; the pool replaces it", error);
+  });
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

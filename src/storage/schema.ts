@@ -69,6 +69,10 @@ export interface JobsTable {
   lease_token: string | null;
   /** JSON `{ message, stack? }` of the last failure. */
   last_error: string | null;
+  /** The queue a copy of this job goes to when it fails for good (its onExhausted hook). */
+  dead_letter?: string | null;
+  /** Dead-letter copies: JSON `{ message, stack? }` of the failure that ended the original job. */
+  output?: string | null;
 }
 
 export interface Schema {

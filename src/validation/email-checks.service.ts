@@ -2,17 +2,21 @@
 // durable job in the same transaction, wait up to the caller's timeout for it, else hand back a
 // job to poll. Greylisting and other temporary answers are retried by re-queued jobs inside the
 // 5-minute limit; past it the job is `timeout`. Jobs are gone (404) 24 hours after creation.
+import { type Static, Type } from "@sinclair/typebox";
 import type { EmailVerdict, EmailVerificationProvider } from "../checks/email/email.types.js";
 import { nextRetryDelayMs } from "../checks/email/retry-schedule.js";
 import { parseEmail } from "../checks/email/syntax.js";
 import type { CreditsService } from "../credits/credits.service.js";
-import type { JobDefinition } from "../jobs/catalog.js";
+import type { EventBus } from "../events/events.js";
+import { defineJob, type JobDefinition } from "../jobs/catalog.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { Clock } from "../lib/clock.js";
+import { untilAborted } from "../lib/concurrency.js";
 import { notFound, paymentRequired, validationError } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import type { Database } from "../storage/db.js";
 import type { ValidationJobsTable } from "../storage/schema.js";
+import { runInTransaction } from "../storage/transaction.js";
 
 export const EMAIL_VERIFY_JOB = "email.verify";
 export const VALIDATION_JOBS_PURGE_JOB = "validation-jobs.purge";
@@ -32,7 +36,14 @@ export interface EmailChecksDeps {
   pollIntervalMs?: number;
   /** Upper bound on the wait before retrying a temporary answer (tests shorten it). */
   retryDelayCapMs?: number;
+  /** `validation.failed` is emitted when a job ends failed or timed out. */
+  events: EventBus;
+  /** Where errors that no caller sees go (a failed ad-hoc callback): the process's logger. */
+  onError?: (error: unknown, context: string) => void;
 }
+
+const EmailVerifyJobData = Type.Object({ jobId: Type.String() });
+type EmailVerifyJobData = Static<typeof EmailVerifyJobData>;
 
 export type EmailCheckOutcome =
   | { kind: "completed"; job: ValidationJobsTable; verdict: EmailVerdict; balanceMilli: number }
@@ -150,8 +161,9 @@ export class EmailChecksService {
     };
   }
 
-  /** One attempt of an email job. */
-  async runAttempt(jobId: string, isLastAttempt: boolean): Promise<void> {
+  /** One attempt of an email job. A throw is retried; the job's onExhausted (failJob) closes it
+   *  once no attempt is left. `signal` (the job's): its time ran out, the answer is not waited for. */
+  async runAttempt(jobId: string, signal?: AbortSignal): Promise<void> {
     const row = await this.find(jobId);
     if (row?.status !== "processing") return;
     const now = this.deps.clock.now();
@@ -159,14 +171,7 @@ export class EmailChecksService {
       await this.finish(row, "timeout", null, "maximum validation time of 5 minutes exceeded");
       return;
     }
-    let verdict: EmailVerdict;
-    try {
-      verdict = await this.deps.email.verify(row.input);
-    } catch (error) {
-      if (!isLastAttempt) throw error;
-      await this.finish(row, "failed", null, error instanceof Error ? error.message : String(error));
-      return;
-    }
+    const verdict = await untilAborted(this.deps.email.verify(row.input), signal);
     const elapsedMs = now.getTime() - Date.parse(row.created_at);
     const planned =
       verdict.retryAfterMs === undefined
@@ -177,7 +182,7 @@ export class EmailChecksService {
     if (delayMs !== undefined && now.getTime() + delayMs < Date.parse(row.deadline_at)) {
       // Greylisted or temporarily refused: try again later, inside the job's 5 minutes.
       const attempts = Number(row.attempts) + 1;
-      await this.deps.database.db.transaction().execute(async (trx) => {
+      await runInTransaction(this.deps.database.db, async (trx) => {
         await trx.updateTable("validation_jobs").set({ attempts }).where("id", "=", row.id).execute();
         await this.deps.queue.send(
           EMAIL_VERIFY_JOB,
@@ -190,25 +195,43 @@ export class EmailChecksService {
     await this.finish(row, "completed", verdict, null);
   }
 
+  /** The job will never run again (retries spent, expiry, lost worker): it ends `timeout` past
+   *  its 5 minutes, `failed` with the error otherwise. */
+  async failJob(jobId: string, error: string): Promise<void> {
+    const row = await this.find(jobId);
+    if (row?.status !== "processing") return;
+    const isLate = this.deps.clock.now().toISOString() >= row.deadline_at;
+    await this.finish(row, isLate ? "timeout" : "failed", null, error);
+  }
+
   private async finish(
     row: ValidationJobsTable,
     status: ValidationJobsTable["status"],
     verdict: EmailVerdict | null,
     error: string | null,
   ): Promise<void> {
-    const at = this.deps.clock.now().toISOString();
-    const r = await this.deps.database.db
-      .updateTable("validation_jobs")
-      .set({
-        status,
-        result: verdict ? JSON.stringify({ result: jobResultOf(verdict), verdict }) : null,
-        error,
-        completed_at: at,
-      })
-      .where("id", "=", row.id)
-      .where("status", "=", "processing")
-      .executeTakeFirst();
-    if (Number(r.numUpdatedRows) === 0 || !row.webhook_url || !this.deps.sendCallback) return;
+    const now = this.deps.clock.now();
+    const at = now.toISOString();
+    const changed = await runInTransaction(this.deps.database.db, async (trx) => {
+      const r = await trx
+        .updateTable("validation_jobs")
+        .set({
+          status,
+          result: verdict ? JSON.stringify({ result: jobResultOf(verdict), verdict }) : null,
+          error,
+          completed_at: at,
+        })
+        .where("id", "=", row.id)
+        .where("status", "=", "processing")
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) === 0) return false;
+      if (status === "failed" || status === "timeout") {
+        const data = { jobId: row.id, email: row.input, status, error };
+        await this.deps.events.emit(trx, "validation.failed", row.account_id, data, now);
+      }
+      return true;
+    });
+    if (!changed || !row.webhook_url || !this.deps.sendCallback) return;
     // Ad-hoc callback: unsigned, once, no retries (spec).
     await this.deps
       .sendCallback(row.webhook_url, {
@@ -221,7 +244,9 @@ export class EmailChecksService {
           : null,
         timestamp: at,
       })
-      .catch(() => {});
+      .catch((err: unknown) =>
+        this.deps.onError?.(err, `ad-hoc callback of validation job ${row.id} not sent`),
+      );
   }
 
   async purgeExpired(): Promise<number> {
@@ -233,23 +258,26 @@ export class EmailChecksService {
   }
 
   jobDefinitions(): JobDefinition[] {
-    const policy = { retryLimit: 2, retryDelayMs: 2000, expireInMs: 120_000 };
     return [
-      {
+      defineJob<EmailVerifyJobData>({
         name: EMAIL_VERIFY_JOB,
-        policy,
+        schema: EmailVerifyJobData,
+        policy: { retryLimit: 2, retryDelayMs: 2000, expireInMs: 120_000 },
         concurrency: 50,
-        handler: (job) => this.runAttempt(String(job.data.jobId), job.retryCount >= policy.retryLimit),
-      },
-      {
+        handler: (job) => this.runAttempt(job.data.jobId, job.signal),
+        onExhausted: (job) => this.failJob(job.data.jobId, job.error),
+      }),
+      defineJob({
         name: VALIDATION_JOBS_PURGE_JOB,
+        schema: Type.Object({}),
         policy: { retryLimit: 1, retryDelayMs: 60_000, expireInMs: 300_000 },
         concurrency: 1,
         handler: async () => {
           await this.purgeExpired();
           await this.schedulePurge();
         },
-      },
+        onExhausted: () => this.schedulePurge(),
+      }),
     ];
   }
 

@@ -5,11 +5,11 @@
 import type { EmailVerdict, EmailVerificationProvider } from "../checks/email/email.types.js";
 import type { WebsiteCheckResult } from "../checks/website/website.types.js";
 import { type EmailOutcome, type LeadRating, rateLead, type WebsiteOutcome } from "../leads/lead-rating.js";
-import { mapLimit } from "../lib/concurrency.js";
+import { mapLimit, untilAborted } from "../lib/concurrency.js";
 import type { LeadsTable } from "../storage/schema.js";
 
 export interface WebsiteChecker {
-  check(input: string): Promise<WebsiteCheckResult>;
+  check(input: string, options?: { signal?: AbortSignal }): Promise<WebsiteCheckResult>;
 }
 
 export interface LeadValidation {
@@ -54,12 +54,24 @@ export function websiteOutcomeOf(w: WebsiteCheckResult): WebsiteOutcome {
 export class LeadValidator {
   constructor(private readonly deps: LeadValidatorDeps) {}
 
-  async validate(leads: readonly Pick<LeadsTable, "id" | "email" | "website">[]): Promise<LeadValidation[]> {
+  /** `signal`: the caller's job ran out of time. The website checks stop at once; the email
+   *  probes, shared with other callers, end within their own SMTP deadline, unawaited. Rejects
+   *  with the abort reason, so no half-finished answer is taken for a result. */
+  async validate(
+    leads: readonly Pick<LeadsTable, "id" | "email" | "website">[],
+    signal?: AbortSignal,
+  ): Promise<LeadValidation[]> {
     const websites = [...new Set(leads.map((l) => l.website).filter((w): w is string => Boolean(w)))];
-    const [verdicts, siteResults] = await Promise.all([
-      this.deps.email.verifyMany(leads.map((l) => l.email)),
-      mapLimit(websites, this.deps.websiteConcurrency ?? 50, (w) => this.deps.website.check(w)),
-    ]);
+    const checkOptions = signal ? { signal } : {};
+    const [verdicts, siteResults] = await untilAborted(
+      Promise.all([
+        this.deps.email.verifyMany(leads.map((l) => l.email)),
+        mapLimit(websites, this.deps.websiteConcurrency ?? 50, (w) =>
+          this.deps.website.check(w, checkOptions),
+        ),
+      ]),
+      signal,
+    );
     const bySite = new Map(websites.map((w, i) => [w, siteResults[i]!]));
     return leads.map((lead, i) => {
       const email = verdicts[i]!;

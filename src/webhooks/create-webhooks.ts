@@ -25,6 +25,8 @@ export interface WebhooksModuleDeps {
   onAttempt?: WebhookDispatcherDeps["onAttempt"];
   /** Extra trusted CA for HTTPS receivers (tests); production uses NODE_EXTRA_CA_CERTS. */
   ca?: string | Buffer;
+  /** Where errors that no caller sees go: the process's logger. */
+  onError?: (error: unknown, context: string) => void;
 }
 
 export function createWebhooks(deps: WebhooksModuleDeps): {
@@ -55,6 +57,7 @@ export function createWebhooks(deps: WebhooksModuleDeps): {
     events: deps.events,
     sender,
     dispatcher,
+    ...(deps.onError ? { onError: deps.onError } : {}),
   });
   const jobDefinitions = webhookJobDefinitions(dispatcher, deps.queue, {
     timeoutMs: settings.timeoutMs,

@@ -8,6 +8,7 @@ import type { Clock } from "../lib/clock.js";
 import { newId } from "../lib/ids.js";
 import type { Database } from "../storage/db.js";
 import type { WebhookDeliveriesTable, WebhooksTable } from "../storage/schema.js";
+import { runInTransaction } from "../storage/transaction.js";
 import { delayAfterAttempt } from "./retry-config.js";
 import type { AttemptResult, WebhookSender } from "./webhook-sender.js";
 import { type AttemptRecord, eventsOf, retryConfigOf } from "./webhook-view.js";
@@ -67,7 +68,7 @@ export class WebhookDispatcher {
 
   private dispatchBatch(limit: number): Promise<number> {
     const { db, caps } = this.deps.database;
-    return db.transaction().execute(async (trx) => {
+    return runInTransaction(db, async (trx) => {
       const events = await this.repo.pendingEvents(trx, limit, caps.skipLocked);
       if (events.length === 0) return 0;
       const accounts = [...new Set(events.map((e) => e.account_id))];
@@ -138,7 +139,7 @@ export class WebhookDispatcher {
     const status = result.ok ? "success" : delayMs === null ? "failed" : "pending";
     const log = JSON.parse(delivery.attempt_log) as AttemptRecord[];
     log.push(attemptRecord(attempt, result, startedAt));
-    const written = await this.deps.database.db.transaction().execute(async (trx) => {
+    const written = await runInTransaction(this.deps.database.db, async (trx) => {
       const written = await this.repo.recordAttempt(trx, delivery.id, {
         previousAttempts: attempt - 1,
         status,

@@ -3,7 +3,8 @@
 // The dispatcher runs on a hint right after events are emitted and on a recurring sweep that
 // catches anything a hint missed (an event committed after its hint ran, a crashed process).
 // The queue has no cron: recurring jobs re-enqueue themselves under a singleton key.
-import type { JobDefinition } from "../jobs/catalog.js";
+import { type Static, Type } from "@sinclair/typebox";
+import { defineJob, type JobDefinition } from "../jobs/catalog.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import {
   type DeliverJobData,
@@ -27,32 +28,45 @@ export interface WebhookJobOptions {
 
 const DELIVER_RETRY_LIMIT = 3;
 
+const DispatchJobData = Type.Object({ trigger: Type.Union([Type.Literal("sweep"), Type.Literal("hint")]) });
+type DispatchJobData = Static<typeof DispatchJobData>;
+const DeliverJobSchema = Type.Object({ deliveryId: Type.String(), attempt: Type.Integer({ minimum: 1 }) });
+const PurgeJobData = Type.Object({});
+
 export function webhookJobDefinitions(
   dispatcher: WebhookDispatcher,
   queue: JobQueue,
   options: WebhookJobOptions,
 ): JobDefinition[] {
+  const nextSweep = () =>
+    queue.send(
+      WEBHOOK_DISPATCH_JOB,
+      { trigger: "sweep" },
+      { startAfterMs: options.dispatchIntervalMs, singletonKey: SWEEP_KEY },
+    );
+  const nextPurge = () =>
+    queue.send(WEBHOOK_PURGE_JOB, {}, { startAfterMs: options.purgeIntervalMs, singletonKey: PURGE_KEY });
   return [
-    {
+    defineJob<DispatchJobData>({
       name: WEBHOOK_DISPATCH_JOB,
+      schema: DispatchJobData,
       policy: { retryLimit: 3, retryDelayMs: 1000, retryBackoff: true, expireInMs: 120_000 },
       concurrency: 1,
       handler: async (job) => {
         try {
           await dispatcher.dispatchPending();
         } finally {
-          if (job.data.trigger === "sweep") {
-            await queue.send(
-              WEBHOOK_DISPATCH_JOB,
-              { trigger: "sweep" },
-              { startAfterMs: options.dispatchIntervalMs, singletonKey: SWEEP_KEY },
-            );
-          }
+          if (job.data.trigger === "sweep") await nextSweep();
         }
       },
-    },
-    {
+      // A sweep given up (its process died on every attempt) would end the chain: start the next.
+      onExhausted: async (job) => {
+        if (job.data.trigger === "sweep") await nextSweep();
+      },
+    }),
+    defineJob<DeliverJobData>({
       name: WEBHOOK_DELIVER_JOB,
+      schema: DeliverJobSchema,
       // These retries cover storage failures and crashed workers, not the receiver's answers:
       // those follow the endpoint's retry_config through new attempt jobs.
       policy: {
@@ -62,36 +76,25 @@ export function webhookJobDefinitions(
         expireInMs: options.timeoutMs + 60_000,
       },
       concurrency: options.deliveryConcurrency,
-      handler: async (job) => {
-        const { deliveryId, attempt } = job.data as DeliverJobData;
-        try {
-          await dispatcher.deliver(String(deliveryId), Number(attempt));
-        } catch (error) {
-          if (job.retryCount >= DELIVER_RETRY_LIMIT) {
-            const message = error instanceof Error ? error.message : String(error);
-            await dispatcher.abandon(String(deliveryId), `delivery could not run: ${message}`);
-            return;
-          }
-          throw error;
-        }
-      },
-    },
-    {
+      handler: (job) => dispatcher.deliver(job.data.deliveryId, job.data.attempt),
+      onExhausted: (job) => dispatcher.abandon(job.data.deliveryId, `delivery could not run: ${job.error}`),
+    }),
+    defineJob({
       name: WEBHOOK_PURGE_JOB,
+      schema: PurgeJobData,
       policy: { retryLimit: 2, retryDelayMs: 60_000, expireInMs: 600_000 },
       concurrency: 1,
       handler: async () => {
         try {
           await dispatcher.purge();
         } finally {
-          await queue.send(
-            WEBHOOK_PURGE_JOB,
-            {},
-            { startAfterMs: options.purgeIntervalMs, singletonKey: PURGE_KEY },
-          );
+          await nextPurge();
         }
       },
-    },
+      onExhausted: async () => {
+        await nextPurge();
+      },
+    }),
   ];
 }
 

@@ -9,6 +9,7 @@ import { AppError, type FieldError, notFound, validationError } from "../lib/err
 import { newId } from "../lib/ids.js";
 import type { Database } from "../storage/db.js";
 import type { WebhooksTable } from "../storage/schema.js";
+import { runInTransaction } from "../storage/transaction.js";
 import { normalizeRetryConfig, type RetryConfig, type RetryConfigInput } from "./retry-config.js";
 import { newWebhookSecret } from "./signature.js";
 import { scheduleWebhookJobs, sendDispatchHint } from "./webhook.jobs.js";
@@ -56,15 +57,17 @@ export interface WebhooksDeps {
   events: EventBus;
   sender: WebhookSender;
   dispatcher: WebhookDispatcher;
-  /** New events are dispatched this long after they are emitted, so their transaction has committed. */
-  hintDelayMs?: number;
+  /** Where errors that no caller sees go (a failed dispatch hint): the process's logger. */
+  onError?: (error: unknown, context: string) => void;
 }
 
 const isEventType = (e: string): e is EventType => (EVENT_TYPES as readonly string[]).includes(e);
 
 export class WebhooksService {
   private readonly repo = new WebhooksRepo();
-  private hintTimer: NodeJS.Timeout | undefined;
+  /** A dispatch hint is being sent; `isHintWanted`: another event came meanwhile. */
+  private isHinting = false;
+  private isHintWanted = false;
   private readonly unsubscribe: () => void;
 
   constructor(private readonly deps: WebhooksDeps) {
@@ -141,9 +144,9 @@ export class WebhooksService {
   }
 
   async remove(accountId: string, webhookId: string): Promise<void> {
-    const removed = await this.deps.database.db
-      .transaction()
-      .execute((trx) => this.repo.deleteWebhook(trx, accountId, webhookId));
+    const removed = await runInTransaction(this.deps.database.db, (trx) =>
+      this.repo.deleteWebhook(trx, accountId, webhookId),
+    );
     if (!removed) throw notFound("Webhook");
   }
 
@@ -220,7 +223,7 @@ export class WebhooksService {
       this.deps.clock.now(),
       { redelivery_of: original.id, is_test: original.is_test },
     );
-    await db.transaction().execute(async (trx) => {
+    await runInTransaction(db, async (trx) => {
       await this.repo.insertDelivery(trx, row);
       await this.deps.queue.send<DeliverJobData>(
         WEBHOOK_DELIVER_JOB,
@@ -255,19 +258,25 @@ export class WebhooksService {
 
   close(): void {
     this.unsubscribe();
-    clearTimeout(this.hintTimer);
-    this.hintTimer = undefined;
   }
 
-  /** Coalesces a burst of events into one dispatch job, sent once their transactions committed. */
+  /** Coalesces a burst of events into few dispatch jobs. The bus calls this after the events'
+   *  transaction committed, so the dispatch job finds them. */
   private hintDispatch(): void {
-    if (this.hintTimer) return;
-    this.hintTimer = setTimeout(() => {
-      this.hintTimer = undefined;
-      // No queue in this process (a CLI command): the workers' sweep picks the events up.
-      sendDispatchHint(this.deps.queue).catch(() => {});
-    }, this.deps.hintDelayMs ?? 50);
-    this.hintTimer.unref();
+    if (this.isHinting) {
+      this.isHintWanted = true;
+      return;
+    }
+    this.isHinting = true;
+    // No queue in this process (a CLI command): the workers' sweep picks the events up.
+    sendDispatchHint(this.deps.queue)
+      .catch((error: unknown) => this.deps.onError?.(error, "webhook dispatch hint not sent; the sweep will"))
+      .finally(() => {
+        this.isHinting = false;
+        if (!this.isHintWanted) return;
+        this.isHintWanted = false;
+        this.hintDispatch();
+      });
   }
 
   private async find(accountId: string, webhookId: string): Promise<WebhooksTable> {

@@ -25,7 +25,15 @@ describe("SQLite job store", () => {
   after(() => test.destroy());
 
   const send = (name: string, policy: JobPolicy = POLICY) =>
-    store.insert({ name, data: { n: 1 }, policy, startAfterMs: 0, singletonKey: null, trx: undefined });
+    store.insert({
+      name,
+      data: { n: 1 },
+      policy,
+      startAfterMs: 0,
+      singletonKey: null,
+      trx: undefined,
+      deadLetter: null,
+    });
 
   it("counts an attempt whose lease ran out as failed and retries it after the delay", async () => {
     const id = (await send("lease"))!;

@@ -39,6 +39,7 @@ export async function probeUrl(
   startUrl: string,
   timeoutMs: number,
   options: ProbeOptions,
+  signal?: AbortSignal,
 ): Promise<ProbeResult> {
   const started = performance.now();
   const hops: HopRecord[] = [];
@@ -64,6 +65,7 @@ export async function probeUrl(
       bodyTimeoutMs: Math.min(options.bodyTimeoutMs, left),
       maxBodyBytes: options.maxBodyBytes,
       wantsBody: (status) => !isRedirect(status),
+      ...(signal ? { signal } : {}),
     });
     hops.push({
       url: url.href,

@@ -93,7 +93,9 @@ export class WebsiteEngine {
     };
   }
 
-  async check(input: string): Promise<WebsiteCheckResult> {
+  /** `signal`: the caller's job ran out of time; the check stops at once (remaining attempts are
+   *  not made, the one in flight ends as a timeout) and the caller discards the answer. */
+  async check(input: string, options: { signal?: AbortSignal } = {}): Promise<WebsiteCheckResult> {
     const started = performance.now();
     const checkedAt = iso(this.clock.now());
     const site = normalizeWebsite(input);
@@ -102,7 +104,7 @@ export class WebsiteEngine {
     const dnsFacts = site.isIpLiteral
       ? Promise.resolve(NO_DNS_EVIDENCE)
       : collectDnsEvidence(this.options.dns, site.host).catch(() => NO_DNS_EVIDENCE);
-    const attempts = await this.runStrategy(site, deadline);
+    const attempts = await this.runStrategy(site, deadline, options.signal);
     // Without a single resolved address there is no site to judge, and no reason to keep a DNS
     // failure waiting on more lookups against the same silent or missing zone.
     const resolved = attempts.some((a) => a.hops.some((h) => h.address !== null));
@@ -113,6 +115,7 @@ export class WebsiteEngine {
   private async runStrategy(
     site: Extract<NormalizedWebsite, { ok: true }>,
     deadline: number,
+    signal: AbortSignal | undefined,
   ): Promise<Attempt[]> {
     const attempts: Attempt[] = [];
     const { firstTryTimeoutMs, retryTimeoutMs, fallbackTimeoutMs } = this.options;
@@ -120,8 +123,8 @@ export class WebsiteEngine {
       const left = Math.floor(Math.min(budgetMs, deadline - performance.now()));
       // The initial attempt always runs (at least 1 ms), so a verdict always has an attempt.
       const timeoutMs = step === "initial" ? Math.max(1, left) : left;
-      if (timeoutMs <= 0) return null;
-      const result = await probeUrl(this.client, url, timeoutMs, this.probe);
+      if (timeoutMs <= 0 || (step !== "initial" && signal?.aborted)) return null;
+      const result = await probeUrl(this.client, url, timeoutMs, this.probe, signal);
       const attempt: Attempt = { ...result, step, because, url, timeoutMs };
       attempts.push(attempt);
       return attempt;

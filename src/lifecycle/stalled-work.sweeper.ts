@@ -1,0 +1,105 @@
+// The safety net behind the jobs' onExhausted hooks: now and then, work still `processing` long
+// past any deadline its job could have (a job lost in a way no hook saw: a queue wiped, a bug) is
+// closed the same way a hook would close it. Every close is logged and counted in /metrics
+// (leadcheck_sweeper_closed_total); in a healthy system the count stays at zero.
+import { Type } from "@sinclair/typebox";
+import type { BatchRunner } from "../batches/batch-runner.js";
+import { BatchesRepo } from "../batches/batches.repo.js";
+import type { LeadValidationService } from "../batches/lead-validation.js";
+import { defineJob, type JobDefinition } from "../jobs/catalog.js";
+import type { JobQueue } from "../jobs/job-queue.js";
+import { LeadsRepo } from "../leads/leads.repo.js";
+import type { Clock } from "../lib/clock.js";
+import type { Database } from "../storage/db.js";
+import type { EmailChecksService } from "../validation/email-checks.service.js";
+import { ValidationJobsRepo } from "../validation/validation-jobs.repo.js";
+
+export const SWEEP_JOB = "work.sweep";
+/** Rows closed per kind and sweep; the next sweep takes the rest. */
+const SWEEP_BATCH = 200;
+
+export type SweptKind = "batch" | "lead" | "validation_job";
+
+export interface StalledWorkSweeperDeps {
+  database: Database;
+  clock: Clock;
+  queue: JobQueue;
+  batchRunner: BatchRunner;
+  leadValidation: LeadValidationService;
+  emailChecks: EmailChecksService;
+  settings: {
+    sweepIntervalMs: number;
+    batchStallMs: number;
+    leadStallMs: number;
+    validationJobGraceMs: number;
+  };
+  /** Told of each closed row: the log line and the metric. */
+  onClosed: (kind: SweptKind, id: string, reason: string) => void;
+}
+
+export class StalledWorkSweeper {
+  private readonly batches = new BatchesRepo();
+  private readonly leads = new LeadsRepo();
+  private readonly validationJobs = new ValidationJobsRepo();
+
+  constructor(private readonly deps: StalledWorkSweeperDeps) {}
+
+  /** One pass; returns how many rows of each kind it closed. */
+  async sweep(): Promise<Record<SweptKind, number>> {
+    const { db } = this.deps.database;
+    const { settings, clock } = this.deps;
+    const now = clock.now().getTime();
+    const closed: Record<SweptKind, number> = { batch: 0, lead: 0, validation_job: 0 };
+    const batchCutoff = new Date(now - settings.batchStallMs).toISOString();
+    for (const batchId of await this.batches.stalledIds(db, batchCutoff, SWEEP_BATCH)) {
+      const reason = `no progress for ${Math.round(settings.batchStallMs / 1000)} s: the batch's job was lost`;
+      await this.deps.batchRunner.failRemaining(batchId, reason);
+      this.deps.onClosed("batch", batchId, reason);
+      closed.batch++;
+    }
+    const leadCutoff = new Date(now - settings.leadStallMs).toISOString();
+    for (const lead of await this.leads.stalledProcessing(db, leadCutoff, SWEEP_BATCH)) {
+      const reason = `still processing after ${Math.round(settings.leadStallMs / 1000)} s: its validation job was lost`;
+      if (await this.deps.leadValidation.failOne(lead.account_id, lead.id, reason)) {
+        this.deps.onClosed("lead", lead.id, reason);
+        closed.lead++;
+      }
+    }
+    const jobCutoff = new Date(now - settings.validationJobGraceMs).toISOString();
+    for (const jobId of await this.validationJobs.overdueIds(db, jobCutoff, SWEEP_BATCH)) {
+      const reason = "maximum validation time of 5 minutes exceeded (its job was lost)";
+      await this.deps.emailChecks.failJob(jobId, reason);
+      this.deps.onClosed("validation_job", jobId, reason);
+      closed.validation_job++;
+    }
+    return closed;
+  }
+
+  /** Keeps one sweep queued an interval ahead (the queue has no cron). */
+  async schedule(): Promise<void> {
+    const { sweepIntervalMs } = this.deps.settings;
+    const slot = Math.floor(this.deps.clock.now().getTime() / sweepIntervalMs);
+    await this.deps.queue.send(
+      SWEEP_JOB,
+      {},
+      { startAfterMs: sweepIntervalMs, singletonKey: `sweep:${slot}` },
+    );
+  }
+
+  jobDefinition(): JobDefinition {
+    return defineJob({
+      name: SWEEP_JOB,
+      schema: Type.Object({}),
+      policy: { retryLimit: 1, retryDelayMs: 5000, expireInMs: 300_000 },
+      concurrency: 1,
+      handler: async () => {
+        try {
+          await this.sweep();
+        } finally {
+          await this.schedule();
+        }
+      },
+      onExhausted: () => this.schedule(),
+    });
+  }
+}
