@@ -1,11 +1,12 @@
 // buildApp(deps): the HTTP face of the service. Routes declare TypeBox schemas (validation,
 // serialization and OpenAPI from one source), call one service and map the outcome to JSON.
 import { randomUUID } from "node:crypto";
+import { AjvCompiler } from "@fastify/ajv-compiler";
 import multipart from "@fastify/multipart";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { Redis } from "ioredis";
 import type { IdentityVerifier } from "../accounts/identity.js";
 import type { BatchesService } from "../batches/batches.service.js";
@@ -26,7 +27,7 @@ import { API_VERSION } from "../version.js";
 import type { WebhooksService } from "../webhooks/webhooks.service.js";
 import { authHook, settleKey } from "./auth.js";
 import { dashboardRoutes } from "./dashboard.js";
-import { errorHandler, notFoundHandler } from "./errors.js";
+import { AppError, errorHandler, notFoundHandler, sendError } from "./errors.js";
 import { RATE_LIMIT_HEADERS, RateLimits } from "./rate-limit.js";
 import { adminRoutes } from "./routes/admin.routes.js";
 import { batchesRoutes } from "./routes/batches.routes.js";
@@ -76,6 +77,31 @@ export type App = FastifyInstance<
 
 const DEFAULT_ERROR_STATUSES = ["400", "401", "404", "422", "429", "500"];
 
+/**
+ * Request validation: query strings, path parameters and headers are text, so their values are
+ * coerced to the schema's types (`?limit=10`, a lone `?ids=a` as an array); JSON bodies carry
+ * their own types and are not (`"events": "lead.created"` is not an array, `""` is not null).
+ */
+function partAwareValidator(): NonNullable<
+  NonNullable<FastifyServerOptions["schemaController"]>["compilersFactory"]
+>["buildValidator"] {
+  const pool = AjvCompiler();
+  const common = { allErrors: true, useDefaults: true, removeAdditional: false } as const;
+  type Build = ReturnType<typeof pool>;
+  return (externalSchemas: unknown) => {
+    const forBody: Build = pool(externalSchemas as never, {
+      customOptions: { ...common, coerceTypes: false },
+    });
+    const forText: Build = pool(externalSchemas as never, {
+      customOptions: { ...common, coerceTypes: "array" },
+    });
+    // Fastify passes { schema, method, url, httpPart } (its types only say "a schema").
+    const compile = (route: { httpPart?: string }) =>
+      (route.httpPart === "body" ? forBody : forText)(route as never);
+    return compile as never;
+  };
+}
+
 export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
@@ -84,11 +110,38 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       const given = req.headers["x-request-id"];
       return typeof given === "string" && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
     },
-    ajv: {
-      customOptions: { allErrors: true, coerceTypes: "array", useDefaults: true, removeAdditional: false },
+    schemaController: { compilersFactory: { buildValidator: partAwareValidator() } },
+    // Our own 503 below answers in the error body; Fastify's would not.
+    return503OnClosing: false,
+    // A path parameter over 100 characters is Fastify's 414, in our error body.
+    frameworkErrors: (error, request, reply): unknown => {
+      if (error.code === "FST_ERR_MAX_PARAM_LENGTH") {
+        return sendError(
+          reply,
+          new AppError("URI_TOO_LONG", "A path parameter is longer than 100 characters"),
+        );
+      }
+      return errorHandler(error, request as never, reply as never);
     },
-    return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // While the server closes, requests that still arrive (keep-alive, pipelined) are refused at
+  // once with the error body, and the connection is closed so the client goes elsewhere.
+  let isClosing = false;
+  app.addHook("preClose", async () => {
+    isClosing = true;
+  });
+  app.addHook("onRequest", async (_request, reply) => {
+    if (!isClosing) return;
+    reply.header("Connection", "close");
+    throw new AppError(
+      "SERVICE_UNAVAILABLE",
+      "The server is shutting down; retry the request",
+      { retry_after: 1 },
+      {},
+      { "Retry-After": "1" },
+    );
+  });
 
   app.addSchema(ErrorResponse);
   // CSV imports arrive as text/csv bodies or multipart uploads.

@@ -13,6 +13,7 @@ export type ErrorCode =
   | "METHOD_NOT_ALLOWED"
   | "CONFLICT"
   | "PAYLOAD_TOO_LARGE"
+  | "URI_TOO_LONG"
   | "UNSUPPORTED_MEDIA_TYPE"
   | "VALIDATION_ERROR"
   | "RATE_LIMIT_EXCEEDED"
@@ -42,6 +43,8 @@ export function statusOf(code: ErrorCode): number {
       return 409;
     case "PAYLOAD_TOO_LARGE":
       return 413;
+    case "URI_TOO_LONG":
+      return 414;
     case "UNSUPPORTED_MEDIA_TYPE":
       return 415;
     case "VALIDATION_ERROR":
@@ -66,6 +69,7 @@ export const SHORT_TEXT: Record<number, string> = {
   405: "Method Not Allowed",
   409: "Conflict",
   413: "Payload Too Large",
+  414: "URI Too Long",
   415: "Unsupported Media Type",
   422: "Unprocessable Entity",
   429: "Too Many Requests",
