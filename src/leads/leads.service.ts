@@ -496,13 +496,23 @@ export class LeadsService {
           errors,
         };
       });
-    try {
-      return await attempt();
-    } catch (error) {
-      // A lead with one of these emails was created between the read and the insert (the unique
-      // index refused it, nothing of this request was kept): the second look reports it per item.
-      if (!caps.isUniqueViolation(error)) throw error;
-      return attempt();
+    // A lead with one of these emails was created between the read and the insert (the unique
+    // index refused it, nothing of this request was kept): the next look reports it per item.
+    // Each refusal means another request took one of these emails, so the taken set only grows:
+    // after as many tries as there are rows, only churn (leads created and archived meanwhile)
+    // could still refuse, and that is a conflict the caller retries.
+    for (let tries = 0; ; tries++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (!caps.isUniqueViolation(error)) throw error;
+        if (tries >= rows.length) {
+          throw new AppError(
+            "CONFLICT",
+            "Leads with these emails kept changing while they were created; retry",
+          );
+        }
+      }
     }
   }
 

@@ -34,6 +34,7 @@ export type DnsAnswer<T> =
 export interface DnsResolverOptions {
   /** "ip" or "ip:port" ("[v6]:port" for IPv6 with a port); empty means the system's resolvers. */
   servers?: string[];
+  /** One lookup's whole budget: every try on every server shares it. */
   timeoutMs?: number;
   /** Seconds to cache NXDOMAIN/NODATA answers. */
   negativeTtlSeconds?: number;
@@ -148,7 +149,10 @@ export class DnsResolver {
     if (!this.socket) {
       // A large receive buffer keeps answers from being dropped when hundreds of checks resolve at once.
       const udp = createSocket({ type: "udp4", recvBufferSize: 4 * 1024 * 1024 });
-      this.socket = new DnsSocket({ timeout: this.timeoutMs, retries: 2, socket: udp });
+      // The lookup's budget is split over its tries on each server (a lost UDP packet is sent
+      // again after one share), so all of them together stay within timeoutMs.
+      const tryMs = Math.max(1, Math.floor(this.timeoutMs / (TRIES_PER_SERVER * this.servers.length)));
+      this.socket = new DnsSocket({ timeout: tryMs, retries: TRIES_PER_SERVER - 1, socket: udp });
       // An unref'd socket never keeps the process alive on its own.
       this.socket.unref();
     }
@@ -157,7 +161,9 @@ export class DnsResolver {
 
   private async query(name: string, type: DnsRecordType): Promise<DnsAnswer<unknown>> {
     let last: DnsAnswer<unknown> = { ok: false, failure: "ERROR", message: "no DNS servers configured" };
+    const deadline = Date.now() + this.timeoutMs;
     for (const server of this.servers) {
+      if (Date.now() >= deadline) break;
       last = await this.queryServer(server, name, type);
       // Authoritative outcomes end the search; a broken or silent server gives way to the next.
       if (last.ok || last.failure === "NXDOMAIN" || last.failure === "NODATA") return last;
@@ -187,6 +193,9 @@ export class DnsResolver {
     });
   }
 }
+
+/** Sends of one question to one server before it counts as silent. */
+const TRIES_PER_SERVER = 3;
 
 function normalizeName(name: string): string {
   return name.toLowerCase().replace(/\.$/, "");

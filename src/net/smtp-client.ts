@@ -37,6 +37,8 @@ export interface SmtpConnectOptions {
   connectTimeoutMs: number;
   /** "socks5://[user:pass@]host:port": connect through this proxy. */
   socksProxy?: string | undefined;
+  /** Replies received before they are read (pipelining) beyond this are a protocol failure. */
+  maxQueuedReplies?: number;
   /** A reply line longer than this (bytes, without CRLF) is a protocol failure. */
   maxLineBytes?: number;
   /** A reply with more lines than this is a protocol failure. */
@@ -67,6 +69,7 @@ export class SmtpConnection {
   private terminal: SmtpFailure | undefined;
   private readonly maxLineBytes: number;
   private readonly maxReplyLines: number;
+  private readonly maxQueuedReplies: number;
   private readonly onData = (chunk: Buffer) => this.receive(chunk.toString("latin1"));
   private readonly onClose = () => this.fail("closed", "connection closed by the server");
   private readonly onError = (err: Error) => this.fail("closed", err.message);
@@ -75,6 +78,7 @@ export class SmtpConnection {
     this.socket = socket;
     this.maxLineBytes = options.maxLineBytes ?? 4096;
     this.maxReplyLines = options.maxReplyLines ?? 200;
+    this.maxQueuedReplies = options.maxQueuedReplies ?? 100;
     this.attach(socket);
   }
 
@@ -126,15 +130,17 @@ export class SmtpConnection {
   }
 
   /** Sends several commands at once (RFC 2920 PIPELINING, when the server offers it) and reads
-   *  their replies in order. After a failure the remaining commands share it. */
-  async pipeline(lines: string[], timeoutMs: number): Promise<SmtpResult<SmtpReply>[]> {
+   *  their replies in order. After a failure the remaining commands share it. `totalMs` bounds
+   *  the whole exchange and `replyMs` each reply within it. */
+  async pipeline(lines: string[], totalMs: number, replyMs = totalMs): Promise<SmtpResult<SmtpReply>[]> {
+    const deadline = Date.now() + totalMs;
     if (lines.some((l) => /[\r\n]/.test(l)))
       return lines.map(() => failure("protocol", "command contains a line break"));
     if (this.terminal) return lines.map(() => ({ ok: false, failure: this.terminal! }));
     this.socket.write(lines.map((l) => `${l}\r\n`).join(""));
     const results: SmtpResult<SmtpReply>[] = [];
     for (let i = 0; i < lines.length; i++) {
-      const r = await this.readReply(timeoutMs);
+      const r = await this.readReply(Math.min(replyMs, deadline - Date.now()));
       results.push(r);
       if (!r.ok) {
         while (results.length < lines.length) results.push(r);
@@ -238,7 +244,12 @@ export class SmtpConnection {
     const reply = parseReplyLines(this.partial);
     this.partial = [];
     if (this.waiter) this.waiter({ ok: true, value: reply });
-    else this.replies.push(reply);
+    else if (this.replies.length >= this.maxQueuedReplies) {
+      // Replies nobody asked for (we pipeline at most a transaction's commands): a broken or
+      // hostile server; holding them all would grow without bound.
+      this.fail("protocol", `more than ${this.maxQueuedReplies} replies nobody asked for`);
+      return false;
+    } else this.replies.push(reply);
     return true;
   }
 

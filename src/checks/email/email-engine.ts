@@ -17,6 +17,9 @@ import { type ParsedEmail, parseEmail } from "./syntax.js";
 import { errorVerdict, routeVerdict, smtpVerdict, syntaxVerdict } from "./verdict.js";
 
 export interface EmailEngineOptions {
+  /** Addresses waiting for one mail server's sessions at most; more are answered at once with
+   *  an error verdict ("not probed") instead of growing the queue without bound. */
+  maxQueuedPerMx?: number;
   dns: MxDns;
   smtpPort: number;
   heloName: string;
@@ -60,6 +63,7 @@ export class EmailEngine implements EmailVerificationProvider {
   private readonly catchAllTtlMs: number;
   private readonly maxConnectionsPerMx: number;
   private readonly addressesPerSession: number;
+  private readonly maxQueuedPerMx: number;
   private readonly inflight = new Map<string, Promise<EmailVerdict>>();
   private readonly routes = new Map<string, Promise<MailRoute>>();
   private readonly groups = new Map<string, MxGroup>();
@@ -74,6 +78,7 @@ export class EmailEngine implements EmailVerificationProvider {
     this.catchAllTtlMs = options.catchAllTtlMs ?? 6 * 3600_000;
     this.maxConnectionsPerMx = Math.max(1, options.maxConnectionsPerMx);
     this.addressesPerSession = options.addressesPerSession ?? 10;
+    this.maxQueuedPerMx = options.maxQueuedPerMx ?? 20_000;
     this.settings = {
       dns: options.dns,
       port: options.smtpPort,
@@ -138,6 +143,10 @@ export class EmailEngine implements EmailVerificationProvider {
       this.groups.set(key, group);
     }
     const g = group;
+    if (g.queue.length >= this.maxQueuedPerMx) {
+      const message = `not probed: ${g.queue.length} addresses already wait for mail server ${g.hosts[0]!.host}`;
+      return Promise.reject(new Error(message));
+    }
     return new Promise((resolve) => {
       let settled = false;
       const once = (o: RcptOutcome) => {

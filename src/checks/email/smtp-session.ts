@@ -168,7 +168,8 @@ export class SmtpSession {
   }
 
   private async exchange(conn: SmtpConnection, pipelining: boolean, lines: string[]) {
-    if (pipelining) return conn.pipeline(lines, this.timeoutMs());
+    // Each reply within a command's timeout, and all of them within the session's deadline.
+    if (pipelining) return conn.pipeline(lines, Math.max(1, this.remainingMs()), this.timeoutMs());
     const replies: Awaited<ReturnType<SmtpConnection["command"]>>[] = [];
     for (const line of lines) {
       const r = await conn.command(line, this.timeoutMs());
