@@ -1,7 +1,7 @@
 // Wire shapes of the lead endpoints (spec "Lead", decisions §4). Input accepts the camelCase shape
 // and the overview's snake_case aliases; output is camelCase.
 import { type Static, Type } from "@sinclair/typebox";
-import { Nullable, PageLimit, PageOffset, Timestamp } from "../http/schemas.js";
+import { Nullable, PageLimit, PageOffset, Timestamp } from "../lib/schema.js";
 
 export const PRIORITIES = ["low", "normal", "high", "urgent"] as const;
 export const SOURCES = ["manual", "api", "csv", "google_sheets"] as const;

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { MAX_DOMAIN_BATCH } from "../../batches/batches.service.js";
-import type { App, AppDeps } from "../app.js";
+import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY, Nullable, PageQuery } from "../schemas.js";
 import { BatchView } from "./leads.routes.js";

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { shortWebsiteResult } from "../../batches/batches.service.js";
 import { toStoredCredits } from "../../credits/credits.service.js";
 
-import type { App, AppDeps } from "../app.js";
+import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { paymentRequired, validationError } from "../errors.js";
 import { DATA_SECURITY, Nullable, Timestamp } from "../schemas.js";

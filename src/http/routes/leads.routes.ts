@@ -3,7 +3,7 @@ import { Type } from "@sinclair/typebox";
 import { leadsCsvStream, parseLeadsCsv } from "../../leads/lead-csv.js";
 import type { LeadCreateInput } from "../../leads/leads.schemas.js";
 import { Lead, LeadCreateBody, LeadListQuery, LeadUpdateBody } from "../../leads/leads.schemas.js";
-import type { App, AppDeps } from "../app.js";
+import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { AppError, validationError } from "../errors.js";
 import { DATA_SECURITY, Nullable, Timestamp } from "../schemas.js";

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { sql } from "kysely";
-import type { App, AppDeps } from "../app.js";
+import type { App, AppDeps } from "../app-types.js";
 import { NO_SECURITY } from "../schemas.js";
 
 const ProbeBody = Type.Object({

@@ -2,7 +2,7 @@
 // link`) for a 12-hour session token it then sends as `Authorization: Bearer`.
 import { Type } from "@sinclair/typebox";
 import { SigninService } from "../../accounts/signin.service.js";
-import type { App, AppDeps } from "../app.js";
+import type { App, AppDeps } from "../app-types.js";
 import { AppError } from "../errors.js";
 import { NO_SECURITY, Timestamp } from "../schemas.js";
 
