@@ -3,6 +3,8 @@
 import { Redis } from "ioredis";
 import pino from "pino";
 import { IdentityVerifier } from "./accounts/identity.js";
+import { SigninService } from "./accounts/signin.service.js";
+import { SigninTokensRepo } from "./accounts/signin-tokens.repo.js";
 import { batchJobDefinitions } from "./batches/batch.jobs.js";
 import { BatchesService } from "./batches/batches.service.js";
 import { EmailEngine } from "./checks/email/email-engine.js";
@@ -38,6 +40,7 @@ export interface Services {
   credits: CreditsService;
   keys: KeysService;
   identity: IdentityVerifier;
+  signin: SigninService;
   redis: Redis | undefined;
   dns: DnsResolver;
   emailEngine: EmailEngine;
@@ -81,6 +84,12 @@ export async function createServices(
   });
   meterCredits(metrics, credits);
   const identity = new IdentityVerifier(config.auth);
+  const signin = new SigninService(new SigninTokensRepo(database.db), {
+    secret: config.auth.jwtSecret,
+    issuer: config.auth.issuer,
+    audience: config.auth.audience,
+    clock,
+  });
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, {
         maxRetriesPerRequest: 2,
@@ -213,6 +222,7 @@ export async function createServices(
     credits,
     keys,
     identity,
+    signin,
     redis,
     dns,
     emailEngine,

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
 import type { IdentityVerifier } from "../accounts/identity.js";
+import type { SigninService } from "../accounts/signin.service.js";
 import type { BatchesService } from "../batches/batches.service.js";
 import type { EmailEngine } from "../checks/email/email-engine.js";
 import type { WebsiteEngine } from "../checks/website/website.engine.js";
@@ -27,6 +28,7 @@ export interface AppDeps {
   keys: KeysService;
   credits: CreditsService;
   identity: IdentityVerifier;
+  signin: SigninService;
   leads: LeadsService;
   batches: BatchesService;
   webhooks: WebhooksService;
