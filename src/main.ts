@@ -28,6 +28,7 @@ import { classifyAddress } from "./net/guard.js";
 import { type Database, migrateToLatest, openDatabase } from "./storage/db.js";
 import { EmailChecksService } from "./validation/email-checks.service.js";
 import { LeadValidator } from "./validation/lead-validator.js";
+import { ValidationJobsRepo } from "./validation/validation-jobs.repo.js";
 import { API_VERSION } from "./version.js";
 import { createWebhooks } from "./webhooks/create-webhooks.js";
 import type { WebhooksService } from "./webhooks/webhooks.service.js";
@@ -183,6 +184,7 @@ export async function createServices(
   });
   const emailChecks = new EmailChecksService({
     database,
+    jobs: new ValidationJobsRepo(database.db),
     credits,
     clock,
     queue,

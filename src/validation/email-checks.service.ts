@@ -13,6 +13,7 @@ import { notFound, paymentRequired, validationError } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import type { Database } from "../storage/db.js";
 import type { ValidationJobsTable } from "../storage/schema.js";
+import type { ValidationJobsRepo } from "./validation-jobs.repo.js";
 
 export const EMAIL_VERIFY_JOB = "email.verify";
 export const VALIDATION_JOBS_PURGE_JOB = "validation-jobs.purge";
@@ -21,6 +22,8 @@ export const JOB_RETENTION_MS = 24 * 3600_000;
 
 export interface EmailChecksDeps {
   database: Database;
+  /** The only SQL for validation jobs. */
+  jobs: ValidationJobsRepo;
   credits: CreditsService;
   clock: Clock;
   queue: JobQueue;
@@ -97,7 +100,7 @@ export class EmailChecksService {
     const { outcome } = await this.deps.credits.debit(
       { accountId, amountMilli: this.deps.priceMilli, reason: "Email check", reference: job.id },
       async (trx) => {
-        await trx.insertInto("validation_jobs").values(job).execute();
+        await this.deps.jobs.insert(trx, job);
         await this.deps.queue.send(EMAIL_VERIFY_JOB, { jobId: job.id }, { trx });
       },
     );
@@ -125,11 +128,7 @@ export class EmailChecksService {
   }
 
   private find(jobId: string) {
-    return this.deps.database.db
-      .selectFrom("validation_jobs")
-      .selectAll()
-      .where("id", "=", jobId)
-      .executeTakeFirst();
+    return this.deps.jobs.findById(jobId);
   }
 
   async getJob(accountId: string, jobId: string) {
@@ -178,7 +177,7 @@ export class EmailChecksService {
       // Greylisted or temporarily refused: try again later, inside the job's 5 minutes.
       const attempts = Number(row.attempts) + 1;
       await this.deps.database.db.transaction().execute(async (trx) => {
-        await trx.updateTable("validation_jobs").set({ attempts }).where("id", "=", row.id).execute();
+        await this.deps.jobs.setAttempts(trx, row.id, attempts);
         await this.deps.queue.send(
           EMAIL_VERIFY_JOB,
           { jobId: row.id },
@@ -197,18 +196,13 @@ export class EmailChecksService {
     error: string | null,
   ): Promise<void> {
     const at = this.deps.clock.now().toISOString();
-    const r = await this.deps.database.db
-      .updateTable("validation_jobs")
-      .set({
-        status,
-        result: verdict ? JSON.stringify({ result: jobResultOf(verdict), verdict }) : null,
-        error,
-        completed_at: at,
-      })
-      .where("id", "=", row.id)
-      .where("status", "=", "processing")
-      .executeTakeFirst();
-    if (Number(r.numUpdatedRows) === 0 || !row.webhook_url || !this.deps.sendCallback) return;
+    const isEnded = await this.deps.jobs.finishIfProcessing(row.id, {
+      status,
+      result: verdict ? JSON.stringify({ result: jobResultOf(verdict), verdict }) : null,
+      error,
+      completed_at: at,
+    });
+    if (!isEnded || !row.webhook_url || !this.deps.sendCallback) return;
     // Ad-hoc callback: unsigned, once, no retries (spec).
     await this.deps
       .sendCallback(row.webhook_url, {
@@ -225,11 +219,7 @@ export class EmailChecksService {
   }
 
   async purgeExpired(): Promise<number> {
-    const r = await this.deps.database.db
-      .deleteFrom("validation_jobs")
-      .where("expires_at", "<=", this.deps.clock.now().toISOString())
-      .executeTakeFirst();
-    return Number(r.numDeletedRows);
+    return this.deps.jobs.deleteExpired(this.deps.clock.now().toISOString());
   }
 
   jobDefinitions(): JobDefinition[] {
