@@ -2,11 +2,11 @@
 // turn readiness to 503 (for SHUTDOWN_DRAIN_MS while requests are still served), stop taking
 // requests and jobs, finish or hand back what is running within SHUTDOWN_TIMEOUT_MS, and exit 0.
 import { setTimeout as sleep } from "node:timers/promises";
-import { sql } from "kysely";
 import type { Config } from "./config/config.js";
 import type { App } from "./http/app.js";
 import { buildHttpApp, createLogger, createServices, type Services, startQueue } from "./main.js";
 import { startWorkerEndpoint, type WorkerEndpoint } from "./metrics/worker-endpoint.js";
+import { isDatabaseReachable } from "./storage/ping.js";
 import { registerWorkers } from "./worker.js";
 
 export interface Running {
@@ -73,10 +73,7 @@ export async function startWorker(config: Readonly<Config>): Promise<Running> {
 
 async function readinessChecks(services: Services): Promise<Record<string, string>> {
   const [database, queue] = await Promise.all([
-    sql`select 1 as ok`.execute(services.database.db).then(
-      () => "ok",
-      () => "unavailable",
-    ),
+    isDatabaseReachable(services.database.db).then((ok) => (ok ? "ok" : "unavailable")),
     services.queue.ping().then(
       (ok) => (ok ? "ok" : "unavailable"),
       () => "unavailable",

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { sql } from "kysely";
+import { isDatabaseReachable } from "../../storage/ping.js";
 import type { App, AppDeps } from "../app-types.js";
 import { NO_SECURITY } from "../schemas.js";
 
@@ -42,10 +42,7 @@ export async function probeRoutes(app: App, deps: AppDeps): Promise<void> {
     },
     async (_request, reply) => {
       const checks: Record<string, string> = {};
-      checks.database = await sql`select 1 as ok`
-        .execute(deps.database.db)
-        .then(() => "ok")
-        .catch(() => "unavailable");
+      checks.database = (await isDatabaseReachable(deps.database.db)) ? "ok" : "unavailable";
       if (deps.queueReady) {
         checks.queue = await deps.queueReady().then(
           (ok) => (ok ? "ok" : "unavailable"),
