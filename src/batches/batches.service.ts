@@ -291,7 +291,12 @@ export class BatchesService implements ValidationScheduler {
           status: v ? "done" : "failed",
           verdict: v ? v.rating.validationStatus : null,
           result: v
-            ? JSON.stringify({ rating: v.rating.rating, recommendation: v.rating.recommendation })
+            ? JSON.stringify({
+                rating: v.rating.rating,
+                recommendation: v.rating.recommendation,
+                emailStatus: v.email.status,
+                emailReason: v.email.reason,
+              })
             : null,
           error: v ? null : "lead not found or archived",
           completed_at: at,
@@ -520,6 +525,7 @@ function leadValidatedPayload(
     deliverabilityRating: v.rating.rating,
     recommendation: v.rating.recommendation,
     emailValid: v.email.valid,
+    emailReason: v.email.reason,
     domainHttpStatus: v.website?.httpStatus ?? null,
   };
 }

@@ -226,6 +226,7 @@ export class LeadsService {
       email_type: null,
       email_risk: null,
       email_status: null,
+      email_reason: null,
       domain_status: null,
       domain_http_status: null,
       domain_final_url: null,

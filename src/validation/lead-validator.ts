@@ -86,7 +86,8 @@ export function leadColumnsOf(v: LeadValidation, at: string): Partial<LeadsTable
     recommendation: v.rating.recommendation,
     quality: v.rating.quality,
     rating_factors: JSON.stringify(v.rating.factors),
-    email_valid: flag(v.email.valid),
+    // Unknown is never written as false (an unknown verdict leaves emailValid null).
+    email_valid: v.email.valid === null ? null : flag(v.email.valid),
     email_catch_all: flag(v.email.catchAll),
     email_disposable: flag(v.email.disposable),
     email_service: v.email.service,
@@ -94,6 +95,7 @@ export function leadColumnsOf(v: LeadValidation, at: string): Partial<LeadsTable
     email_type: v.email.emailType,
     email_risk: v.email.emailRisk,
     email_status: v.email.status,
+    email_reason: v.email.reason,
     domain_status: w ? w.status : null,
     domain_http_status: w ? w.httpStatus : null,
     domain_final_url: w ? w.finalUrl : null,
