@@ -6,6 +6,7 @@ import type { Clock } from "../../lib/clock.js";
 import { systemClock } from "../../lib/clock.js";
 import type { EmailVerdict, EmailVerificationProvider } from "./email.types.js";
 import { type MailHost, type MailRoute, type MxDns, resolveMailRoute } from "./mx.js";
+import { providerRuleFor } from "./provider-rules.js";
 import {
   type CatchAllStore,
   type ProbeTask,
@@ -162,9 +163,11 @@ export class EmailEngine implements EmailVerificationProvider {
 
   private pumpGroup(group: MxGroup): void {
     const primary = group.hosts[0]!.host;
+    // The provider's own limit (data/provider-rules.json) caps the configured one.
+    const limit = Math.min(this.maxConnectionsPerMx, providerRuleFor(primary)?.maxConnections ?? Infinity);
     while (group.queue.length > group.active * this.addressesPerSession) {
       const open = this.hostConnections.get(primary) ?? 0;
-      if (open >= this.maxConnectionsPerMx) break;
+      if (open >= limit) break;
       this.hostConnections.set(primary, open + 1);
       group.active++;
       const session = new SmtpSession(this.settings, group.hosts, this.queueOf(group), this.catchAllStore);

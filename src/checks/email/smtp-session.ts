@@ -4,6 +4,7 @@
 // queue until it is empty or a session limit is reached. DATA is never sent.
 import type { SmtpConnection, SmtpReply } from "../../net/smtp-client.js";
 import type { MailHost } from "./mx.js";
+import { providerRuleFor } from "./provider-rules.js";
 import { type ClassifiedReply, classifyReply } from "./reply-classifier.js";
 import {
   openSession,
@@ -107,9 +108,12 @@ export class SmtpSession {
    *  domain not yet known, RSET. Pipelined when the server offers it. Returns whether the
    *  connection can carry another transaction. */
   private async transaction(conn: SmtpConnection, at: Session, batch: ProbeTask[]): Promise<boolean> {
-    const probeDomains = [...new Set(batch.map((t) => t.domain))].filter(
-      (d) => this.catchAll.get(d) === undefined,
-    );
+    // Providers whose data-file rule forbids the random-address probe (gateways that list
+    // probing IPs, accept-then-bounce providers where it proves nothing) are never probed.
+    const mayProbe = providerRuleFor(at.host)?.catchAllProbe ?? true;
+    const probeDomains = mayProbe
+      ? [...new Set(batch.map((t) => t.domain))].filter((d) => this.catchAll.get(d) === undefined)
+      : [];
     const lines = [
       `MAIL FROM:<${this.settings.mailFrom}>`,
       ...batch.map((t) => `RCPT TO:<${t.email}>`),
