@@ -131,10 +131,17 @@ export interface EmailVerdict {
   details: EmailVerdictDetails;
 }
 
+/** How long a verification may take. Background jobs pass their remaining budget: the SMTP
+ *  conversation then waits RFC 5321 §4.5.3.2's times (5 minutes for the greeting, MAIL and RCPT)
+ *  inside that budget instead of the interactive per-command timeout. */
+export interface VerifyOptions {
+  background?: { budgetMs: number };
+}
+
 /** What POST /v1/check-email, email jobs and lead validation depend on; the engine implements
  *  it, an external provider could too. Implementations never throw for network conditions. */
 export interface EmailVerificationProvider {
-  verify(email: string): Promise<EmailVerdict>;
-  verifyMany(emails: readonly string[]): Promise<EmailVerdict[]>;
+  verify(email: string, options?: VerifyOptions): Promise<EmailVerdict>;
+  verifyMany(emails: readonly string[], options?: VerifyOptions): Promise<EmailVerdict[]>;
   close(): Promise<void>;
 }

@@ -21,6 +21,8 @@ export interface ProbeTask {
   domain: string;
   /** Sessions that ended before answering for this address. */
   attempts: number;
+  /** Background tasks: when the caller's budget ends (epoch ms). */
+  deadlineAt?: number;
   /** The first call wins; later ones are ignored. */
   resolve(outcome: RcptOutcome): void;
 }
@@ -63,7 +65,11 @@ export class SmtpSession {
     let held: ProbeTask[] = [];
     try {
       const opened = await openSession(
-        { settings: this.settings, remainingMs: () => this.remainingMs(), timeoutMs: () => this.timeoutMs() },
+        {
+          settings: this.settings,
+          remainingMs: () => this.remainingMs(),
+          timeoutMs: (stage) => this.timeoutMs(stage),
+        },
         this.hosts,
       );
       if (!opened.ok) {
@@ -100,8 +106,9 @@ export class SmtpSession {
     return this.deadline - this.settings.now();
   }
 
-  private timeoutMs(): number {
-    return Math.max(1, Math.min(this.settings.commandTimeoutMs, this.remainingMs()));
+  private timeoutMs(stage?: "banner" | "mail" | "rcpt"): number {
+    const stageMs = stage ? this.settings.stageTimeoutsMs?.[stage] : undefined;
+    return Math.max(1, Math.min(stageMs ?? this.settings.commandTimeoutMs, this.remainingMs()));
   }
 
   /** One transaction: MAIL FROM, a RCPT per address, a RCPT for the catch-all probe of each
@@ -172,10 +179,12 @@ export class SmtpSession {
   }
 
   private async exchange(conn: SmtpConnection, pipelining: boolean, lines: string[]) {
-    if (pipelining) return conn.pipeline(lines, this.timeoutMs());
+    // Pipelined, every reply may take as long as a RCPT may (MAIL and RCPT share the RFC's 5 minutes).
+    if (pipelining) return conn.pipeline(lines, this.timeoutMs("rcpt"));
     const replies: Awaited<ReturnType<SmtpConnection["command"]>>[] = [];
     for (const line of lines) {
-      const r = await conn.command(line, this.timeoutMs());
+      const stage = /^MAIL /i.test(line) ? "mail" : /^RCPT /i.test(line) ? "rcpt" : undefined;
+      const r = await conn.command(line, this.timeoutMs(stage));
       replies.push(r);
       const mailRefused = replies.length === 1 && r.ok && r.value.code >= 300;
       if (!r.ok || mailRefused) {

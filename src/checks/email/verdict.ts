@@ -89,6 +89,15 @@ export function egressVerdict(parsed: Extract<ParsedEmail, { ok: true }>, messag
   return assemble({ ...parsed, reason: "egress_blocked", message });
 }
 
+/** A background verification that used up its budget without an answer. */
+export function budgetVerdict(parsed: Extract<ParsedEmail, { ok: true }>, budgetMs: number): EmailVerdict {
+  return assemble({
+    ...parsed,
+    reason: "smtp_timeout",
+    message: `no answer within the job's remaining ${Math.round(budgetMs / 1000)} s`,
+  });
+}
+
 export function errorVerdict(parsed: Extract<ParsedEmail, { ok: true }>, err: unknown): EmailVerdict {
   const message = err instanceof Error ? err.message : String(err);
   return assemble({ ...parsed, reason: "internal_error", message });
