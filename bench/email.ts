@@ -123,7 +123,7 @@ async function runOurs(dnsAddress: string): Promise<ClientResult> {
   resolver.close();
   const statuses: Record<string, number> = {};
   for (const v of verdicts) statuses[v.status] = (statuses[v.status] ?? 0) + 1;
-  return { elapsedMs, cpuMs, peakRssMb: stopRss(), valid: verdicts.map((v) => v.valid), statuses };
+  return { elapsedMs, cpuMs, peakRssMb: stopRss(), valid: verdicts.map((v) => v.valid === true), statuses };
 }
 
 async function runPeer(dnsAddress: string): Promise<ClientResult> {

@@ -20,6 +20,7 @@ import { BatchesRepo } from "./batches.repo.js";
 
 export const BATCH_RUN_JOB = "batch.run";
 export const LEAD_VALIDATE_JOB = "lead.validate";
+const SINGLE_LEAD_EMAIL_BUDGET_MS = 4.5 * 60_000;
 export const MAX_DOMAIN_BATCH = 10_000;
 
 export interface BatchesDeps {
@@ -291,7 +292,12 @@ export class BatchesService implements ValidationScheduler {
           status: v ? "done" : "failed",
           verdict: v ? v.rating.validationStatus : null,
           result: v
-            ? JSON.stringify({ rating: v.rating.rating, recommendation: v.rating.recommendation })
+            ? JSON.stringify({
+                rating: v.rating.rating,
+                recommendation: v.rating.recommendation,
+                emailStatus: v.email.status,
+                emailReason: v.email.reason,
+              })
             : null,
           error: v ? null : "lead not found or archived",
           completed_at: at,
@@ -458,7 +464,11 @@ export class BatchesService implements ValidationScheduler {
     const { db } = this.deps.database;
     const lead = await this.leads.findLive(db, accountId, leadId);
     if (lead?.validation_status !== "processing") return;
-    const [v] = await this.deps.validator.validate([lead]);
+    // One lead's job has its own 10-minute expiry: its email may wait RFC 5321's times, within
+    // the 5 minutes every validation gets (batch chunks keep the interactive timeouts).
+    const [v] = await this.deps.validator.validate([lead], {
+      background: { budgetMs: SINGLE_LEAD_EMAIL_BUDGET_MS },
+    });
     const now = this.deps.clock.now();
     await db.transaction().execute(async (trx) => {
       await this.leads.update(trx, accountId, leadId, leadColumnsOf(v!, now.toISOString()));
@@ -520,6 +530,7 @@ function leadValidatedPayload(
     deliverabilityRating: v.rating.rating,
     recommendation: v.rating.recommendation,
     emailValid: v.email.valid,
+    emailReason: v.email.reason,
     domainHttpStatus: v.website?.httpStatus ?? null,
   };
 }

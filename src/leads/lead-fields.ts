@@ -184,6 +184,7 @@ export function newLeadRow(
     email_type: null,
     email_risk: null,
     email_status: null,
+    email_reason: null,
     domain_status: null,
     domain_http_status: null,
     domain_final_url: null,

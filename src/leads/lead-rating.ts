@@ -5,7 +5,8 @@
 export interface EmailOutcome {
   status: "valid" | "invalid" | "risky" | "unknown";
   /** The mailbox accepted the address. */
-  valid: boolean;
+  /** null when the email verdict is unknown. */
+  valid: boolean | null;
   catchAll: boolean;
   disposable: boolean;
   role: boolean;

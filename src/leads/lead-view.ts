@@ -1,4 +1,5 @@
 // A stored lead row as the API shows it (camelCase, booleans, parsed JSON).
+import type { EmailReason } from "../checks/email/email.types.js";
 import type { LeadsTable } from "../storage/schema.js";
 import type { LeadView } from "./leads.schemas.js";
 
@@ -35,6 +36,7 @@ export function toLeadView(row: LeadsTable): LeadView {
     emailScore: row.email_score,
     emailType: row.email_type,
     emailRisk: row.email_risk,
+    emailReason: row.email_reason as EmailReason | null,
     domainHttpStatus: row.domain_http_status,
     domainFinalUrl: row.domain_final_url,
     domainSslValid: bool(row.domain_ssl_valid),

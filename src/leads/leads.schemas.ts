@@ -1,6 +1,7 @@
 // Wire shapes of the lead endpoints (spec "Lead", decisions §4). Input accepts the camelCase shape
 // and the overview's snake_case aliases; output is camelCase.
 import { type Static, Type } from "@sinclair/typebox";
+import { EMAIL_VALID_DOC, EmailReasonSchema } from "../checks/email/email.schemas.js";
 import { Nullable, PageLimit, PageOffset, Timestamp } from "../lib/schema.js";
 
 export const PRIORITIES = ["low", "normal", "high", "urgent"] as const;
@@ -81,13 +82,18 @@ export const Lead = Type.Object({
   leadRecommendation: Type.String(),
   leadQuality: Type.String(),
   ratingFactors: Type.Array(RatingFactor),
-  emailValid: Nullable(Type.Boolean()),
+  emailValid: Type.Union([Type.Boolean(), Type.Null()], {
+    description: `${EMAIL_VALID_DOC} Null until validated.`,
+  }),
   emailCatchAll: Nullable(Type.Boolean()),
   emailDisposable: Nullable(Type.Boolean()),
   emailService: Nullable(Type.String()),
   emailScore: Nullable(Type.Integer()),
   emailType: Nullable(Type.String()),
   emailRisk: Nullable(Type.String()),
+  emailReason: Type.Union([EmailReasonSchema, Type.Null()], {
+    description: "The email verdict's reason (see EmailReason in check-email); null until validated.",
+  }),
   domainHttpStatus: Nullable(Type.Integer()),
   domainFinalUrl: Nullable(Type.String()),
   domainSslValid: Nullable(Type.Boolean()),

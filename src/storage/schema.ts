@@ -126,6 +126,8 @@ export interface LeadsTable {
   email_type: string | null;
   email_risk: string | null;
   email_status: string | null;
+  /** One of EMAIL_REASONS (checks/email), null until validated. */
+  email_reason: string | null;
   domain_status: string | null;
   domain_http_status: number | null;
   domain_final_url: string | null;

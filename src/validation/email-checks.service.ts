@@ -160,7 +160,10 @@ export class EmailChecksService {
     }
     let verdict: EmailVerdict;
     try {
-      verdict = await this.deps.email.verify(row.input);
+      // A background job: the SMTP conversation may wait RFC 5321's minutes, but never past the
+      // job's 5-minute deadline (a second is kept to store the answer).
+      const budgetMs = Math.max(1, Date.parse(row.deadline_at) - now.getTime() - 1000);
+      verdict = await this.deps.email.verify(row.input, { background: { budgetMs } });
     } catch (error) {
       if (!isLastAttempt) throw error;
       await this.finish(row, "failed", null, error instanceof Error ? error.message : String(error));
@@ -223,7 +226,8 @@ export class EmailChecksService {
   }
 
   jobDefinitions(): JobDefinition[] {
-    const policy = { retryLimit: 2, retryDelayMs: 2000, expireInMs: 120_000 };
+    // An attempt may wait up to the job's remaining time (RFC 5321 timeouts), so it expires after it.
+    const policy = { retryLimit: 2, retryDelayMs: 2000, expireInMs: MAX_VALIDATION_MS + 30_000 };
     return [
       {
         name: EMAIL_VERIFY_JOB,

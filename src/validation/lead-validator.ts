@@ -2,7 +2,7 @@
 // the rating. The email is always checked, the website when the lead has one. Work is shared: the
 // email engine groups addresses by domain and MX (one DNS lookup, one catch-all probe and one SMTP
 // session serve a domain's leads) and each distinct website is checked once per call.
-import type { EmailVerdict, EmailVerificationProvider } from "../checks/email/email.types.js";
+import type { EmailVerdict, EmailVerificationProvider, VerifyOptions } from "../checks/email/email.types.js";
 import type { WebsiteCheckResult } from "../checks/website/website.types.js";
 import { type EmailOutcome, type LeadRating, rateLead, type WebsiteOutcome } from "../leads/lead-rating.js";
 import { mapLimit } from "../lib/concurrency.js";
@@ -54,10 +54,16 @@ export function websiteOutcomeOf(w: WebsiteCheckResult): WebsiteOutcome {
 export class LeadValidator {
   constructor(private readonly deps: LeadValidatorDeps) {}
 
-  async validate(leads: readonly Pick<LeadsTable, "id" | "email" | "website">[]): Promise<LeadValidation[]> {
+  async validate(
+    leads: readonly Pick<LeadsTable, "id" | "email" | "website">[],
+    emailOptions: VerifyOptions = {},
+  ): Promise<LeadValidation[]> {
     const websites = [...new Set(leads.map((l) => l.website).filter((w): w is string => Boolean(w)))];
     const [verdicts, siteResults] = await Promise.all([
-      this.deps.email.verifyMany(leads.map((l) => l.email)),
+      this.deps.email.verifyMany(
+        leads.map((l) => l.email),
+        emailOptions,
+      ),
       mapLimit(websites, this.deps.websiteConcurrency ?? 50, (w) => this.deps.website.check(w)),
     ]);
     const bySite = new Map(websites.map((w, i) => [w, siteResults[i]!]));
@@ -86,7 +92,8 @@ export function leadColumnsOf(v: LeadValidation, at: string): Partial<LeadsTable
     recommendation: v.rating.recommendation,
     quality: v.rating.quality,
     rating_factors: JSON.stringify(v.rating.factors),
-    email_valid: flag(v.email.valid),
+    // Unknown is never written as false (an unknown verdict leaves emailValid null).
+    email_valid: v.email.valid === null ? null : flag(v.email.valid),
     email_catch_all: flag(v.email.catchAll),
     email_disposable: flag(v.email.disposable),
     email_service: v.email.service,
@@ -94,6 +101,7 @@ export function leadColumnsOf(v: LeadValidation, at: string): Partial<LeadsTable
     email_type: v.email.emailType,
     email_risk: v.email.emailRisk,
     email_status: v.email.status,
+    email_reason: v.email.reason,
     domain_status: w ? w.status : null,
     domain_http_status: w ? w.httpStatus : null,
     domain_final_url: w ? w.finalUrl : null,

@@ -66,6 +66,7 @@ for (const kind of dialects()) {
       assert.equal(lead.validationStatus, "new");
       assert.equal(lead.leadDeliverabilityRating, 0);
       assert.equal(lead.emailValid, null);
+      assert.equal(lead.emailReason, null, "null until validated");
       assert.equal(lead.domainHttpStatus, null);
       assert.equal(lead.source, "api");
       assert.deepEqual(lead.metadata, { validate: true });
@@ -74,6 +75,7 @@ for (const kind of dialects()) {
       const done = await settled(lead.id);
       assert.equal(done.validationStatus, "valid", JSON.stringify(done.ratingFactors));
       assert.equal(done.emailValid, true);
+      assert.equal(done.emailReason, "deliverable");
       assert.equal(done.emailCatchAll, false);
       assert.equal(done.domainHttpStatus, 200);
       assert.equal(done.domainSslValid, true);

@@ -18,6 +18,8 @@ export interface SessionSettings {
   socksProxy: string | undefined;
   connectTimeoutMs: number;
   commandTimeoutMs: number;
+  /** Per-stage overrides of commandTimeoutMs (background jobs: RFC 5321 §4.5.3.2). */
+  stageTimeoutsMs?: Partial<Record<"banner" | "mail" | "rcpt", number>> | undefined;
   totalDeadlineMs: number;
   maxRcptsPerSession: number;
   maxRcptsPerTransaction: number;
@@ -42,7 +44,8 @@ export interface RcptOutcome {
 export interface HandshakeContext {
   settings: SessionSettings;
   remainingMs(): number;
-  timeoutMs(): number;
+  /** The timeout for a command of this stage, never past the session's deadline. */
+  timeoutMs(stage?: "banner" | "mail" | "rcpt"): number;
 }
 
 export interface Session {
@@ -144,7 +147,7 @@ async function handshake(
       outcome: outcome(host, stage, { reply: r.value, classified, tls }),
     };
   };
-  const banner = await conn.readReply(ctx.timeoutMs());
+  const banner = await conn.readReply(ctx.timeoutMs("banner"));
   if (!banner.ok || banner.value.code !== 220) return fail("banner", banner);
   let ehlo = await greet(ctx, conn);
   if (!ehlo.ok || ehlo.value.code >= 300) return fail("ehlo", ehlo);

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { shortWebsiteResult } from "../../batches/batches.service.js";
+import { EMAIL_VALID_DOC, EmailReasonSchema } from "../../checks/email/email.schemas.js";
 import { toStoredCredits } from "../../credits/credits.service.js";
 
 import type { App, AppDeps } from "../app-types.js";
@@ -29,7 +30,8 @@ const WebsiteResult = Type.Object(
 const EmailResult = Type.Object({
   email: Type.String(),
   status: Type.String({ description: "valid, invalid, risky, unknown or processing" }),
-  valid: Type.Optional(Type.Boolean()),
+  valid: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { description: EMAIL_VALID_DOC })),
+  reason: Type.Optional(EmailReasonSchema),
   catchAll: Type.Optional(Type.Boolean()),
   disposable: Type.Optional(Type.Boolean()),
   service: Type.Optional(Type.String()),
@@ -171,6 +173,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
           email: v.email,
           status: v.status,
           valid: v.valid,
+          reason: v.reason,
           catchAll: v.catchAll,
           disposable: v.disposable,
           service: v.service,
