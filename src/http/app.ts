@@ -16,11 +16,13 @@ import type { CreditsService } from "../credits/credits.service.js";
 import type { EventBus } from "../events/events.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { KeysService } from "../keys/keys.service.js";
+import type { LeadBulkActions } from "../leads/lead-bulk-actions.js";
 import type { LeadsService, WebsiteNormalizer } from "../leads/leads.service.js";
 import type { Clock } from "../lib/clock.js";
 import { registerHttpMetrics } from "../metrics/http-metrics.js";
 import type { Metrics } from "../metrics/metrics.js";
 import type { Database } from "../storage/db.js";
+import type { UsageService } from "../usage/usage.service.js";
 import type { EmailChecksService } from "../validation/email-checks.service.js";
 import { API_VERSION } from "../version.js";
 import type { WebhooksService } from "../webhooks/webhooks.service.js";
@@ -36,6 +38,7 @@ import { keysRoutes } from "./routes/keys.routes.js";
 import { leadsRoutes } from "./routes/leads.routes.js";
 import { probeRoutes } from "./routes/probes.routes.js";
 import { sessionRoutes } from "./routes/session.routes.js";
+import { usageRoutes } from "./routes/usage.routes.js";
 import { webhooksRoutes } from "./routes/webhooks.routes.js";
 import { ErrorResponse } from "./schemas.js";
 
@@ -48,7 +51,9 @@ export interface AppDeps {
   credits: CreditsService;
   identity: IdentityVerifier;
   leads: LeadsService;
+  leadActions: LeadBulkActions;
   batches: BatchesService;
+  usage: UsageService;
   webhooks: WebhooksService;
   emailChecks: EmailChecksService;
   normalizeWebsite: WebsiteNormalizer;
@@ -163,6 +168,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await checksRoutes(scope as App, deps);
     await webhooksRoutes(scope as App, deps);
     await sessionRoutes(scope as App, deps);
+    await usageRoutes(scope as App, deps);
   });
   await dashboardRoutes(app);
 
