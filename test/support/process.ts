@@ -66,5 +66,6 @@ export async function waitHealthy(port: number, proc?: Proc): Promise<void> {
     if (proc && proc.child.exitCode !== null) throw new Error(`process exited: ${proc.output()}`);
     const res = await fetch(`http://127.0.0.1:${port}/readiness`);
     return res.ok ? true : undefined;
-  }, `readiness on :${port}`);
+    // A loaded machine (CI shares its cores) can take tens of seconds to start the service.
+  }, `readiness on :${port}`, 90_000);
 }

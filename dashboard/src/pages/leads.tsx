@@ -150,95 +150,92 @@ export function LeadsPage() {
         </form>
       </search>
 
-      <details className="filters-box" open={filtered && applied.search === "" ? true : undefined}>
-        <summary>Filters{filtered ? " (in use)" : ""}</summary>
-        <form className="filters" onSubmit={apply} aria-label="Filter leads" data-testid="lead-filters">
-          <label>
-            Validation status
-            <select value={draft.validationStatus} onChange={set("validationStatus")} name="validationStatus">
-              <option value="">Any</option>
-              {Object.entries(VALIDATION_STATUS).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Recommendation
-            <select
-              value={draft.leadRecommendation}
-              onChange={set("leadRecommendation")}
-              name="leadRecommendation"
+      <form className="filters" onSubmit={apply} aria-label="Filter leads" data-testid="lead-filters">
+        <label>
+          Validation status
+          <select value={draft.validationStatus} onChange={set("validationStatus")} name="validationStatus">
+            <option value="">Any</option>
+            {Object.entries(VALIDATION_STATUS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Recommendation
+          <select
+            value={draft.leadRecommendation}
+            onChange={set("leadRecommendation")}
+            name="leadRecommendation"
+          >
+            <option value="">Any</option>
+            {Object.entries(RECOMMENDATION).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Email deliverable
+          <select value={draft.emailValid} onChange={set("emailValid")} name="emailValid">
+            <option value="">Any</option>
+            <option value="true">Yes</option>
+            <option value="false">No</option>
+          </select>
+        </label>
+        <label>
+          Rating from
+          <input
+            inputMode="numeric"
+            value={draft.minDeliverabilityRating}
+            onChange={set("minDeliverabilityRating")}
+            name="minDeliverabilityRating"
+            size={4}
+          />
+        </label>
+        <label>
+          Rating to
+          <input
+            inputMode="numeric"
+            value={draft.maxDeliverabilityRating}
+            onChange={set("maxDeliverabilityRating")}
+            name="maxDeliverabilityRating"
+            size={4}
+          />
+        </label>
+        <label>
+          Tag
+          <input value={draft.tag} onChange={set("tag")} name="tag" maxLength={100} />
+        </label>
+        <label>
+          Campaign
+          <input value={draft.campaign} onChange={set("campaign")} name="campaign" />
+        </label>
+        <label>
+          Source
+          <select value={draft.source} onChange={set("source")} name="source">
+            <option value="">Any</option>
+            {Object.entries(SOURCE).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="actions">
+          <button type="submit">Apply filters</button>
+          {filtered ? (
+            <button
+              type="button"
+              onClick={() => navigate(hrefOf(filtersOf(new URLSearchParams()), limit, 0))}
             >
-              <option value="">Any</option>
-              {Object.entries(RECOMMENDATION).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Email deliverable
-            <select value={draft.emailValid} onChange={set("emailValid")} name="emailValid">
-              <option value="">Any</option>
-              <option value="true">Yes</option>
-              <option value="false">No</option>
-            </select>
-          </label>
-          <label>
-            Rating from
-            <input
-              inputMode="numeric"
-              value={draft.minDeliverabilityRating}
-              onChange={set("minDeliverabilityRating")}
-              name="minDeliverabilityRating"
-              size={4}
-            />
-          </label>
-          <label>
-            Rating to
-            <input
-              inputMode="numeric"
-              value={draft.maxDeliverabilityRating}
-              onChange={set("maxDeliverabilityRating")}
-              name="maxDeliverabilityRating"
-              size={4}
-            />
-          </label>
-          <label>
-            Tag
-            <input value={draft.tag} onChange={set("tag")} name="tag" maxLength={100} />
-          </label>
-          <label>
-            Campaign
-            <input value={draft.campaign} onChange={set("campaign")} name="campaign" />
-          </label>
-          <label>
-            Source
-            <select value={draft.source} onChange={set("source")} name="source">
-              <option value="">Any</option>
-              {Object.entries(SOURCE).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <div className="actions">
-            <button type="submit">Apply filters</button>
-            {filtered ? (
-              <button
-                type="button"
-                onClick={() => navigate(hrefOf(filtersOf(new URLSearchParams()), limit, 0))}
-              >
-                Clear
-              </button>
-            ) : null}
-          </div>
-        </form>
-      </details>
+              Clear
+            </button>
+          ) : null}
+        </div>
+      </form>
 
       {selected.size > 0 ? (
         <BulkBar
