@@ -19,6 +19,7 @@ import type { JobDefinition } from "./jobs/catalog.js";
 import { createJobQueue, type JobQueue } from "./jobs/index.js";
 import { KeyCache, LocalRevocationBoard, RedisRevocationBoard } from "./keys/key-cache.js";
 import { KeysService } from "./keys/keys.service.js";
+import { LeadBulkActions } from "./leads/lead-bulk-actions.js";
 import { LeadsService, type WebsiteNormalizer } from "./leads/leads.service.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { meterChecks, meterCredits, meterJobs } from "./metrics/instrument.js";
@@ -26,6 +27,7 @@ import { Metrics } from "./metrics/metrics.js";
 import { DnsResolver } from "./net/dns.js";
 import { classifyAddress } from "./net/guard.js";
 import { type Database, migrateToLatest, openDatabase } from "./storage/db.js";
+import { UsageService } from "./usage/usage.service.js";
 import { EmailChecksService } from "./validation/email-checks.service.js";
 import { LeadValidator } from "./validation/lead-validator.js";
 import { ValidationJobsRepo } from "./validation/validation-jobs.repo.js";
@@ -48,7 +50,9 @@ export interface Services {
   websiteEngine: WebsiteEngine;
   normalizeWebsite: WebsiteNormalizer;
   leads: LeadsService;
+  leadActions: LeadBulkActions;
   batches: BatchesService;
+  usage: UsageService;
   emailChecks: EmailChecksService;
   webhooks: WebhooksService;
   queue: JobQueue;
@@ -232,6 +236,8 @@ export async function createServices(
     normalizeWebsite: normalize,
     leads,
     batches,
+    usage: new UsageService({ database, clock }),
+    leadActions: new LeadBulkActions({ database, events, clock }),
     emailChecks,
     webhooks,
     queue,

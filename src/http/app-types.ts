@@ -13,10 +13,12 @@ import type { CreditsService } from "../credits/credits.service.js";
 import type { EventBus } from "../events/events.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { KeysService } from "../keys/keys.service.js";
+import type { LeadBulkActions } from "../leads/lead-bulk-actions.js";
 import type { LeadsService, WebsiteNormalizer } from "../leads/leads.service.js";
 import type { Clock } from "../lib/clock.js";
 import type { Metrics } from "../metrics/metrics.js";
 import type { Database } from "../storage/db.js";
+import type { UsageService } from "../usage/usage.service.js";
 import type { EmailChecksService } from "../validation/email-checks.service.js";
 import type { WebhooksService } from "../webhooks/webhooks.service.js";
 
@@ -30,7 +32,9 @@ export interface AppDeps {
   identity: IdentityVerifier;
   signin: SigninService;
   leads: LeadsService;
+  leadActions: LeadBulkActions;
   batches: BatchesService;
+  usage: UsageService;
   webhooks: WebhooksService;
   emailChecks: EmailChecksService;
   normalizeWebsite: WebsiteNormalizer;

@@ -21,6 +21,7 @@ import { keysRoutes } from "./routes/keys.routes.js";
 import { leadsRoutes } from "./routes/leads.routes.js";
 import { probeRoutes } from "./routes/probes.routes.js";
 import { sessionRoutes } from "./routes/session.routes.js";
+import { usageRoutes } from "./routes/usage.routes.js";
 import { webhooksRoutes } from "./routes/webhooks.routes.js";
 import { ErrorResponse } from "./schemas.js";
 
@@ -115,6 +116,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await checksRoutes(scope as App, deps);
     await webhooksRoutes(scope as App, deps);
     await sessionRoutes(scope as App, deps);
+    await usageRoutes(scope as App, deps);
   });
   await dashboardRoutes(app);
 

@@ -26,8 +26,10 @@ export function toLeadView(row: LeadsTable): LeadView {
     status: row.active === 1,
     validationStatus: row.validation_status,
     leadDeliverabilityRating: Number(row.rating),
-    leadRecommendation: row.recommendation,
-    leadQuality: row.quality,
+    // Never validated: no recommendation and no band yet, not "skip" and "poor" (ADR 0015).
+    leadRecommendation:
+      row.validated_at === null ? null : (row.recommendation as LeadView["leadRecommendation"]),
+    leadQuality: row.validated_at === null ? null : row.quality,
     ratingFactors: JSON.parse(row.rating_factors),
     emailValid: bool(row.email_valid),
     emailCatchAll: bool(row.email_catch_all),
@@ -37,6 +39,7 @@ export function toLeadView(row: LeadsTable): LeadView {
     emailType: row.email_type,
     emailRisk: row.email_risk,
     emailReason: row.email_reason as EmailReason | null,
+    emailStatus: row.validated_at === null ? null : row.email_status,
     domainHttpStatus: row.domain_http_status,
     domainFinalUrl: row.domain_final_url,
     domainSslValid: bool(row.domain_ssl_valid),

@@ -9,6 +9,9 @@ export const SOURCES = ["manual", "api", "csv", "google_sheets"] as const;
 export const VALIDATION_STATUSES = ["new", "processing", "valid", "invalid", "risky"] as const;
 export const RECOMMENDATIONS = ["high_priority", "validate", "research", "skip"] as const;
 
+export const TAG_MAX_CHARS = 100;
+export const TAGS_PER_LEAD_MAX = 100;
+
 const Str = (maxLength: number, minLength = 0) => Type.String({ maxLength, minLength });
 const Opt = <T extends ReturnType<typeof Str>>(s: T) => Type.Optional(Nullable(s));
 
@@ -31,7 +34,11 @@ const EditableFields = {
   leadServiceSubcategory: Opt(Str(200)),
   lead_service_subcategory: Opt(Str(200)),
   campaign: Opt(Str(200)),
-  tags: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100 }))),
+  tags: Type.Optional(
+    Nullable(
+      Type.Array(Type.String({ minLength: 1, maxLength: TAG_MAX_CHARS }), { maxItems: TAGS_PER_LEAD_MAX }),
+    ),
+  ),
   notes: Opt(Str(10_000)),
   priority: Type.Optional(Type.Union(PRIORITIES.map((p) => Type.Literal(p)))),
   status: Type.Optional(Type.Boolean({ description: "active (true) or inactive" })),
@@ -79,8 +86,11 @@ export const Lead = Type.Object({
   status: Type.Boolean(),
   validationStatus: Type.String(),
   leadDeliverabilityRating: Type.Integer({ minimum: 0, maximum: 100 }),
-  leadRecommendation: Type.String(),
-  leadQuality: Type.String(),
+  leadRecommendation: Nullable(
+    Type.Union(RECOMMENDATIONS.map((r) => Type.Literal(r))),
+    "null until the lead's first validation (leadDeliverabilityRating is 0 until then)",
+  ),
+  leadQuality: Nullable(Type.String(), "The rating's band; null until the lead's first validation"),
   ratingFactors: Type.Array(RatingFactor),
   emailValid: Type.Union([Type.Boolean(), Type.Null()], {
     description: `${EMAIL_VALID_DOC} Null until validated.`,
@@ -94,6 +104,10 @@ export const Lead = Type.Object({
   emailReason: Type.Union([EmailReasonSchema, Type.Null()], {
     description: "The email verdict's reason (see EmailReason in check-email); null until validated.",
   }),
+  emailStatus: Nullable(
+    Type.String(),
+    "The email verdict: valid, risky, invalid or unknown; null until the lead's first validation",
+  ),
   domainHttpStatus: Nullable(Type.Integer()),
   domainFinalUrl: Nullable(Type.String()),
   domainSslValid: Nullable(Type.Boolean()),
@@ -122,5 +136,16 @@ export const LeadListQuery = Type.Object({
   leadRecommendation: Type.Optional(Type.Union(RECOMMENDATIONS.map((s) => Type.Literal(s)))),
   campaign: Type.Optional(Type.String({ maxLength: 200 })),
   source: Type.Optional(Type.Union(SOURCES.map((s) => Type.Literal(s)))),
+  search: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        "Case-insensitive text found anywhere in the email, first name, last name or company (indexed from 3 characters)",
+    }),
+  ),
+  tag: Type.Optional(
+    Type.String({ minLength: 1, maxLength: TAG_MAX_CHARS, description: "Leads carrying this tag" }),
+  ),
 });
 export type LeadListInput = Static<typeof LeadListQuery>;

@@ -77,8 +77,11 @@ export class LeadsService {
       recommendation: q.leadRecommendation,
       campaign: q.campaign,
       source: q.source,
+      search: q.search?.trim().toLowerCase() || undefined,
+      tag: q.tag,
     };
-    const { rows, total } = await this.repo.list(this.deps.database.db, accountId, filter, q.limit, q.offset);
+    const { db, caps } = this.deps.database;
+    const { rows, total } = await this.repo.list(db, caps, accountId, filter, q.limit, q.offset);
     const hasMore = q.offset + rows.length < total;
     return {
       leads: rows.map(toLeadView),
@@ -155,9 +158,16 @@ export class LeadsService {
     );
     for (const r of s.byRec) byRecommendation[r.key] = Number(r.n);
     const total = Object.values(byStatus).reduce((a, b) => a + b, 0);
+    // The email verdict of validated leads; a verdict outside the four (none recorded) is unknown.
+    const byVerdict = { valid: 0, risky: 0, invalid: 0, unknown: 0, notValidated: total - s.validated };
+    for (const r of s.byVerdict) {
+      const key = r.key === "valid" || r.key === "risky" || r.key === "invalid" ? r.key : "unknown";
+      byVerdict[key] += Number(r.n);
+    }
     return {
       total,
       validated: s.validated,
+      byVerdict,
       byValidationStatus: byStatus,
       byRecommendation,
       averageRating: s.averageRating === null ? null : Math.round(s.averageRating * 10) / 10,

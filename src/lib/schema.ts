@@ -4,7 +4,8 @@ import { type TSchema, Type } from "@sinclair/typebox";
 
 export const Timestamp = Type.String({ format: "date-time", description: "ISO 8601 UTC" });
 
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+export const Nullable = <T extends TSchema>(schema: T, description?: string) =>
+  Type.Union([schema, Type.Null()], description === undefined ? {} : { description });
 
 /**
  * A query field clients may leave out because it has a default. The validator (Ajv `useDefaults`)

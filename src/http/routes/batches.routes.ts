@@ -12,6 +12,31 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
   const config = { auth: "data" as const };
 
   app.get(
+    "/v1/batches",
+    {
+      config,
+      schema: {
+        ...common,
+        operationId: "listBatches",
+        summary: "The account's batches, newest first, with progress",
+        querystring: PageQuery,
+        response: {
+          200: Type.Object({
+            batches: Type.Array(BatchView),
+            total: Type.Integer(),
+            limit: Type.Integer(),
+            offset: Type.Integer(),
+            hasMore: Type.Boolean(),
+            nextOffset: Nullable(Type.Integer()),
+          }),
+        },
+      },
+    },
+    async (request) =>
+      deps.batches.list(principalOf(request).accountId, request.query.limit, request.query.offset),
+  );
+
+  app.get(
     "/v1/batches/:batchId",
     {
       config,
