@@ -81,7 +81,7 @@ for (const kind of dialects()) {
       assert.equal(done.domainSslValid, true);
       assert.equal(done.domainFinalUrl, "https://acme.test/");
       assert.ok(done.domainScore > 50);
-      assert.equal(done.leadDeliverabilityRating, 100);
+      assert.equal(done.leadDeliverabilityRating, 100, JSON.stringify(done.ratingFactors));
       assert.equal(done.leadRecommendation, "high_priority");
       assert.equal(done.leadQuality, "excellent");
       assert.ok(done.ratingFactors.some((f: { code: string }) => f.code === "email_deliverable"));
