@@ -14,7 +14,7 @@ export interface Call {
   error?: string;
   /** The node was SIGKILLed while the request was open (its loss is expected). */
   nodeKilled?: boolean;
-  /** The node died on its own while the request was open (counted with the crash). */
+  /** The node died on its own while the request was open (counted with the crash); set at the end. */
   nodeCrashed?: boolean;
 }
 
@@ -22,8 +22,18 @@ export class Recorder {
   readonly calls: Call[] = [];
   /** When each SIGKILLed node was killed. */
   readonly killedAt = new Map<ClusterNode, number>();
-  /** When each node that died on its own (not SIGKILLed by the run) was found dead. */
+  /** When each node that died on its own (not SIGKILLed by the run) exited. */
   readonly crashedAt = new Map<ClusterNode, number>();
+  /** Exit time of every node seen. */
+  readonly exitedAt = new Map<ClusterNode, number>();
+
+  /** Marks the calls lost with a node that died on its own (known only once it is found dead). */
+  markCrashLosses(): void {
+    for (const call of this.calls) {
+      const at = this.crashedAt.get(call.node);
+      call.nodeCrashed = call.status === undefined && at !== undefined && at <= call.end + 100;
+    }
+  }
   #next = 0;
 
   constructor(private readonly apis: () => ClusterNode[]) {}
@@ -80,9 +90,6 @@ export class Recorder {
     call.end = Date.now();
     const killedAt = this.killedAt.get(node);
     call.nodeKilled = killedAt !== undefined && killedAt <= call.end;
-    // The exit is noticed within a poll interval of it.
-    const crashedAt = this.crashedAt.get(node);
-    call.nodeCrashed = crashedAt !== undefined && crashedAt <= call.end + 1000;
     this.calls.push(call);
     return call;
   }

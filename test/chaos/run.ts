@@ -157,7 +157,7 @@ async function chaos(
     adhocUrl: receiver.url("/adhoc"),
     importLeads: 2000,
     importPauseMs: MODE === "short" ? 5000 : 10_000,
-    leadLoops: 2,
+    leadLoops: 3,
     emailLoops: 2,
   });
   log("load started");
@@ -208,11 +208,16 @@ async function chaos(
 
   // A process that dies on its own is a finding; a process manager would start it again.
   const crashes: string[] = [];
+  const watched = new Set<ClusterNode>();
   const watchdog = setInterval(() => {
     for (const node of [...cluster.apis, ...cluster.workers]) {
+      if (!watched.has(node)) {
+        watched.add(node);
+        node.proc.child.once("exit", () => recorder.exitedAt.set(node, Date.now()));
+      }
       if (recorder.killedAt.has(node) || recorder.crashedAt.has(node)) continue;
       if (node.proc.child.exitCode === null && node.proc.child.signalCode === null) continue;
-      recorder.crashedAt.set(node, Date.now());
+      recorder.crashedAt.set(node, recorder.exitedAt.get(node) ?? Date.now());
       const list = node.kind === "api" ? cluster.apis : cluster.workers;
       list.splice(list.indexOf(node), 1);
       const tail = node.proc.output().trim().split("\n").slice(-12).join(" | ");
@@ -291,6 +296,7 @@ async function chaos(
       : `settled in ${(settledMs / 1000).toFixed(1)} s`,
   );
 
+  recorder.markCrashLosses();
   const checks = await checkInvariants({
     db: cluster.pg,
     accountIds,
