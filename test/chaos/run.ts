@@ -85,6 +85,8 @@ async function main(): Promise<number> {
       workers: 2,
       pgAdminUrl: postgres.adminUrl,
       redisUrl: redis.url,
+      // Four Node processes starting at once on a loaded 2-core machine can take minutes.
+      readyTimeoutMs: 240_000,
       env: {
         ...UNLIMITED_RATE_ENV,
         // A killed worker's job is retried soon (the defaults are minutes).

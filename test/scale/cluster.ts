@@ -49,6 +49,8 @@ export interface ClusterOptions {
   pgAdminUrl?: string;
   /** Another Redis than the machine's. */
   redisUrl?: string;
+  /** How long a starting process may take to turn ready (default 90 s). */
+  readyTimeoutMs?: number;
 }
 
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
@@ -95,7 +97,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const node: ClusterNode = { kind, port, url: `http://127.0.0.1:${port}`, proc };
     all.push(node);
     try {
-      await waitReady(node);
+      await waitReady(node, options.readyTimeoutMs);
     } catch (error) {
       // Not ready in time: do not leave it running outside the lists.
       if (proc.child.exitCode === null) proc.child.kill("SIGKILL");
