@@ -42,6 +42,26 @@ export interface InvariantInput {
 
 const sample = (rows: string[], n = 3) => rows.slice(0, n);
 
+/** The pg-boss jobs carrying `field` = `value` in their data, as one line each (diagnosis). */
+async function queueJobsOf(db: pg.Pool, field: string, value: string): Promise<string> {
+  const { rows } = await db
+    .query(
+      `select name, state, retry_count, retry_limit, expire_in::text as expire_in,
+              to_char(started_on, 'HH24:MI:SS') as started, to_char(completed_on, 'HH24:MI:SS') as ended,
+              left(coalesce(output->>'message', output::text, ''), 160) as output
+       from pgboss.job where data->>$1 = $2 order by created_on`,
+      [field, value],
+    )
+    .catch(() => ({ rows: [] as Record<string, unknown>[] }));
+  if (rows.length === 0) return "no pg-boss job";
+  return rows
+    .map(
+      (r) =>
+        `${r.name} ${r.state} try ${r.retry_count}/${r.retry_limit} (expire ${r.expire_in}, started ${r.started ?? "-"}, ended ${r.ended ?? "-"})${r.output ? ` ${r.output}` : ""}`,
+    )
+    .join("; ");
+}
+
 export async function checkInvariants(input: InvariantInput): Promise<Check[]> {
   const { db, accountIds } = input;
   const checks: Check[] = [];
@@ -57,11 +77,17 @@ export async function checkInvariants(input: InvariantInput): Promise<Check[]> {
       "select id, kind, total, completed, failed from batches where account_id = any($1) and status not in ('completed', 'failed') order by id",
       [accountIds],
     );
-    checks.push({
-      name: "every batch terminal",
-      checked: all[0]!.n,
-      violations: open.map((b) => `${b.id} (${b.kind}) processing, ${b.completed}/${b.total} done`),
-    });
+    const violations: string[] = [];
+    for (const b of open) {
+      const items = await q<{ status: string; n: number }>(
+        "select status, count(*)::int as n from batch_items where batch_id = $1 group by 1 order by 1",
+        [b.id],
+      );
+      violations.push(
+        `${b.id} (${b.kind}) processing, ${b.completed}/${b.total} done; items ${items.map((i) => `${i.status} ${i.n}`).join(", ")}; jobs: ${await queueJobsOf(db, "batchId", b.id)}`,
+      );
+    }
+    checks.push({ name: "every batch terminal", checked: all[0]!.n, violations });
   }
   {
     const all = await q<{ n: number }>(
@@ -75,25 +101,40 @@ export async function checkInvariants(input: InvariantInput): Promise<Check[]> {
     checks.push({
       name: "every validation job terminal",
       checked: all[0]!.n,
-      violations: open.map((j) => `${j.id} processing (attempts ${j.attempts}, deadline ${j.deadline_at})`),
+      violations: await Promise.all(
+        open.map(
+          async (j) =>
+            `${j.id} processing (attempts ${j.attempts}, deadline ${j.deadline_at}); jobs: ${await queueJobsOf(db, "jobId", j.id)}`,
+        ),
+      ),
     });
   }
   {
     const all = await q<{ n: number }>("select count(*)::int as n from leads where account_id = any($1)", [
       accountIds,
     ]);
-    const stuck = await q<{ id: string }>(
-      "select id from leads where account_id = any($1) and validation_status = 'processing' order by id",
+    const stuck = await q<{ id: string; batch_id: string | null }>(
+      `select l.id, (select i.batch_id from batch_items i where i.lead_id = l.id order by i.id desc limit 1) as batch_id
+       from leads l where l.account_id = any($1) and l.validation_status = 'processing' order by l.id`,
       [accountIds],
     );
-    checks.push({
-      name: "no lead processing",
-      checked: all[0]!.n,
-      violations:
-        stuck.length > 0
-          ? [`${stuck.length} lead(s) processing, e.g. ${sample(stuck.map((s) => s.id)).join(", ")}`]
-          : [],
-    });
+    // Grouped by the batch that holds them; a lead in none was validated on its own (lead.validate).
+    const byBatch = new Map<string, string[]>();
+    for (const lead of stuck) {
+      const key = lead.batch_id ?? "";
+      byBatch.set(key, [...(byBatch.get(key) ?? []), lead.id]);
+    }
+    const violations: string[] = [];
+    for (const [batchId, leads] of byBatch) {
+      if (batchId)
+        violations.push(`${leads.length} lead(s) of ${batchId} processing, e.g. ${sample(leads).join(", ")}`);
+      else {
+        for (const id of leads.slice(0, 5))
+          violations.push(`${id} processing; jobs: ${await queueJobsOf(db, "leadId", id)}`);
+        if (leads.length > 5) violations.push(`... ${leads.length - 5} more single leads processing`);
+      }
+    }
+    checks.push({ name: "no lead processing", checked: all[0]!.n, violations });
   }
 
   // 2. Money.

@@ -215,12 +215,18 @@ export function startLoad(options: LoadOptions) {
     }
   }
 
+  /** A loop that throws (a bug of the load, not of the service) is reported and started again. */
+  const forever = async (name: string, loop: () => Promise<void>) => {
+    while (!stopping) {
+      await loop().catch((error) => console.error(`load loop ${name} failed, restarting it:`, error));
+    }
+  };
   const loops = [
-    ...Array.from({ length: options.leadLoops }, leadLoop),
-    importLoop(),
-    domainLoop(),
-    ...Array.from({ length: options.emailLoops }, emailLoop),
-    readLoop(),
+    ...Array.from({ length: options.leadLoops }, () => forever("leads", leadLoop)),
+    forever("imports", importLoop),
+    forever("domains", domainLoop),
+    ...Array.from({ length: options.emailLoops }, () => forever("email", emailLoop)),
+    forever("reads", readLoop),
   ];
   const finished = Promise.allSettled(loops);
 
