@@ -2,6 +2,7 @@
 // Every failure, Fastify's own included, leaves the service through `errorHandler`.
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { AppError, type ErrorBody, type FieldError, SHORT_TEXT, validationError } from "../lib/errors.js";
+import { isBackendUnavailable } from "../lib/unavailable.js";
 
 export * from "../lib/errors.js";
 
@@ -79,6 +80,19 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: bo
   if (typeof err?.statusCode === "number" && err.statusCode >= 400 && err.statusCode < 500) {
     return { appError: new AppError("BAD_REQUEST", err.message || "Bad request"), unexpected: false };
   }
+  // The database is restarting or unreachable: the client may retry, this is not a bug of ours.
+  if (isBackendUnavailable(error)) {
+    return {
+      appError: new AppError(
+        "SERVICE_UNAVAILABLE",
+        "The service cannot reach its database right now; retry shortly",
+        {},
+        {},
+        { "Retry-After": "5" },
+      ),
+      unexpected: false,
+    };
+  }
   return { appError: new AppError("INTERNAL_ERROR", "An unexpected error occurred"), unexpected: true };
 }
 
@@ -90,6 +104,9 @@ export function sendError(reply: FastifyReply, appError: AppError): FastifyReply
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const { appError, unexpected } = toAppError(error);
   if (unexpected) request.log.error({ err: error, reqId: request.id }, "unhandled error");
+  else if (appError.code === "SERVICE_UNAVAILABLE") {
+    request.log.warn({ err: error, reqId: request.id }, "answered 503: a backing service is unavailable");
+  }
   return sendError(reply, appError);
 }
 
