@@ -1593,6 +1593,20 @@ export interface operations {
               domainFinalUrl: string | null;
               domainSslValid: boolean | null;
               domainParked: boolean | null;
+              websiteParkedKind: ("parked" | "placeholder") | null;
+              websiteParkedEvidence:
+                | {
+                    /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page or random_path */
+                    signal: string;
+                    /** @description What was observed (a host, a URL, the matched pattern) */
+                    value: string;
+                    provider: string;
+                    /** @description parking, marketplace, placeholder, ... */
+                    type: string;
+                    /** @description Points toward the parked threshold (60) */
+                    weight: number;
+                  }[]
+                | null;
               domainResponseTimeMs: number | null;
               domainScore: number | null;
               validatedAt: string | null;
@@ -1807,6 +1821,20 @@ export interface operations {
             domainFinalUrl: string | null;
             domainSslValid: boolean | null;
             domainParked: boolean | null;
+            websiteParkedKind: ("parked" | "placeholder") | null;
+            websiteParkedEvidence:
+              | {
+                  /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page or random_path */
+                  signal: string;
+                  /** @description What was observed (a host, a URL, the matched pattern) */
+                  value: string;
+                  provider: string;
+                  /** @description parking, marketplace, placeholder, ... */
+                  type: string;
+                  /** @description Points toward the parked threshold (60) */
+                  weight: number;
+                }[]
+              | null;
             domainResponseTimeMs: number | null;
             domainScore: number | null;
             validatedAt: string | null;
@@ -2071,6 +2099,20 @@ export interface operations {
             domainFinalUrl: string | null;
             domainSslValid: boolean | null;
             domainParked: boolean | null;
+            websiteParkedKind: ("parked" | "placeholder") | null;
+            websiteParkedEvidence:
+              | {
+                  /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page or random_path */
+                  signal: string;
+                  /** @description What was observed (a host, a URL, the matched pattern) */
+                  value: string;
+                  provider: string;
+                  /** @description parking, marketplace, placeholder, ... */
+                  type: string;
+                  /** @description Points toward the parked threshold (60) */
+                  weight: number;
+                }[]
+              | null;
             domainResponseTimeMs: number | null;
             domainScore: number | null;
             validatedAt: string | null;
@@ -2278,6 +2320,20 @@ export interface operations {
             domainFinalUrl: string | null;
             domainSslValid: boolean | null;
             domainParked: boolean | null;
+            websiteParkedKind: ("parked" | "placeholder") | null;
+            websiteParkedEvidence:
+              | {
+                  /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page or random_path */
+                  signal: string;
+                  /** @description What was observed (a host, a URL, the matched pattern) */
+                  value: string;
+                  provider: string;
+                  /** @description parking, marketplace, placeholder, ... */
+                  type: string;
+                  /** @description Points toward the parked threshold (60) */
+                  weight: number;
+                }[]
+              | null;
             domainResponseTimeMs: number | null;
             domainScore: number | null;
             validatedAt: string | null;
@@ -3467,8 +3523,8 @@ export interface operations {
             valid: boolean;
             httpStatus: number | null;
             finalUrl: string;
-            sslValid: boolean;
-            isParked: boolean;
+            sslValid: boolean | null;
+            isParked: boolean | null;
             responseTimeMs: number;
             redirectChain: string[];
             error: string | null;
@@ -3566,8 +3622,8 @@ export interface operations {
             valid: boolean;
             httpStatus: number | null;
             finalUrl: string;
-            sslValid: boolean;
-            isParked: boolean;
+            sslValid: boolean | null;
+            isParked: boolean | null;
             responseTimeMs: number;
             redirectChain: string[];
             error: string | null;

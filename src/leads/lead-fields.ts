@@ -190,6 +190,8 @@ export function newLeadRow(
     domain_final_url: null,
     domain_ssl_valid: null,
     domain_parked: null,
+    website_parked_kind: null,
+    website_parked_evidence: null,
     domain_response_time_ms: null,
     domain_score: null,
     validation_details: null,

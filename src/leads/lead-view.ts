@@ -4,6 +4,7 @@ import type { LeadsTable } from "../storage/schema.js";
 import type { LeadView } from "./leads.schemas.js";
 
 const bool = (v: number | null) => (v === null ? null : v === 1);
+const parkedKind = (v: string | null) => (v === "parked" || v === "placeholder" ? v : null);
 
 export function toLeadView(row: LeadsTable): LeadView {
   return {
@@ -44,6 +45,8 @@ export function toLeadView(row: LeadsTable): LeadView {
     domainFinalUrl: row.domain_final_url,
     domainSslValid: bool(row.domain_ssl_valid),
     domainParked: bool(row.domain_parked),
+    websiteParkedKind: parkedKind(row.website_parked_kind),
+    websiteParkedEvidence: row.website_parked_evidence ? JSON.parse(row.website_parked_evidence) : null,
     domainResponseTimeMs: row.domain_response_time_ms,
     domainScore: row.domain_score,
     validatedAt: row.validated_at,

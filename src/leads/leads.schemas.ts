@@ -66,6 +66,18 @@ export const RatingFactor = Type.Object({
   points: Type.Number(),
 });
 
+/** One observation behind a parked verdict (docs/decisions/0011-parked-page-evidence.md). */
+export const ParkedEvidenceItem = Type.Object({
+  signal: Type.String({
+    description:
+      "Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page or random_path",
+  }),
+  value: Type.String({ description: "What was observed (a host, a URL, the matched pattern)" }),
+  provider: Type.String(),
+  type: Type.String({ description: "parking, marketplace, placeholder, ..." }),
+  weight: Type.Integer({ description: "Points toward the parked threshold (60)" }),
+});
+
 export const Lead = Type.Object({
   id: Type.String(),
   email: Type.String(),
@@ -110,8 +122,29 @@ export const Lead = Type.Object({
   ),
   domainHttpStatus: Nullable(Type.Integer()),
   domainFinalUrl: Nullable(Type.String()),
-  domainSslValid: Nullable(Type.Boolean()),
-  domainParked: Nullable(Type.Boolean()),
+  domainSslValid: Nullable(
+    Type.Boolean({
+      description:
+        "true: the final URL is https with a verified certificate. false: the site answered but offers no working HTTPS (http only, or a certificate problem). null: not validated, no website, or no server was reached at all (DNS failure, every connection refused or timed out).",
+    }),
+  ),
+  domainParked: Nullable(
+    Type.Boolean({
+      description:
+        "true: the website is parked, for sale or a placeholder (see websiteParkedKind and websiteParkedEvidence); the lead is then `risky`. null: not validated, no website, or no HTTP response arrived, so no page was judged.",
+    }),
+  ),
+  websiteParkedKind: Nullable(
+    Type.Union([Type.Literal("parked"), Type.Literal("placeholder")], {
+      description:
+        "When domainParked is true: `parked` (parking lander, marketplace or for-sale page) or `placeholder` (server or control-panel default page, registrar holding page, coming soon). Otherwise null.",
+    }),
+  ),
+  websiteParkedEvidence: Nullable(
+    Type.Array(ParkedEvidenceItem, {
+      description: "When domainParked is true, the observations that made the verdict; otherwise null.",
+    }),
+  ),
   domainResponseTimeMs: Nullable(Type.Integer()),
   domainScore: Nullable(Type.Integer()),
   validatedAt: Nullable(Timestamp),

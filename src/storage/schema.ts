@@ -133,6 +133,10 @@ export interface LeadsTable {
   domain_final_url: string | null;
   domain_ssl_valid: number | null;
   domain_parked: number | null;
+  /** parked | placeholder, when the website is parked. */
+  website_parked_kind: string | null;
+  /** JSON: the parked evidence (signal, value, provider, type, weight) when the website is parked. */
+  website_parked_evidence: string | null;
   domain_response_time_ms: number | null;
   domain_score: number | null;
   /** JSON: the engines' detailed results. */

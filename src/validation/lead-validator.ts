@@ -46,6 +46,7 @@ export function websiteOutcomeOf(w: WebsiteCheckResult): WebsiteOutcome {
     httpStatus: w.httpStatus,
     sslValid: w.sslValid,
     isParked: w.isParked,
+    parkedKind: w.details.parked.kind,
     responseTimeMs: w.responseTimeMs,
     redirectCount: Math.max(0, w.redirectChain.length - 1),
   };
@@ -82,6 +83,21 @@ export class LeadValidator {
 }
 
 const flag = (b: boolean) => (b ? 1 : 0);
+/** Unknown stays unknown in storage: null, never 0. */
+const maybeFlag = (b: boolean | null) => (b === null ? null : flag(b));
+
+/** The parked evidence a lead keeps: what was seen and how much it weighed, not the row sources. */
+function parkedEvidenceOf(w: WebsiteCheckResult): string | null {
+  if (w.isParked !== true) return null;
+  const items = w.details.parked.evidence.map(({ signal, value, provider, type, weight }) => ({
+    signal,
+    value,
+    provider,
+    type,
+    weight,
+  }));
+  return JSON.stringify(items);
+}
 
 /** The lead columns a validation sets. */
 export function leadColumnsOf(v: LeadValidation, at: string): Partial<LeadsTable> {
@@ -105,8 +121,10 @@ export function leadColumnsOf(v: LeadValidation, at: string): Partial<LeadsTable
     domain_status: w ? w.status : null,
     domain_http_status: w ? w.httpStatus : null,
     domain_final_url: w ? w.finalUrl : null,
-    domain_ssl_valid: w ? flag(w.sslValid) : null,
-    domain_parked: w ? flag(w.isParked) : null,
+    domain_ssl_valid: w ? maybeFlag(w.sslValid) : null,
+    domain_parked: w ? maybeFlag(w.isParked) : null,
+    website_parked_kind: w?.isParked ? w.details.parked.kind : null,
+    website_parked_evidence: w ? parkedEvidenceOf(w) : null,
     domain_response_time_ms: w ? Math.round(w.responseTimeMs) : null,
     domain_score: v.domainScore,
     validation_details: JSON.stringify({

@@ -72,7 +72,16 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
                 leadId: Nullable(Type.String()),
                 status: Type.String(),
                 verdict: Nullable(Type.String()),
-                result: Nullable(Type.Object({}, { additionalProperties: true })),
+                result: Nullable(
+                  Type.Object(
+                    {},
+                    {
+                      additionalProperties: true,
+                      description:
+                        "The item's check result. For a website: sslValid is null when no server was reached at all and false when the site answers without working HTTPS; isParked is null when no HTTP response arrived (no page judged).",
+                    },
+                  ),
+                ),
                 error: Nullable(Type.String()),
               }),
             ),

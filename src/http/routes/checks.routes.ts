@@ -15,8 +15,18 @@ const WebsiteResult = Type.Object(
     valid: Type.Boolean(),
     httpStatus: Nullable(Type.Integer()),
     finalUrl: Type.String(),
-    sslValid: Type.Boolean(),
-    isParked: Type.Boolean(),
+    sslValid: Nullable(
+      Type.Boolean({
+        description:
+          "true: the final URL is https and its certificate verified. false: a server answered but offers no working HTTPS (http only, or a certificate problem; see details.tls). null: no server was reached at all (DNS failure, every connection refused, unreachable or timed out), so TLS is unknown, not invalid.",
+      }),
+    ),
+    isParked: Nullable(
+      Type.Boolean({
+        description:
+          "true: parked, for sale or a placeholder page (details.parked.kind is `parked` or `placeholder`, details.parked.evidence says why). false: a page was received and judged not parked. null: no HTTP response arrived, so no page was judged.",
+      }),
+    ),
     responseTimeMs: Type.Number(),
     redirectChain: Type.Array(Type.String()),
     error: Nullable(Type.String()),
