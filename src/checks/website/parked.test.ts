@@ -83,7 +83,7 @@ describe("evaluateParked", () => {
       "a medium page marker with the GoDaddy lander path is parked",
       { chain: ["https://example.com/", "https://example.com/lander"], body: "this domain is parked" },
       true,
-      ["page", "thin_page", "url"],
+      ["page", "text", "thin_page", "url"],
     ],
     ["a _for-sale TXT without the version tag is ignored", { forSaleTxt: ["hello"] }, false, []],
   ];
