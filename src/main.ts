@@ -31,6 +31,7 @@ import { UsageService } from "./usage/usage.service.js";
 import { EmailChecksService } from "./validation/email-checks.service.js";
 import { LeadValidator } from "./validation/lead-validator.js";
 import { ValidationJobsRepo } from "./validation/validation-jobs.repo.js";
+import { WebsiteChecksService } from "./validation/website-checks.service.js";
 import { API_VERSION } from "./version.js";
 import { createWebhooks } from "./webhooks/create-webhooks.js";
 import type { WebhooksService } from "./webhooks/webhooks.service.js";
@@ -54,6 +55,7 @@ export interface Services {
   batches: BatchesService;
   usage: UsageService;
   emailChecks: EmailChecksService;
+  websiteChecks: WebsiteChecksService;
   webhooks: WebhooksService;
   queue: JobQueue;
   /** Every background job kind with its policy and handler (see src/jobs/catalog.ts). */
@@ -186,6 +188,12 @@ export async function createServices(
     scheduler: batches,
     prices: config.prices,
   });
+  const websiteChecks = new WebsiteChecksService({
+    credits,
+    website: websiteEngine,
+    normalizeWebsite: normalize,
+    priceMilli: config.prices.websiteCheck,
+  });
   const emailChecks = new EmailChecksService({
     database,
     jobs: new ValidationJobsRepo(database.db),
@@ -239,6 +247,7 @@ export async function createServices(
     usage: new UsageService({ database, clock }),
     leadActions: new LeadBulkActions({ database, events, clock }),
     emailChecks,
+    websiteChecks,
     webhooks,
     queue,
     jobCatalog,
