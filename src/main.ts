@@ -26,6 +26,8 @@ import { meterChecks, meterCredits, meterJobs } from "./metrics/instrument.js";
 import { Metrics } from "./metrics/metrics.js";
 import { DnsResolver } from "./net/dns.js";
 import { classifyAddress } from "./net/guard.js";
+import { HttpClient } from "./net/http-client.js";
+import { smtpConnector } from "./net/smtp-client.js";
 import { type Database, migrateToLatest, openDatabase } from "./storage/db.js";
 import { UsageService } from "./usage/usage.service.js";
 import { EmailChecksService } from "./validation/email-checks.service.js";
@@ -136,7 +138,7 @@ export async function createServices(
     smtpPort: config.smtp.port,
     heloName: config.smtp.heloName,
     mailFrom: config.smtp.mailFrom,
-    socksProxy: config.smtp.socksProxy,
+    connectSmtp: smtpConnector({ socksProxy: config.smtp.socksProxy }),
     connectTimeoutMs: config.smtp.connectTimeoutMs,
     commandTimeoutMs: config.smtp.commandTimeoutMs,
     totalDeadlineMs: config.smtp.totalDeadlineMs,
@@ -148,15 +150,18 @@ export async function createServices(
   });
   const websiteEngine = new WebsiteEngine({
     dns,
+    client: new HttpClient({
+      dns,
+      allowPrivateTargets: config.allowPrivateTargets,
+      httpPort: config.website.httpPort,
+      httpsPort: config.website.httpsPort,
+      ...(options.websiteCa ? { ca: options.websiteCa } : {}),
+    }),
     clock,
     firstTryTimeoutMs: config.website.firstTryTimeoutMs,
     retryTimeoutMs: config.website.retryTimeoutMs,
     fallbackTimeoutMs: config.website.fallbackTimeoutMs,
     totalDeadlineMs: config.website.totalDeadlineMs,
-    allowPrivateTargets: config.allowPrivateTargets,
-    httpPort: config.website.httpPort,
-    httpsPort: config.website.httpsPort,
-    ...(options.websiteCa ? { ca: options.websiteCa } : {}),
   });
   meterChecks(metrics, { website: websiteEngine, email: emailEngine });
   const normalize: WebsiteNormalizer = (input) => {
