@@ -26,11 +26,14 @@ import { meterChecks, meterCredits, meterJobs } from "./metrics/instrument.js";
 import { Metrics } from "./metrics/metrics.js";
 import { DnsResolver } from "./net/dns.js";
 import { classifyAddress } from "./net/guard.js";
+import { HttpClient } from "./net/http-client.js";
+import { smtpConnector } from "./net/smtp-client.js";
 import { type Database, migrateToLatest, openDatabase } from "./storage/db.js";
 import { UsageService } from "./usage/usage.service.js";
 import { EmailChecksService } from "./validation/email-checks.service.js";
 import { LeadValidator } from "./validation/lead-validator.js";
 import { ValidationJobsRepo } from "./validation/validation-jobs.repo.js";
+import { WebsiteChecksService } from "./validation/website-checks.service.js";
 import { API_VERSION } from "./version.js";
 import { createWebhooks } from "./webhooks/create-webhooks.js";
 import type { WebhooksService } from "./webhooks/webhooks.service.js";
@@ -54,6 +57,7 @@ export interface Services {
   batches: BatchesService;
   usage: UsageService;
   emailChecks: EmailChecksService;
+  websiteChecks: WebsiteChecksService;
   webhooks: WebhooksService;
   queue: JobQueue;
   /** Every background job kind with its policy and handler (see src/jobs/catalog.ts). */
@@ -134,7 +138,7 @@ export async function createServices(
     smtpPort: config.smtp.port,
     heloName: config.smtp.heloName,
     mailFrom: config.smtp.mailFrom,
-    socksProxy: config.smtp.socksProxy,
+    connectSmtp: smtpConnector({ socksProxy: config.smtp.socksProxy }),
     connectTimeoutMs: config.smtp.connectTimeoutMs,
     commandTimeoutMs: config.smtp.commandTimeoutMs,
     totalDeadlineMs: config.smtp.totalDeadlineMs,
@@ -146,15 +150,18 @@ export async function createServices(
   });
   const websiteEngine = new WebsiteEngine({
     dns,
+    client: new HttpClient({
+      dns,
+      allowPrivateTargets: config.allowPrivateTargets,
+      httpPort: config.website.httpPort,
+      httpsPort: config.website.httpsPort,
+      ...(options.websiteCa ? { ca: options.websiteCa } : {}),
+    }),
     clock,
     firstTryTimeoutMs: config.website.firstTryTimeoutMs,
     retryTimeoutMs: config.website.retryTimeoutMs,
     fallbackTimeoutMs: config.website.fallbackTimeoutMs,
     totalDeadlineMs: config.website.totalDeadlineMs,
-    allowPrivateTargets: config.allowPrivateTargets,
-    httpPort: config.website.httpPort,
-    httpsPort: config.website.httpsPort,
-    ...(options.websiteCa ? { ca: options.websiteCa } : {}),
   });
   meterChecks(metrics, { website: websiteEngine, email: emailEngine });
   const normalize: WebsiteNormalizer = (input) => {
@@ -185,6 +192,12 @@ export async function createServices(
     normalizeWebsite: normalize,
     scheduler: batches,
     prices: config.prices,
+  });
+  const websiteChecks = new WebsiteChecksService({
+    credits,
+    website: websiteEngine,
+    normalizeWebsite: normalize,
+    priceMilli: config.prices.websiteCheck,
   });
   const emailChecks = new EmailChecksService({
     database,
@@ -239,6 +252,7 @@ export async function createServices(
     usage: new UsageService({ database, clock }),
     leadActions: new LeadBulkActions({ database, events, clock }),
     emailChecks,
+    websiteChecks,
     webhooks,
     queue,
     jobCatalog,

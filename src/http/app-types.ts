@@ -20,6 +20,7 @@ import type { Metrics } from "../metrics/metrics.js";
 import type { Database } from "../storage/db.js";
 import type { UsageService } from "../usage/usage.service.js";
 import type { EmailChecksService } from "../validation/email-checks.service.js";
+import type { WebsiteChecksService } from "../validation/website-checks.service.js";
 import type { WebhooksService } from "../webhooks/webhooks.service.js";
 
 export interface AppDeps {
@@ -37,6 +38,7 @@ export interface AppDeps {
   usage: UsageService;
   webhooks: WebhooksService;
   emailChecks: EmailChecksService;
+  websiteChecks: WebsiteChecksService;
   normalizeWebsite: WebsiteNormalizer;
   emailEngine: EmailEngine;
   websiteEngine: WebsiteEngine;

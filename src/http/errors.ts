@@ -1,7 +1,16 @@
 // One closed set of error codes, one status per code, one body shape everywhere (decisions §7).
 // Every failure, Fastify's own included, leaves the service through `errorHandler`.
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { AppError, type ErrorBody, type FieldError, SHORT_TEXT, validationError } from "../lib/errors.js";
+import {
+  AppError,
+  type ErrorBody,
+  type FieldError,
+  paymentRequired,
+  rateLimited,
+  SHORT_TEXT,
+  validationError,
+} from "../lib/errors.js";
+import { type LimitRefusal, LimitRefused } from "../lib/limits.js";
 import { isBackendUnavailable } from "../lib/unavailable.js";
 
 export * from "../lib/errors.js";
@@ -44,9 +53,34 @@ function fieldErrorsOf(err: FastifyError): FieldError[] {
   });
 }
 
+/** The response of each limit refusal (src/lib/limits.ts): the one place they become HTTP errors. */
+export function refusalError(refusal: LimitRefusal): AppError {
+  switch (refusal.kind) {
+    case "insufficient_credits":
+      return paymentRequired(refusal.requiredMilli, refusal.availableMilli);
+    case "rate_limited":
+      return rateLimited(`Rate limit exceeded: ${refusal.label}`, refusal.retryAfterMs / 1000);
+    case "concurrent_batch_limit":
+      return rateLimited(
+        `At most ${refusal.limit} batches may run at once; wait for one to finish`,
+        refusal.retryAfterSeconds,
+        "CONCURRENT_BATCH_LIMIT",
+        { limit: refusal.limit },
+      );
+    case "daily_limit":
+      return rateLimited(
+        `At most ${refusal.limit} validations per account per day`,
+        refusal.retryAfterSeconds,
+        "DAILY_LIMIT_EXCEEDED",
+        { limit: refusal.limit },
+      );
+  }
+}
+
 /** Maps any thrown value to an AppError; unknown errors become a generic 500 that leaks nothing. */
 export function toAppError(error: unknown): { appError: AppError; unexpected: boolean } {
   if (error instanceof AppError) return { appError: error, unexpected: false };
+  if (error instanceof LimitRefused) return { appError: refusalError(error.refusal), unexpected: false };
   const err = error as FastifyError & { type?: string };
   if (err?.validation) {
     return { appError: validationError(fieldErrorsOf(err)), unexpected: false };

@@ -5,7 +5,8 @@ import type { Transaction } from "kysely";
 import type { CreditsService } from "../credits/credits.service.js";
 import type { EventBus } from "../events/events.js";
 import type { Clock } from "../lib/clock.js";
-import { AppError, paymentRequired } from "../lib/errors.js";
+import { AppError } from "../lib/errors.js";
+import { LimitRefused } from "../lib/limits.js";
 import type { Database } from "../storage/db.js";
 import type { LeadsTable, Schema } from "../storage/schema.js";
 import type { WebsiteNormalizer } from "./lead-fields.js";
@@ -34,7 +35,8 @@ export interface LeadsDeps {
   prices: { leadCreateWithValidation: number; leadValidation: number };
 }
 
-/** Debits the account within the transaction; not enough credits is a 402. */
+/** Debits the account within the transaction. Not enough credits throws the refusal (a 402 once
+ *  src/http maps it), which rolls the caller's transaction back. */
 export async function chargeLeads(
   credits: CreditsService,
   trx: Transaction<Schema>,
@@ -44,8 +46,7 @@ export async function chargeLeads(
   reference: string,
 ): Promise<void> {
   const outcome = await credits.debitWithin(trx, { accountId, amountMilli, reason, reference });
-  if (outcome.kind === "insufficient_credits")
-    throw paymentRequired(outcome.requiredMilli, outcome.availableMilli);
+  if (outcome.kind === "insufficient_credits") throw new LimitRefused(outcome);
 }
 
 /** Inserts leads with their lead.created events, many rows per statement. */

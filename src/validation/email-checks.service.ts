@@ -9,8 +9,9 @@ import type { CreditsService } from "../credits/credits.service.js";
 import type { JobDefinition } from "../jobs/catalog.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { Clock } from "../lib/clock.js";
-import { notFound, paymentRequired, validationError } from "../lib/errors.js";
+import { notFound, validationError } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
+import type { LimitRefusal } from "../lib/limits.js";
 import type { Database } from "../storage/db.js";
 import type { ValidationJobsTable } from "../storage/schema.js";
 import type { ValidationJobsRepo } from "./validation-jobs.repo.js";
@@ -40,7 +41,9 @@ export interface EmailChecksDeps {
 export type EmailCheckOutcome =
   | { kind: "completed"; job: ValidationJobsTable; verdict: EmailVerdict; balanceMilli: number }
   | { kind: "processing"; job: ValidationJobsTable; balanceMilli: number }
-  | { kind: "finished_without_result"; job: ValidationJobsTable; balanceMilli: number };
+  | { kind: "finished_without_result"; job: ValidationJobsTable; balanceMilli: number }
+  /** Nothing was charged nor started. */
+  | Extract<LimitRefusal, { kind: "insufficient_credits" }>;
 
 /** The spec's snake_case `result` of a validation job. */
 export function jobResultOf(v: EmailVerdict) {
@@ -104,8 +107,7 @@ export class EmailChecksService {
         await this.deps.queue.send(EMAIL_VERIFY_JOB, { jobId: job.id }, { trx });
       },
     );
-    if (outcome.kind === "insufficient_credits")
-      throw paymentRequired(outcome.requiredMilli, outcome.availableMilli);
+    if (outcome.kind === "insufficient_credits") return outcome;
     const finished = await this.waitFor(job.id, timeoutSeconds * 1000);
     const balanceMilli = outcome.balanceMilli;
     if (!finished || finished.status === "processing")

@@ -4,6 +4,7 @@
 // calls for the same address or domain share their work. Network failures are verdict reasons.
 import type { Clock } from "../../lib/clock.js";
 import { systemClock } from "../../lib/clock.js";
+import type { SmtpConnector } from "../../net/smtp-client.js";
 import type { EmailVerdict, EmailVerificationProvider, VerifyOptions } from "./email.types.js";
 import { type MailHost, type MailRoute, type MxDns, resolveMailRoute } from "./mx.js";
 import { providerRuleFor } from "./provider-rules.js";
@@ -28,7 +29,8 @@ export interface EmailEngineOptions {
   smtpPort: number;
   heloName: string;
   mailFrom: string;
-  socksProxy?: string | undefined;
+  /** How SMTP connections are opened (`smtpConnector(...)` in production, with its proxy). */
+  connectSmtp: SmtpConnector;
   connectTimeoutMs: number;
   commandTimeoutMs: number;
   /** Bound on one SMTP session (connect to the last reply). */
@@ -87,7 +89,7 @@ export class EmailEngine implements EmailVerificationProvider {
       port: options.smtpPort,
       heloName: options.heloName,
       mailFrom: options.mailFrom,
-      socksProxy: options.socksProxy,
+      connect: options.connectSmtp,
       connectTimeoutMs: options.connectTimeoutMs,
       commandTimeoutMs: options.commandTimeoutMs,
       totalDeadlineMs: options.totalDeadlineMs,

@@ -1,12 +1,7 @@
 // Opening a probe session: connect to the MX hosts in preference order (moving on only after
 // connection-class failures: refused, unreachable, timed out, no banner, 421), greet with EHLO or
 // HELO, and upgrade with STARTTLS when offered (retrying in plain text if the handshake fails).
-import {
-  SmtpConnection as Connection,
-  type SmtpConnection,
-  type SmtpFailure,
-  type SmtpReply,
-} from "../../net/smtp-client.js";
+import type { SmtpConnection, SmtpConnector, SmtpFailure, SmtpReply } from "../../net/smtp-client.js";
 import { type MailHost, type MxDns, resolveHostAddresses } from "./mx.js";
 import { type ClassifiedReply, classifyReply, type SmtpStage } from "./reply-classifier.js";
 
@@ -15,7 +10,8 @@ export interface SessionSettings {
   port: number;
   heloName: string;
   mailFrom: string;
-  socksProxy: string | undefined;
+  /** Opens connections (direct or through a proxy): the engine's injected SMTP connector. */
+  connect: SmtpConnector;
   connectTimeoutMs: number;
   commandTimeoutMs: number;
   /** Per-stage overrides of commandTimeoutMs (background jobs: RFC 5321 §4.5.3.2). */
@@ -113,11 +109,10 @@ async function handshake(
   allowTls: boolean,
 ): Promise<Opened> {
   const s = ctx.settings;
-  const connected = await Connection.connect({
+  const connected = await s.connect({
     host: address,
     port: s.port,
     connectTimeoutMs: Math.max(1, Math.min(s.connectTimeoutMs, ctx.remainingMs())),
-    socksProxy: s.socksProxy,
   });
   if (!connected.ok)
     return {

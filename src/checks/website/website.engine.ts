@@ -7,7 +7,7 @@
 import { performance } from "node:perf_hooks";
 import { type Clock, iso, systemClock } from "../../lib/clock.js";
 import type { DnsResolver } from "../../net/dns.js";
-import { HttpClient, type HttpTimings, type TlsInfo } from "../../net/http-client.js";
+import type { HttpClient, HttpTimings, TlsInfo } from "../../net/http-client.js";
 import { collectDnsEvidence, type DnsEvidence, NO_DNS_EVIDENCE } from "./dns-evidence.js";
 import { scanHtml } from "./html-scan.js";
 import { type ProbeResult, probeUrl } from "./http-probe.js";
@@ -24,19 +24,14 @@ import type {
 
 export interface WebsiteEngineOptions {
   dns: DnsResolver;
+  /** Makes every request, behind the SSRF guard; its options (private targets, CA, default ports,
+   *  user agent) are the wiring's choice, not the engine's. */
+  client: HttpClient;
   clock?: Clock;
   firstTryTimeoutMs: number;
   retryTimeoutMs: number;
   fallbackTimeoutMs: number;
   totalDeadlineMs: number;
-  allowPrivateTargets: boolean;
-  /** Exact addresses allowed despite the SSRF guard (a known internal host). */
-  allowAddresses?: readonly string[];
-  /** Extra trusted CA certificates (PEM); production relies on NODE_EXTRA_CA_CERTS instead. */
-  ca?: string | Buffer | (string | Buffer)[];
-  /** Ports for URLs that name none (80/443); tests point them at local servers. */
-  httpPort?: number;
-  httpsPort?: number;
   /** Bytes of a page read for parked detection (default 256 KiB). */
   maxBodyBytes?: number;
   /** Time allowed to read that prefix once headers arrived (default 3 s). */
@@ -44,7 +39,6 @@ export interface WebsiteEngineOptions {
   maxRedirects?: number;
   /** Preloaded indicators, or a path to a TSV in the parking-indicators format. */
   indicators?: ParkingIndicators | string;
-  userAgent?: string;
   /**
    * Ask a random path of the same host when the page looks parked but falls short of the
    * threshold by no more than the corroboration weight (default true): a lander answers every
@@ -85,15 +79,7 @@ export class WebsiteEngine {
   private readonly probe: { maxRedirects: number; maxBodyBytes: number; bodyTimeoutMs: number };
 
   constructor(private readonly options: WebsiteEngineOptions) {
-    this.client = new HttpClient({
-      dns: options.dns,
-      allowPrivateTargets: options.allowPrivateTargets,
-      ...(options.allowAddresses ? { allowAddresses: options.allowAddresses } : {}),
-      ...(options.ca ? { ca: options.ca } : {}),
-      ...(options.httpPort ? { httpPort: options.httpPort } : {}),
-      ...(options.httpsPort ? { httpsPort: options.httpsPort } : {}),
-      ...(options.userAgent ? { userAgent: options.userAgent } : {}),
-    });
+    this.client = options.client;
     this.indicators =
       typeof options.indicators === "object" ? options.indicators : loadParkingIndicators(options.indicators);
     this.clock = options.clock ?? systemClock;

@@ -5,7 +5,7 @@ import { toStoredCredits } from "../../credits/credits.service.js";
 
 import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
-import { paymentRequired, validationError } from "../errors.js";
+import { refusalError, validationError } from "../errors.js";
 import { DATA_SECURITY, Nullable, Timestamp } from "../schemas.js";
 
 const WebsiteResult = Type.Object(
@@ -77,23 +77,14 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
   const config = { auth: "data" as const };
 
   async function checkWebsite(accountId: string, input: string, returnDetails: boolean) {
-    const normalized = deps.normalizeWebsite(input);
-    if (!normalized.ok)
-      throw validationError([{ field: "website", message: normalized.message, type: "format" }]);
-    const price = deps.config.prices.websiteCheck;
-    const { outcome } = await deps.credits.debit({
-      accountId,
-      amountMilli: price,
-      reason: "Website check",
-      reference: normalized.url,
-    });
-    if (outcome.kind === "insufficient_credits")
-      throw paymentRequired(outcome.requiredMilli, outcome.availableMilli);
-    const result = await deps.websiteEngine.check(input);
-    const body = returnDetails ? result : shortWebsiteResult(result);
+    const outcome = await deps.websiteChecks.check(accountId, input);
+    if (outcome.kind === "invalid_website")
+      throw validationError([{ field: "website", message: outcome.message, type: "format" }]);
+    if (outcome.kind !== "checked") throw refusalError(outcome);
+    const body = returnDetails ? outcome.result : shortWebsiteResult(outcome.result);
     return {
       ...body,
-      creditsDeducted: toStoredCredits(price),
+      creditsDeducted: toStoredCredits(outcome.chargedMilli),
       creditsRemaining: toStoredCredits(outcome.balanceMilli),
     };
   }
@@ -172,6 +163,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
         request.body.timeout ?? 30,
         webhookUrl,
       );
+      if (out.kind === "insufficient_credits") throw refusalError(out);
       const credits = {
         creditsDeducted: toStoredCredits(deps.config.prices.emailCheck),
         creditsRemaining: toStoredCredits(out.balanceMilli),

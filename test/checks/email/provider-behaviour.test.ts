@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { EmailEngine } from "../../../src/checks/email/email-engine.js";
 import { providerRuleFor } from "../../../src/checks/email/provider-rules.js";
 import { DnsResolver } from "../../../src/net/dns.js";
+import { smtpConnector } from "../../../src/net/smtp-client.js";
 import { startDnsServer, type TestDnsServer, type Zone } from "../../support/dns-server.js";
 import { startSmtpServer, type TestSmtpServer } from "../../support/smtp-server.js";
 
@@ -56,6 +57,7 @@ describe("provider behaviour from the per-provider data file", () => {
       commandTimeoutMs: 400,
       totalDeadlineMs: 4000,
       maxConnectionsPerMx: 10,
+      connectSmtp: smtpConnector(),
       random: () => {
         seed = (seed * 16807) % 2147483647;
         return (seed - 1) / 2147483646;

@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { WebsiteEngine, type WebsiteEngineOptions } from "../../../src/checks/website/website.engine.js";
 import type { WebsiteCheckResult } from "../../../src/checks/website/website.types.js";
 import { DnsResolver } from "../../../src/net/dns.js";
+import { HttpClient, type HttpClientOptions } from "../../../src/net/http-client.js";
 import { startDnsServer, type TestDnsServer, type Zone } from "../../support/dns-server.js";
 import { closedPort, type Site, startSites, type TestSites, waitFor } from "../../support/http-servers.js";
 import { createTestPki, type KeyPair } from "../../support/test-ca.js";
@@ -80,14 +81,19 @@ describe("WebsiteEngine against local DNS, HTTP and HTTPS servers", () => {
   let sites: TestSites;
   let ca: string;
   let engine: WebsiteEngine;
-  const make = (over: Partial<WebsiteEngineOptions> = {}) =>
+  /** `net`: options of the engine's HTTP client (guard, ports). */
+  const make = (over: Partial<WebsiteEngineOptions> = {}, net: Partial<HttpClientOptions> = {}) =>
     new WebsiteEngine({
       dns,
+      client: new HttpClient({
+        dns,
+        allowPrivateTargets: true,
+        ca,
+        httpPort: sites.httpPort,
+        httpsPort: sites.httpsPort,
+        ...net,
+      }),
       ...TIMEOUTS,
-      allowPrivateTargets: true,
-      ca,
-      httpPort: sites.httpPort,
-      httpsPort: sites.httpsPort,
       bodyTimeoutMs: 150,
       ...over,
     });
@@ -279,7 +285,7 @@ describe("WebsiteEngine against local DNS, HTTP and HTTPS servers", () => {
 
   it("answers connection refused without retrying, trying http only for a bare domain", async () => {
     const closed = await closedPort();
-    const r = await make({ httpsPort: closed, httpPort: closed }).check("ok.test");
+    const r = await make({}, { httpsPort: closed, httpPort: closed }).check("ok.test");
     assert.deepEqual(steps(r), ["initial:refused", "fallback_http:refused"]);
     assert.equal(r.status, "error");
     assert.match(r.error ?? "", /refused/);
@@ -288,7 +294,7 @@ describe("WebsiteEngine against local DNS, HTTP and HTTPS servers", () => {
   });
 
   it("reaches an http-only site given as a bare domain", async () => {
-    const r = await make({ httpsPort: await closedPort() }).check("ok.test");
+    const r = await make({}, { httpsPort: await closedPort() }).check("ok.test");
     assert.deepEqual(steps(r), ["initial:refused", "fallback_http:ok"]);
     assert.equal(r.status, "active");
     assert.equal(r.sslValid, false);
@@ -310,7 +316,7 @@ describe("WebsiteEngine against local DNS, HTTP and HTTPS servers", () => {
 
   it("reports TLS and parked state as unknown when every connection is refused", async () => {
     const closed = await closedPort();
-    const r = await make({ httpsPort: closed, httpPort: closed }).check("ok.test");
+    const r = await make({}, { httpsPort: closed, httpPort: closed }).check("ok.test");
     assert.equal(r.sslValid, null);
     assert.equal(r.isParked, null);
   });
@@ -323,7 +329,7 @@ describe("WebsiteEngine against local DNS, HTTP and HTTPS servers", () => {
   });
 
   it("answers sslValid false, not null, for a site that answers over http without https", async () => {
-    const r = await make({ httpsPort: await closedPort() }).check("ok.test");
+    const r = await make({}, { httpsPort: await closedPort() }).check("ok.test");
     assert.equal(r.sslValid, false);
     assert.equal(r.isParked, false);
   });
@@ -404,7 +410,7 @@ describe("WebsiteEngine against local DNS, HTTP and HTTPS servers", () => {
 
   it("refuses private targets unless allowed, and the target sees no request", async () => {
     const accepted = sites.acceptedConnections();
-    const r = await make({ allowPrivateTargets: false }).check("ok.test");
+    const r = await make({}, { allowPrivateTargets: false }).check("ok.test");
     assert.equal(r.status, "error");
     assert.deepEqual(steps(r), ["initial:blocked"]);
     assert.match(r.error ?? "", /refused target ok\.test.*loopback/);
@@ -419,7 +425,7 @@ describe("WebsiteEngine against local DNS, HTTP and HTTPS servers", () => {
   ];
   for (const [path, reason] of hopCases) {
     it(`guards every redirect hop: a redirect to a ${reason} target is refused (${path})`, async () => {
-      const strict = make({ allowPrivateTargets: false, allowAddresses: ["127.0.0.1"] });
+      const strict = make({}, { allowPrivateTargets: false, allowAddresses: ["127.0.0.1"] });
       const r = await strict.check(`http://hop.test/${path}`);
       assert.deepEqual(steps(r), ["initial:blocked"]);
       assert.equal(r.details.attempts[0]!.hops.length, 2);
