@@ -8,6 +8,7 @@ import { SigninTokensRepo } from "./accounts/signin-tokens.repo.js";
 import { batchJobDefinitions } from "./batches/batch.jobs.js";
 import { BatchesService } from "./batches/batches.service.js";
 import { EmailEngine } from "./checks/email/email-engine.js";
+import { SmtpSelfCheck } from "./checks/email/smtp-self-check.js";
 import { normalizeWebsite } from "./checks/website/normalize.js";
 import { WebsiteEngine } from "./checks/website/website.engine.js";
 import { websiteScore } from "./checks/website/website-score.js";
@@ -47,6 +48,7 @@ export interface Services {
   redis: Redis | undefined;
   dns: DnsResolver;
   emailEngine: EmailEngine;
+  smtpSelfCheck: SmtpSelfCheck;
   websiteEngine: WebsiteEngine;
   normalizeWebsite: WebsiteNormalizer;
   leads: LeadsService;
@@ -128,7 +130,18 @@ export async function createServices(
   });
 
   const dns = new DnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });
+  // Run by the serve and worker processes at start-up (server.ts); until then nothing is blocked.
+  const smtpSelfCheck = new SmtpSelfCheck({
+    dns,
+    heloName: config.smtp.heloName,
+    probeHost: config.smtp.egressProbeHost,
+    port: config.smtp.port,
+    socksProxy: config.smtp.socksProxy,
+    timeoutMs: config.smtp.connectTimeoutMs,
+    now: () => clock.now(),
+  });
   const emailEngine = new EmailEngine({
+    isEgressBlocked: () => smtpSelfCheck.isEgressBlocked(),
     dns,
     clock,
     smtpPort: config.smtp.port,
@@ -232,6 +245,7 @@ export async function createServices(
     redis,
     dns,
     emailEngine,
+    smtpSelfCheck,
     websiteEngine,
     normalizeWebsite: normalize,
     leads,

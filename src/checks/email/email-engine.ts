@@ -15,7 +15,14 @@ import {
   SmtpSession,
 } from "./smtp-session.js";
 import { type ParsedEmail, parseEmail } from "./syntax.js";
-import { budgetVerdict, errorVerdict, routeVerdict, smtpVerdict, syntaxVerdict } from "./verdict.js";
+import {
+  budgetVerdict,
+  egressVerdict,
+  errorVerdict,
+  routeVerdict,
+  smtpVerdict,
+  syntaxVerdict,
+} from "./verdict.js";
 
 /** RFC 5321 §4.5.3.2: a client should wait 5 minutes for the greeting and for the replies to MAIL
  *  and RCPT. Background verifications use these, bounded by their job's budget. */
@@ -46,6 +53,8 @@ export interface EmailEngineOptions {
   addressesPerSession?: number;
   /** MX addresses the probe may connect to (e.g. the SSRF guard's public-address test). */
   isAddressAllowed?: (address: string) => boolean;
+  /** The start-up self-check's finding: true when port 25 (or the SOCKS proxy) is unreachable. */
+  isEgressBlocked?: () => boolean;
 }
 
 type Parsed = Extract<ParsedEmail, { ok: true }>;
@@ -68,6 +77,7 @@ export class EmailEngine implements EmailVerificationProvider {
   private readonly catchAllTtlMs: number;
   private readonly maxConnectionsPerMx: number;
   private readonly addressesPerSession: number;
+  private readonly isEgressBlocked: () => boolean;
   private readonly inflight = new Map<string, Promise<EmailVerdict>>();
   private readonly routes = new Map<string, Promise<MailRoute>>();
   private readonly groups = new Map<string, MxGroup>();
@@ -82,6 +92,7 @@ export class EmailEngine implements EmailVerificationProvider {
     this.catchAllTtlMs = options.catchAllTtlMs ?? 6 * 3600_000;
     this.maxConnectionsPerMx = Math.max(1, options.maxConnectionsPerMx);
     this.addressesPerSession = options.addressesPerSession ?? 10;
+    this.isEgressBlocked = options.isEgressBlocked ?? (() => false);
     this.settings = {
       dns: options.dns,
       port: options.smtpPort,
@@ -137,6 +148,12 @@ export class EmailEngine implements EmailVerificationProvider {
   private async check(parsed: Parsed, mode: Mode, deadlineAt: number | undefined): Promise<EmailVerdict> {
     const route = await this.route(parsed.domain);
     if (route.kind !== "mx" && route.kind !== "implicit") return routeVerdict(parsed, route);
+    // DNS answers stand on their own; anything that needs port 25 is unknown while it is blocked.
+    if (this.isEgressBlocked())
+      return egressVerdict(
+        parsed,
+        "this host cannot reach port 25 (or its SOCKS proxy): no mail server was asked",
+      );
     const outcome = await this.probe(parsed, route, mode, deadlineAt);
     return smtpVerdict(parsed, route, outcome);
   }
