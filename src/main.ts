@@ -8,6 +8,7 @@ import { SigninTokensRepo } from "./accounts/signin-tokens.repo.js";
 import { batchJobDefinitions } from "./batches/batch.jobs.js";
 import { BatchesService } from "./batches/batches.service.js";
 import { EmailEngine } from "./checks/email/email-engine.js";
+import { fetchHeadStatus, M365PersonalSite } from "./checks/email/m365-personal-site.js";
 import { SmtpSelfCheck } from "./checks/email/smtp-self-check.js";
 import { normalizeWebsite } from "./checks/website/normalize.js";
 import { WebsiteEngine } from "./checks/website/website.engine.js";
@@ -142,6 +143,9 @@ export async function createServices(
   });
   const emailEngine = new EmailEngine({
     isEgressBlocked: () => smtpSelfCheck.isEgressBlocked(),
+    m365PersonalSite: config.smtp.m365PersonalSiteCheck
+      ? new M365PersonalSite({ headStatus: fetchHeadStatus(config.smtp.connectTimeoutMs) })
+      : undefined,
     dns,
     clock,
     smtpPort: config.smtp.port,

@@ -53,6 +53,8 @@ export interface EmailEngineOptions {
   addressesPerSession?: number;
   /** MX addresses the probe may connect to (e.g. the SSRF guard's public-address test). */
   isAddressAllowed?: (address: string) => boolean;
+  /** Positive-only second signal for accept-all Microsoft 365 tenants (off unless configured). */
+  m365PersonalSite?: { confirms(email: string): Promise<boolean> } | undefined;
   /** The start-up self-check's finding: true when port 25 (or the SOCKS proxy) is unreachable. */
   isEgressBlocked?: () => boolean;
 }
@@ -78,6 +80,7 @@ export class EmailEngine implements EmailVerificationProvider {
   private readonly maxConnectionsPerMx: number;
   private readonly addressesPerSession: number;
   private readonly isEgressBlocked: () => boolean;
+  private readonly m365PersonalSite: EmailEngineOptions["m365PersonalSite"];
   private readonly inflight = new Map<string, Promise<EmailVerdict>>();
   private readonly routes = new Map<string, Promise<MailRoute>>();
   private readonly groups = new Map<string, MxGroup>();
@@ -93,6 +96,7 @@ export class EmailEngine implements EmailVerificationProvider {
     this.maxConnectionsPerMx = Math.max(1, options.maxConnectionsPerMx);
     this.addressesPerSession = options.addressesPerSession ?? 10;
     this.isEgressBlocked = options.isEgressBlocked ?? (() => false);
+    this.m365PersonalSite = options.m365PersonalSite;
     this.settings = {
       dns: options.dns,
       port: options.smtpPort,
@@ -155,7 +159,10 @@ export class EmailEngine implements EmailVerificationProvider {
         "this host cannot reach port 25 (or its SOCKS proxy): no mail server was asked",
       );
     const outcome = await this.probe(parsed, route, mode, deadlineAt);
-    return smtpVerdict(parsed, route, outcome);
+    const verdict = smtpVerdict(parsed, route, outcome);
+    if (verdict.reason === "tenant_accept_all" && (await this.m365PersonalSite?.confirms(parsed.email)))
+      return smtpVerdict(parsed, route, outcome, { confirmedBy: "m365_personal_site" });
+    return verdict;
   }
 
   private route(domain: string): Promise<MailRoute> {
