@@ -8,6 +8,8 @@ import { SigninTokensRepo } from "./accounts/signin-tokens.repo.js";
 import { batchJobDefinitions } from "./batches/batch.jobs.js";
 import { BatchesService } from "./batches/batches.service.js";
 import { EmailEngine } from "./checks/email/email-engine.js";
+import { fetchHeadStatus, M365PersonalSite } from "./checks/email/m365-personal-site.js";
+import { SmtpSelfCheck } from "./checks/email/smtp-self-check.js";
 import { normalizeWebsite } from "./checks/website/normalize.js";
 import { WebsiteEngine } from "./checks/website/website.engine.js";
 import { websiteScore } from "./checks/website/website-score.js";
@@ -50,6 +52,7 @@ export interface Services {
   redis: Redis | undefined;
   dns: DnsResolver;
   emailEngine: EmailEngine;
+  smtpSelfCheck: SmtpSelfCheck;
   websiteEngine: WebsiteEngine;
   normalizeWebsite: WebsiteNormalizer;
   leads: LeadsService;
@@ -132,7 +135,21 @@ export async function createServices(
   });
 
   const dns = new DnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });
+  // Run by the serve and worker processes at start-up (server.ts); until then nothing is blocked.
+  const smtpSelfCheck = new SmtpSelfCheck({
+    dns,
+    heloName: config.smtp.heloName,
+    probeHost: config.smtp.egressProbeHost,
+    port: config.smtp.port,
+    socksProxy: config.smtp.socksProxy,
+    timeoutMs: config.smtp.connectTimeoutMs,
+    now: () => clock.now(),
+  });
   const emailEngine = new EmailEngine({
+    isEgressBlocked: () => smtpSelfCheck.isEgressBlocked(),
+    m365PersonalSite: config.smtp.m365PersonalSiteCheck
+      ? new M365PersonalSite({ headStatus: fetchHeadStatus(config.smtp.connectTimeoutMs) })
+      : undefined,
     dns,
     clock,
     smtpPort: config.smtp.port,
@@ -245,6 +262,7 @@ export async function createServices(
     redis,
     dns,
     emailEngine,
+    smtpSelfCheck,
     websiteEngine,
     normalizeWebsite: normalize,
     leads,

@@ -9,6 +9,26 @@ import { startWorkerEndpoint, type WorkerEndpoint } from "./metrics/worker-endpo
 import { isDatabaseReachable } from "./storage/ping.js";
 import { registerWorkers } from "./worker.js";
 
+/** The SMTP egress and HELO identity self-checks, logged; results feed verdicts and /readiness. */
+function startSmtpSelfCheck(services: Services, logger: { info: LogFn; warn: LogFn }): void {
+  if (!services.config.smtp.selfCheck) return;
+  void services.smtpSelfCheck.run().then(
+    (s) => {
+      if (s.egress === "blocked")
+        logger.warn(
+          { egress: s.egress, reason: s.egressMessage },
+          "SMTP egress blocked: email results will be unknown (egress_blocked) until a restart finds port 25 reachable",
+        );
+      else logger.info({ egress: s.egress, detail: s.egressMessage }, "SMTP egress reachable");
+      for (const warning of s.heloWarnings)
+        logger.warn({ heloName: s.heloName }, `SMTP identity: ${warning}`);
+    },
+    (err: unknown) => logger.warn({ err }, "SMTP self-check failed"),
+  );
+}
+
+type LogFn = (obj: object, msg: string) => void;
+
 export interface Running {
   services: Services;
   app: App | undefined;
@@ -20,6 +40,7 @@ export async function startServe(config: Readonly<Config>, options: { worker: bo
   const services = await createServices(config, { logger });
   services.metrics.collectProcessMetrics();
   await startQueue(services);
+  startSmtpSelfCheck(services, logger);
   if (options.worker) await registerWorkers(services);
   const app = await buildHttpApp(services, logger);
   // While draining, answers close their connection: clients reconnect to another instance, and
@@ -45,6 +66,7 @@ export async function startWorker(config: Readonly<Config>): Promise<Running> {
   const services = await createServices(config, { logger });
   services.metrics.collectProcessMetrics();
   await startQueue(services);
+  startSmtpSelfCheck(services, logger);
   await registerWorkers(services);
   const endpoint =
     config.worker.port === undefined

@@ -1,6 +1,6 @@
 // Words for the API's enumerations. Typed as records over the SDK's generated types, so the type
 // check fails when the API adds or renames a value; the values themselves stay the API's.
-import type { LeadListQuery, WebhookEvent } from "../../sdk/src/api-types.js";
+import type { Lead, LeadListQuery, WebhookEvent } from "../../sdk/src/api-types.js";
 
 export const VALIDATION_STATUS: Record<NonNullable<LeadListQuery["validationStatus"]>, string> = {
   new: "New",
@@ -26,33 +26,37 @@ export const VERDICT: Record<string, string> = {
   processing: "Checking…",
 };
 
-/** Reasons of an email verdict, in words. An unlisted code is shown with its underscores as spaces. */
-export const REASON: Record<string, string> = {
+/** Reasons of an email verdict, in words: the API's closed list (EMAIL_REASONS, ADR 0010), so the
+ *  type check fails when the API adds or renames one. */
+export const REASON: Record<NonNullable<Lead["emailReason"]>, string> = {
   deliverable: "Mailbox accepts mail",
-  catch_all: "Domain accepts any address",
+  accept_all: "Domain accepts every address",
+  tenant_accept_all: "Microsoft 365 tenant accepts every address",
+  provider_unverifiable: "Provider cannot be verified (accepts, bounces later)",
+  disposable: "Disposable address service",
   invalid_syntax: "Not a valid address",
   unsupported_syntax: "Address form not supported",
   dns_nxdomain: "Domain does not exist",
-  null_mx: "Domain takes no mail",
-  no_mail_host: "No mail server",
-  dns_servfail: "DNS server failure",
+  null_mx: "Domain accepts no mail (Null MX)",
+  no_mx: "Domain has no mail server",
+  dns_servfail: "DNS failure",
   dns_timeout: "DNS timed out",
   dns_error: "DNS error",
   mailbox_not_found: "Mailbox does not exist",
   mailbox_disabled: "Mailbox disabled",
   mailbox_full: "Mailbox full",
-  greylisted: "Greylisted, try later",
-  smtp_temporary: "Temporary mail server refusal",
-  smtp_blocked: "Mail server refused the check",
+  rate_limited: "Mailbox rate-limited (exists)",
+  greylisted: "Greylisted, retry later",
+  smtp_temporary: "Temporary mail server failure",
+  ip_blocked: "Our server was refused (not the mailbox)",
   smtp_timeout: "Mail server timed out",
   smtp_connect_failed: "Mail server unreachable",
   smtp_connection_dropped: "Mail server hung up",
   smtp_protocol_error: "Mail server protocol error",
-  smtp_unknown_reply: "Unclear mail server reply",
-  proxy_error: "Proxy error",
-  internal_error: "Check failed on our side",
-  disposable: "Disposable address",
-  role: "Role address",
+  smtp_unknown_reply: "Refused without a reason",
+  egress_blocked: "Port 25 blocked on our side",
+  proxy_error: "Proxy failure",
+  internal_error: "Internal error",
 };
 
 export const SOURCE: Record<NonNullable<LeadListQuery["source"]>, string> = {

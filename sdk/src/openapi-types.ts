@@ -640,6 +640,18 @@ export interface operations {
             checks?: {
               [key: string]: string;
             };
+            details?: {
+              smtp?: {
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                egress: "unchecked" | "ok" | "blocked";
+                egressMessage?: string;
+                egressAddress?: string;
+                heloName: string;
+                /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
+                heloWarnings: string[];
+                checkedAt?: string;
+              };
+            };
           };
         };
       };
@@ -719,6 +731,18 @@ export interface operations {
             timestamp: string;
             checks?: {
               [key: string]: string;
+            };
+            details?: {
+              smtp?: {
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                egress: "unchecked" | "ok" | "blocked";
+                egressMessage?: string;
+                egressAddress?: string;
+                heloName: string;
+                /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
+                heloWarnings: string[];
+                checkedAt?: string;
+              };
             };
           };
         };
@@ -800,6 +824,18 @@ export interface operations {
             checks?: {
               [key: string]: string;
             };
+            details?: {
+              smtp?: {
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                egress: "unchecked" | "ok" | "blocked";
+                egressMessage?: string;
+                egressAddress?: string;
+                heloName: string;
+                /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
+                heloWarnings: string[];
+                checkedAt?: string;
+              };
+            };
           };
         };
       };
@@ -868,6 +904,18 @@ export interface operations {
             timestamp: string;
             checks?: {
               [key: string]: string;
+            };
+            details?: {
+              smtp?: {
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                egress: "unchecked" | "ok" | "blocked";
+                egressMessage?: string;
+                egressAddress?: string;
+                heloName: string;
+                /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
+                heloWarnings: string[];
+                checkedAt?: string;
+              };
             };
           };
         };

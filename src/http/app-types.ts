@@ -44,6 +44,8 @@ export interface AppDeps {
   websiteEngine: WebsiteEngine;
   queue: JobQueue;
   redis?: Redis | undefined;
+  /** The SMTP egress and HELO self-checks, shown as a detail of /readiness. */
+  smtpSelfCheck?: { snapshot(): import("../checks/email/smtp-self-check.js").SelfCheckSnapshot } | undefined;
   /** Readiness of the job queue (absent: not part of this process). */
   queueReady?: () => Promise<boolean>;
   /** Set when the process is shutting down: readiness turns 503 first. */

@@ -186,6 +186,10 @@ describe("dashboard in Chromium", { skip }, () => {
       await text(page.getByTestId("lead-rating")),
       new RegExp(String(lead.body.leadDeliverabilityRating)),
     );
+    assert.equal(lead.body.emailReason, "deliverable");
+    const reason = page.getByTestId("reason");
+    assert.equal(await reason.getAttribute("title"), "deliverable");
+    assert.equal(await text(reason), "Mailbox accepts mail");
     await browser.screenshot(page, "lead");
   });
 

@@ -75,7 +75,7 @@ export function ReasonBadge({ reason }: { reason: string | null | undefined }) {
   const tone =
     reason === "deliverable"
       ? "tone-good"
-      : /not_found|disabled|nxdomain|null_mx|no_mail|syntax/.test(reason)
+      : /not_found|disabled|nxdomain|null_mx|no_mx|invalid_syntax|unsupported_syntax/.test(reason)
         ? "tone-bad"
         : "tone-warn";
   return (

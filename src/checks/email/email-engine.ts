@@ -16,7 +16,14 @@ import {
   SmtpSession,
 } from "./smtp-session.js";
 import { type ParsedEmail, parseEmail } from "./syntax.js";
-import { budgetVerdict, errorVerdict, routeVerdict, smtpVerdict, syntaxVerdict } from "./verdict.js";
+import {
+  budgetVerdict,
+  egressVerdict,
+  errorVerdict,
+  routeVerdict,
+  smtpVerdict,
+  syntaxVerdict,
+} from "./verdict.js";
 
 /** RFC 5321 §4.5.3.2: a client should wait 5 minutes for the greeting and for the replies to MAIL
  *  and RCPT. Background verifications use these, bounded by their job's budget. */
@@ -48,6 +55,10 @@ export interface EmailEngineOptions {
   addressesPerSession?: number;
   /** MX addresses the probe may connect to (e.g. the SSRF guard's public-address test). */
   isAddressAllowed?: (address: string) => boolean;
+  /** Positive-only second signal for accept-all Microsoft 365 tenants (off unless configured). */
+  m365PersonalSite?: { confirms(email: string): Promise<boolean> } | undefined;
+  /** The start-up self-check's finding: true when port 25 (or the SOCKS proxy) is unreachable. */
+  isEgressBlocked?: () => boolean;
 }
 
 type Parsed = Extract<ParsedEmail, { ok: true }>;
@@ -70,6 +81,8 @@ export class EmailEngine implements EmailVerificationProvider {
   private readonly catchAllTtlMs: number;
   private readonly maxConnectionsPerMx: number;
   private readonly addressesPerSession: number;
+  private readonly isEgressBlocked: () => boolean;
+  private readonly m365PersonalSite: EmailEngineOptions["m365PersonalSite"];
   private readonly inflight = new Map<string, Promise<EmailVerdict>>();
   private readonly routes = new Map<string, Promise<MailRoute>>();
   private readonly groups = new Map<string, MxGroup>();
@@ -84,6 +97,8 @@ export class EmailEngine implements EmailVerificationProvider {
     this.catchAllTtlMs = options.catchAllTtlMs ?? 6 * 3600_000;
     this.maxConnectionsPerMx = Math.max(1, options.maxConnectionsPerMx);
     this.addressesPerSession = options.addressesPerSession ?? 10;
+    this.isEgressBlocked = options.isEgressBlocked ?? (() => false);
+    this.m365PersonalSite = options.m365PersonalSite;
     this.settings = {
       dns: options.dns,
       port: options.smtpPort,
@@ -139,8 +154,17 @@ export class EmailEngine implements EmailVerificationProvider {
   private async check(parsed: Parsed, mode: Mode, deadlineAt: number | undefined): Promise<EmailVerdict> {
     const route = await this.route(parsed.domain);
     if (route.kind !== "mx" && route.kind !== "implicit") return routeVerdict(parsed, route);
+    // DNS answers stand on their own; anything that needs port 25 is unknown while it is blocked.
+    if (this.isEgressBlocked())
+      return egressVerdict(
+        parsed,
+        "this host cannot reach port 25 (or its SOCKS proxy): no mail server was asked",
+      );
     const outcome = await this.probe(parsed, route, mode, deadlineAt);
-    return smtpVerdict(parsed, route, outcome);
+    const verdict = smtpVerdict(parsed, route, outcome);
+    if (verdict.reason === "tenant_accept_all" && (await this.m365PersonalSite?.confirms(parsed.email)))
+      return smtpVerdict(parsed, route, outcome, { confirmedBy: "m365_personal_site" });
+    return verdict;
   }
 
   private route(domain: string): Promise<MailRoute> {

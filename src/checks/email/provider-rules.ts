@@ -15,8 +15,6 @@ export interface ProviderRule {
   acceptAllReason: Extract<EmailReason, "accept_all" | "tenant_accept_all">;
   /** Upper bound on simultaneous connections to one MX host of this provider. */
   maxConnections: number | undefined;
-  /** Greeting timeout override (ms) for providers known to answer slowly. */
-  greetingTimeoutMs: number | undefined;
 }
 
 interface RawRule {
@@ -26,7 +24,6 @@ interface RawRule {
   catchAllProbe?: boolean;
   acceptAllReason?: "accept_all" | "tenant_accept_all";
   maxConnections?: number;
-  greetingTimeoutMs?: number;
 }
 
 const raw = JSON.parse(readFileSync(new URL("./data/provider-rules.json", import.meta.url), "utf8")) as {
@@ -41,7 +38,6 @@ export const PROVIDER_RULES: readonly ProviderRule[] = raw.rules
     catchAllProbe: r.catchAllProbe !== false,
     acceptAllReason: r.acceptAllReason ?? ("accept_all" as const),
     maxConnections: r.maxConnections,
-    greetingTimeoutMs: r.greetingTimeoutMs,
   }))
   // Longest suffix first, so "olc.protection.outlook.com" wins over a shorter one.
   .sort((a, b) => b.mxSuffix.length - a.mxSuffix.length);

@@ -107,6 +107,8 @@ export function smtpVerdict(
   parsed: Extract<ParsedEmail, { ok: true }>,
   route: Extract<MailRoute, { kind: "mx" | "implicit" }>,
   o: RcptOutcome,
+  /** A second signal proved the mailbox exists although the tenant accepts every address. */
+  evidence?: { confirmedBy: "m365_personal_site" },
 ): EmailVerdict {
   let reason: EmailReason = o.failure
     ? FAILURE_REASON[o.failure.kind]
@@ -115,6 +117,7 @@ export function smtpVerdict(
   if (reason === "deliverable" && o.catchAll === true) reason = provider?.acceptAllReason ?? "accept_all";
   // An accepted RCPT at a provider that accepts everything and bounces later proves nothing.
   else if (reason === "deliverable" && provider?.acceptsThenBounces) reason = "provider_unverifiable";
+  if (reason === "tenant_accept_all" && evidence) reason = "deliverable";
   const smtp: SmtpDetails = {
     host: o.host,
     stage: o.stage,
@@ -132,7 +135,9 @@ export function smtpVerdict(
     catchAll: o.catchAll,
     catchAllSource: o.catchAllSource,
     retryAfterMs: o.classified?.retryAfterMs,
-    message: o.failure?.message,
+    message: evidence
+      ? "the tenant accepts every address; the mailbox's Microsoft 365 personal site exists"
+      : o.failure?.message,
   });
 }
 

@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { EmailEngine } from "../../../src/checks/email/email-engine.js";
+import { fetchHeadStatus, M365PersonalSite } from "../../../src/checks/email/m365-personal-site.js";
 import { providerRuleFor } from "../../../src/checks/email/provider-rules.js";
 import { DnsResolver } from "../../../src/net/dns.js";
 import { smtpConnector } from "../../../src/net/smtp-client.js";
@@ -115,5 +119,67 @@ describe("provider behaviour from the per-provider data file", () => {
     const many = Array.from({ length: 60 }, (_, i) => `user${i}@yahoo-like.test`);
     await engine.verifyMany(many);
     assert.ok((smtp.peakConcurrent.get(HOST.yahoo) ?? 0) <= 2, `peak ${smtp.peakConcurrent.get(HOST.yahoo)}`);
+  });
+});
+
+describe("Microsoft 365 personal site as a positive-only second signal", () => {
+  it("builds the personal-site URL from the registrable domain's name", () => {
+    const site = new M365PersonalSite({ headStatus: async () => undefined });
+    assert.equal(
+      site.urlOf("Jane.Doe@mail.acme.co.uk"),
+      "https://acme-my.sharepoint.com/personal/jane_doe_mail_acme_co_uk/_layouts/15/onedrive.aspx",
+    );
+  });
+
+  it("upgrades an accept-all tenant's address only when its personal site answers 403", async () => {
+    const requested: string[] = [];
+    const server = createServer((req, res) => {
+      requested.push(`${req.method} ${req.url}`);
+      res.statusCode = req.url?.includes("/personal/known_tenant_test/") ? 403 : 404;
+      res.end();
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const dnsServer = await startDnsServer({
+      "tenant.test": { MX: [{ exchange: "tenant-test.mail.protection.outlook.com", priority: 10 }] },
+      "tenant-test.mail.protection.outlook.com": { A: ["127.0.1.3"] },
+    });
+    const smtp = await startSmtpServer({ "127.0.1.3": { catchAll: true } });
+    const dns = new DnsResolver({ servers: [dnsServer.address], timeoutMs: 300 });
+    const options = {
+      dns,
+      smtpPort: smtp.port,
+      heloName: "verifier.test",
+      mailFrom: "probe@verifier.test",
+      connectTimeoutMs: 500,
+      commandTimeoutMs: 400,
+      totalDeadlineMs: 4000,
+      maxConnectionsPerMx: 2,
+    };
+    const site = new M365PersonalSite({ headStatus: fetchHeadStatus(2000), originOf: () => origin });
+    const withSignal = new EmailEngine({ ...options, m365PersonalSite: site });
+    const without = new EmailEngine(options);
+    try {
+      const [known, ghost] = await withSignal.verifyMany(["known@tenant.test", "ghost@tenant.test"]);
+      assert.equal(known!.reason, "deliverable");
+      assert.equal(known!.status, "valid");
+      assert.equal(known!.catchAll, true, "the tenant still accepts every address");
+      assert.equal(ghost!.reason, "tenant_accept_all", "a 404 is not evidence of absence");
+      assert.ok(
+        requested.every((r) => r.startsWith("HEAD /personal/")),
+        requested.join(", "),
+      );
+      const before = requested.length;
+      assert.equal((await without.verify("known@tenant.test")).reason, "tenant_accept_all");
+      assert.equal(requested.length, before, "off unless configured");
+    } finally {
+      await withSignal.close();
+      await without.close();
+      dns.close();
+      await smtp.close();
+      await dnsServer.close();
+      server.close();
+    }
   });
 });
