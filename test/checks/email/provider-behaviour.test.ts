@@ -152,6 +152,7 @@ describe("Microsoft 365 personal site as a positive-only second signal", () => {
       smtpPort: smtp.port,
       heloName: "verifier.test",
       mailFrom: "probe@verifier.test",
+      connectSmtp: smtpConnector(),
       connectTimeoutMs: 500,
       commandTimeoutMs: 400,
       totalDeadlineMs: 4000,

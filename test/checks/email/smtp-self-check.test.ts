@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { EmailEngine } from "../../../src/checks/email/email-engine.js";
 import { heloIdentityWarnings, SmtpSelfCheck } from "../../../src/checks/email/smtp-self-check.js";
 import { DnsResolver } from "../../../src/net/dns.js";
+import { smtpConnector } from "../../../src/net/smtp-client.js";
 import { startDnsServer, type TestDnsServer } from "../../support/dns-server.js";
 import { type FakeInternet, startFakeInternet } from "../../support/fake-internet.js";
 import { type Harness, startHarness, UNLIMITED_RATE_ENV } from "../../support/harness.js";
@@ -88,6 +89,7 @@ describe("SMTP egress and identity self-checks against local DNS and SMTP server
       smtpPort: smtp.port,
       heloName: "verifier.selfcheck.test",
       mailFrom: "probe@verifier.selfcheck.test",
+      connectSmtp: smtpConnector(),
       connectTimeoutMs: 500,
       commandTimeoutMs: 400,
       totalDeadlineMs: 4000,
