@@ -110,6 +110,16 @@ describe("parked page evidence", () => {
     );
   });
 
+  it("does not hold a marketplace's own markers against its own site (registrable domain, tldts)", () => {
+    const home = `<title>HugeDomains.com - Shop for over 350,000 Premium Domains</title>
+      <script src="//static.hugedomains.com/js/common.js"></script>${longText(200)}
+      <a href="//www.hugedomains.com/domain_profile.cfm?d=AaaFarm&e=com">AaaFarm.com</a> <a href="/cart">Buy Now</a>`;
+    const own = judge(home, { host: "www.hugedomains.com", chain: ["https://www.hugedomains.com/"] });
+    assert.equal(own.isParked, false, JSON.stringify(own.evidence));
+    assert.ok(!own.evidence.some((e) => e.signal === "script" || e.signal === "link"));
+    assert.ok(judge(home).isParked, "the same markers on another site are evidence");
+  });
+
   it("reads for-sale wording in major European languages", () => {
     for (const sentence of [
       "Diese Domain steht zum Verkauf.",

@@ -19,13 +19,15 @@ interface Row {
   label: Label;
   source: string;
   note: string;
+  /** The host the page was served at, when known: its own links are not evidence. */
+  host: string;
 }
 
 function manifest(): Row[] {
   const lines = readFileSync(`${DIR}manifest.tsv`, "utf8").trim().split("\n").slice(1);
   return lines.map((line) => {
-    const [file = "", label = "", source = "", note = ""] = line.split("\t");
-    return { file, label: label as Label, source, note };
+    const [file = "", label = "", source = "", note = "", host = ""] = line.split("\t");
+    return { file, label: label as Label, source, note, host };
   });
 }
 
@@ -33,12 +35,12 @@ function judge(row: Row, indicators: ReturnType<typeof loadParkingIndicators>): 
   const body = gunzipSync(readFileSync(`${DIR}${row.file}`)).toString("utf8");
   return evaluateParked(
     {
-      host: "corpus.invalid",
+      host: row.host || "corpus.invalid",
       nameServers: [],
       cnames: [],
       addresses: [],
       forSaleTxt: [],
-      chain: ["https://corpus.invalid/"],
+      chain: [`https://${row.host || "corpus.invalid"}/`],
       headers: {},
       body,
     },

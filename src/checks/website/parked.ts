@@ -6,6 +6,7 @@
 // and JavaScript redirects load or point to; for-sale deep links) and its wording in several
 // languages; placeholder pages (server and control-panel defaults, registrar holding pages,
 // "coming soon") are a kind of parked. See docs/decisions/0011-parked-page-evidence.md.
+import { getDomain } from "tldts";
 import { type PageFacts, type RefElement, scanHtml } from "./html-scan.js";
 import type { IndicatorStrength, ParkingIndicator, ParkingIndicators } from "./parking-indicators.js";
 
@@ -124,6 +125,9 @@ export function evaluateParked(inputs: ParkedInputs, indicators: ParkingIndicato
     const { provider, type, strength, source } = row;
     evidence.push({ signal, value, provider, type, strength, weight, source });
   };
+  // A provider's own site carries its own markers (HugeDomains links its domain_profile pages):
+  // rows that name the checked site's registrable domain are not evidence there.
+  const ownDomain = registrable(inputs.host);
   const scan = (
     signal: ParkedSignal,
     kind: string,
@@ -132,6 +136,8 @@ export function evaluateParked(inputs: ParkedInputs, indicators: ParkingIndicato
   ) => {
     const lowered = values.map((v) => v.toLowerCase());
     for (const row of indicators.byKind(kind)) {
+      if (kind === "html" && ownDomain.includes(".") && row.pattern.toLowerCase().includes(ownDomain))
+        continue;
       const hit = lowered.findIndex((v) => row.test(v));
       if (hit !== -1) add(signal, kind === "html" ? row.pattern : values[hit]!, row, weight?.(row));
     }
@@ -260,6 +266,7 @@ function evaluatePage(
 ): number {
   const facts = scanHtml(inputs.body);
   const own = ownHosts(inputs);
+  const ownDomain = registrable(inputs.host);
   const seen = new Set<string>();
   const rowIds = new Map<ParkingIndicator, number>();
   const once = (signal: ParkedSignal, row: ParkingIndicator) => {
@@ -279,7 +286,7 @@ function evaluatePage(
   const urlRows = indicators.byKind("page_url");
   for (const ref of facts.refs) {
     const target = refTarget(ref.url, base);
-    if (!target || own.has(target.host)) continue;
+    if (!target || own.has(target.host) || registrable(target.host) === ownDomain) continue;
     for (const row of urlRows) {
       if (!row.test(target.key)) continue;
       if (POINTERS.has(ref.element) && !row.pattern.includes("/")) continue;
@@ -369,6 +376,12 @@ function ownHosts(inputs: ParkedInputs): Set<string> {
     }
   }
   return hosts;
+}
+
+/** The registrable domain (public-suffix aware), or the host itself when it has none. */
+function registrable(host: string): string {
+  const h = host.toLowerCase().replace(/\.$/, "");
+  return getDomain(h, { allowPrivateDomains: true }) ?? h;
 }
 
 function typeWeights(evidence: readonly ParkedEvidence[]): { placeholder: number; other: number } {
