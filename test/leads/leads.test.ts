@@ -282,7 +282,10 @@ for (const kind of dialects()) {
       assert.equal(byEmail.get("someone@parked.test")!.domainParked, true);
       assert.equal(byEmail.get("someone@parked.test")!.websiteParkedKind, "parked");
       const evidence = byEmail.get("someone@parked.test")!.websiteParkedEvidence as { signal: string }[];
-      assert.ok(evidence.some((e) => e.signal === "script"), JSON.stringify(evidence));
+      assert.ok(
+        evidence.some((e) => e.signal === "script"),
+        JSON.stringify(evidence),
+      );
       assert.equal(byEmail.get("bob@acme.test")!.websiteParkedKind, null);
       assert.equal(byEmail.get("bob@acme.test")!.websiteParkedEvidence, null);
       assert.equal(byEmail.get("someone@parked.test")!.validationStatus, "invalid");
