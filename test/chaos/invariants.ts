@@ -52,7 +52,7 @@ async function queueJobsOf(db: pg.Pool, field: string, value: string): Promise<s
        from pgboss.job where data->>$1 = $2 order by created_on`,
       [field, value],
     )
-    .catch(() => ({ rows: [] as Record<string, unknown>[] }));
+    .catch((error: Error) => ({ rows: [{ name: `(pgboss.job unreadable: ${error.message})` }] }));
   if (rows.length === 0) return "no pg-boss job";
   return rows
     .map(
