@@ -277,7 +277,7 @@ export async function checkInvariants(input: InvariantInput): Promise<Check[]> {
     const inDown = (c: Call) =>
       input.postgresDown.some((w) => c.start <= w.to + input.graceMs && c.end >= w.from);
     for (const c of input.calls) {
-      const where = `${c.op} on :${c.node.port} at +${c.start}`;
+      const where = `${c.op} on :${c.node.port} at ${new Date(c.start).toISOString().slice(11, 23)}`;
       if (c.status === undefined) {
         if (!c.nodeKilled && !c.nodeCrashed)
           violations.push(`${where}: no answer (${c.error}) from a live process`);
