@@ -52,7 +52,7 @@ async function queueJobsOf(db: pg.Pool, field: string, value: string): Promise<s
        from pgboss.job where data->>$1 = $2 order by created_on`,
       [field, value],
     )
-    .catch(() => ({ rows: [] as Record<string, unknown>[] }));
+    .catch((error: Error) => ({ rows: [{ name: `(pgboss.job unreadable: ${error.message})` }] }));
   if (rows.length === 0) return "no pg-boss job";
   return rows
     .map(
@@ -277,7 +277,7 @@ export async function checkInvariants(input: InvariantInput): Promise<Check[]> {
     const inDown = (c: Call) =>
       input.postgresDown.some((w) => c.start <= w.to + input.graceMs && c.end >= w.from);
     for (const c of input.calls) {
-      const where = `${c.op} on :${c.node.port} at +${c.start}`;
+      const where = `${c.op} on :${c.node.port} at ${new Date(c.start).toISOString().slice(11, 23)}`;
       if (c.status === undefined) {
         if (!c.nodeKilled && !c.nodeCrashed)
           violations.push(`${where}: no answer (${c.error}) from a live process`);
