@@ -136,8 +136,8 @@ async function benchKind(kind: DatabaseKind) {
     };
     const cases: [string, () => Promise<unknown>][] = [
       ["baseline: first page, no search", () => page()],
-      ["baseline: naive LIKE on 4 columns (count only), 'lopez4242'", () => naive("lopez4242")],
-      ["search 'lopez4242' (rare, 1 match)", () => page("lopez4242")],
+      ["baseline: naive LIKE on 4 columns (count only), 'lopez4212'", () => naive("lopez4212")],
+      ["search 'lopez4212' (rare, 1 match)", () => page("lopez4212")],
       ["search 'globex 42' (company, 100 matches)", () => page("globex 42")],
       ["search 'umbrella' (common, 10% of leads)", () => page("umbrella")],
       ["search 'zq' (2 chars: scan, no match)", () => page("zq")],
