@@ -21,6 +21,19 @@ export const A11Y_REPORTS = fileURLToPath(new URL("../../test-artifacts/a11y/", 
 /** Impacts that fail a page. Moderate and minor findings are recorded in the report only. */
 const BLOCKING_IMPACTS = new Set(["serious", "critical"]);
 export const NARROW_VIEWPORT = { width: 375, height: 812 };
+/** Names the deepest elements that reach past the viewport's right edge (for the failure message). */
+const WIDEST_ELEMENTS = `(() => {
+  const limit = document.documentElement.clientWidth;
+  const out = [];
+  for (const el of document.querySelectorAll("body *")) {
+    const r = el.getBoundingClientRect();
+    if (r.right <= limit + 1 || r.width === 0) continue;
+    if ([...el.children].some((c) => c.getBoundingClientRect().right > limit + 1)) continue;
+    out.push(el.tagName.toLowerCase() + (typeof el.className === "string" && el.className ? "." + el.className.split(" ").join(".") : "") + " (" + Math.round(r.right) + " px)");
+    if (out.length === 6) break;
+  }
+  return out.join(", ");
+})()`;
 
 /** Why the browser tests cannot run here, or false. With CI=true a missing browser is a failure. */
 export function browserSkipReason(): string | false {
@@ -162,12 +175,15 @@ export async function launchBrowser(): Promise<Browser> {
       const before = target.viewportSize();
       await target.setViewportSize(NARROW_VIEWPORT);
       try {
+        await shoot(target, name);
         const overflow = await target.evaluate(
           "document.documentElement.scrollWidth - document.documentElement.clientWidth",
         );
-        if (Number(overflow) > 0)
-          throw new Error(`${name}: the page scrolls sideways by ${overflow} px at 375 px`);
-        await shoot(target, name);
+        if (Number(overflow) > 0) {
+          throw new Error(
+            `${name}: the page scrolls sideways by ${overflow} px at 375 px; widest: ${await target.evaluate(WIDEST_ELEMENTS)}`,
+          );
+        }
       } finally {
         if (before) await target.setViewportSize(before);
       }

@@ -230,10 +230,10 @@ describe("overview and leads workspace in Chromium", { skip }, () => {
       100,
     );
 
-    await page.getByTestId("select-all").check();
     await page.getByTestId("bulk-archive").click();
     const confirmArchive = page.getByRole("dialog", { name: "Archive 2 leads?" });
     await confirmArchive.getByRole("button", { name: "Archive" }).click();
+    await page.getByTestId("leads-notice").filter({ hasText: "Archived 2 leads." }).waitFor();
     await page.getByTestId("empty").filter({ hasText: "No leads match" }).waitFor();
     assert.equal((await leadsOf("search=globex")).length, 0);
   });
@@ -285,7 +285,7 @@ describe("overview and leads workspace in Chromium", { skip }, () => {
   });
 
   it("keeps a webhook's actions on one line beside a long URL, at 375 px too", async () => {
-    const url = `https://hooks.example.com/${"very-long-path-segment/".repeat(6)}receiver`;
+    const url = `https://acme.test/${"very-long-path-segment/".repeat(6)}receiver`;
     const created = await api("POST", "/v1/webhooks", { url, events: ["lead.validated"], name: "CRM" });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     for (const narrow of [false, true]) {

@@ -79,7 +79,7 @@ export function ReasonBadge({ reason }: { reason: string | null | undefined }) {
         ? "tone-bad"
         : "tone-warn";
   return (
-    <span className={`badge reason ${tone}`} title={reason} data-testid="reason">
+    <span className={`badge reason ${tone}`} title={reason} data-testid="reason" data-reason={reason}>
       {labelOf(REASON, reason)}
     </span>
   );

@@ -78,6 +78,8 @@ export function LeadsPage() {
   // Follow the address (back/forward, Clear).
   useEffect(() => setDraft(filtersOf(new URLSearchParams(key))), [key]);
   const [selected, setSelected] = useState<Set<string>>(new Set());
+  /** What the last action that cleared the selection did (its bar is gone). */
+  const [notice, setNotice] = useState("");
   // A new page or filter starts with nothing selected: actions never reach rows out of sight.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the address is the trigger
   useEffect(() => setSelected(new Set()), [key]);
@@ -240,13 +242,19 @@ export function LeadsPage() {
       {selected.size > 0 ? (
         <BulkBar
           ids={[...selected]}
-          onDone={(clear) => {
-            if (clear) setSelected(new Set());
+          onDone={(clear, message) => {
+            if (clear) {
+              setSelected(new Set());
+              setNotice(message);
+            }
             page.reload();
           }}
         />
       ) : null}
 
+      <p role="status" className="muted" data-testid="leads-notice">
+        {selected.size === 0 ? notice : ""}
+      </p>
       <ErrorMessage error={page.error} />
       {page.loading && !page.data ? <Loading what="leads" /> : null}
       {page.data && page.data.total === 0 && !page.error ? (
@@ -375,7 +383,7 @@ function LeadRow({ lead, selected, onToggle }: { lead: Lead; selected: boolean; 
 }
 
 /** Actions on the selected leads: validate, tag, archive (after a confirmation), export. */
-function BulkBar({ ids, onDone }: { ids: string[]; onDone(clearSelection: boolean): void }) {
+function BulkBar({ ids, onDone }: { ids: string[]; onDone(clearSelection: boolean, message: string): void }) {
   const { client, guard } = useApi();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -388,8 +396,9 @@ function BulkBar({ ids, onDone }: { ids: string[]; onDone(clearSelection: boolea
     setError(null);
     setMessage("");
     try {
-      setMessage(await what());
-      onDone(clear);
+      const done = await what();
+      setMessage(done);
+      onDone(clear, done);
     } catch (e) {
       setError(e);
     } finally {
@@ -504,7 +513,7 @@ function BulkBar({ ids, onDone }: { ids: string[]; onDone(clearSelection: boolea
           run(async () => {
             const r = await guard(client.leads.validate(ids));
             return `Validating ${plural(r.totalLeads, "lead")}: the ratings update as the batch runs.`;
-          }, true);
+          }, false);
         }}
       >
         <p>

@@ -13,6 +13,7 @@ import {
   Loading,
   ProgressBar,
   plural,
+  yesNo,
 } from "../components/ui.js";
 import { Link } from "../router.js";
 
@@ -269,9 +270,11 @@ function VerdictCard({ checked }: { checked: Checked }) {
     );
   }
   const r = checked.result;
-  const verdict = r.status === "active" ? (r.isParked ? "risky" : "valid") : "invalid";
+  // Reached and not parked: valid; parked: risky; never reached: invalid (the website check's own words).
+  const verdict = r.status === "active" ? (r.isParked === true ? "risky" : "valid") : "invalid";
   const reason =
-    r.error ?? (r.isParked ? "The domain is parked" : r.status === "active" ? "The site answers" : r.status);
+    r.error ??
+    (r.isParked === true ? "The domain is parked" : r.status === "active" ? "The site answers" : r.status);
   return (
     <article className={`verdict-card verdict-${verdict}`} data-testid="verdict-card" aria-label="Result">
       <header>
@@ -281,8 +284,8 @@ function VerdictCard({ checked }: { checked: Checked }) {
       <p data-testid="reason">{reason}</p>
       <ul className="facts">
         <li>HTTP status: {r.httpStatus ?? "—"}</li>
-        <li>Valid TLS: {r.sslValid ? "yes" : "no"}</li>
-        <li>Parked: {r.isParked ? "yes" : "no"}</li>
+        <li>Valid TLS: {yesNo(r.sslValid)}</li>
+        <li>Parked: {yesNo(r.isParked)}</li>
         <li>Response time: {formatNumber(Math.round(r.responseTimeMs))} ms</li>
         <li>Redirects: {r.redirectChain.length}</li>
         {r.finalUrl ? <li className="wrap">Final URL: {r.finalUrl}</li> : null}
