@@ -12,6 +12,7 @@ import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { EmailEngine } from "../src/checks/email/email-engine.js";
 import { DnsResolver } from "../src/net/dns.js";
+import { smtpConnector } from "../src/net/smtp-client.js";
 import { startDnsServer, type Zone } from "../test/support/dns-server.js";
 import { type MxBehaviour, startSmtpServer } from "../test/support/smtp-server.js";
 
@@ -111,6 +112,7 @@ async function runOurs(dnsAddress: string): Promise<ClientResult> {
     commandTimeoutMs: 10_000,
     totalDeadlineMs: 60_000,
     maxConnectionsPerMx: MAX_CONNECTIONS_PER_MX,
+    connectSmtp: smtpConnector(),
   });
   const list = addresses();
   const stopRss = trackRss();
@@ -123,7 +125,7 @@ async function runOurs(dnsAddress: string): Promise<ClientResult> {
   resolver.close();
   const statuses: Record<string, number> = {};
   for (const v of verdicts) statuses[v.status] = (statuses[v.status] ?? 0) + 1;
-  return { elapsedMs, cpuMs, peakRssMb: stopRss(), valid: verdicts.map((v) => v.valid), statuses };
+  return { elapsedMs, cpuMs, peakRssMb: stopRss(), valid: verdicts.map((v) => v.valid === true), statuses };
 }
 
 async function runPeer(dnsAddress: string): Promise<ClientResult> {

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { Agent, interceptors, request } from "undici";
 import { WebsiteEngine } from "../src/checks/website/website.engine.js";
 import { DnsResolver } from "../src/net/dns.js";
+import { HttpClient } from "../src/net/http-client.js";
 import { startDnsServer } from "../test/support/dns-server.js";
 import { type Site, startSites } from "../test/support/http-servers.js";
 import { createTestPki } from "../test/support/test-ca.js";
@@ -117,8 +118,7 @@ function engineRunner(dns: DnsResolver, fixture: Fixture): Runner {
     retryTimeoutMs: 20_000,
     fallbackTimeoutMs: 15_000,
     totalDeadlineMs: 30_000,
-    allowPrivateTargets: true,
-    ca: fixture.ca,
+    client: new HttpClient({ dns, allowPrivateTargets: true, ca: fixture.ca }),
   });
   return async (url) => (await engine.check(url)).status === "active";
 }

@@ -3,12 +3,16 @@
 import { Redis } from "ioredis";
 import pino from "pino";
 import { IdentityVerifier } from "./accounts/identity.js";
+import { SigninService } from "./accounts/signin.service.js";
+import { SigninTokensRepo } from "./accounts/signin-tokens.repo.js";
 import { batchJobDefinitions } from "./batches/batch.jobs.js";
 import { BatchLimits } from "./batches/batch-limits.js";
 import { BatchRunner } from "./batches/batch-runner.js";
 import { BatchesService } from "./batches/batches.service.js";
 import { LeadValidationService } from "./batches/lead-validation.js";
 import { EmailEngine } from "./checks/email/email-engine.js";
+import { fetchHeadStatus, M365PersonalSite } from "./checks/email/m365-personal-site.js";
+import { SmtpSelfCheck } from "./checks/email/smtp-self-check.js";
 import { normalizeWebsite } from "./checks/website/normalize.js";
 import { WebsiteEngine } from "./checks/website/website.engine.js";
 import { websiteScore } from "./checks/website/website-score.js";
@@ -20,6 +24,7 @@ import type { JobDefinition } from "./jobs/catalog.js";
 import { createJobQueue, type JobQueue } from "./jobs/index.js";
 import { KeyCache, LocalRevocationBoard, RedisRevocationBoard } from "./keys/key-cache.js";
 import { KeysService } from "./keys/keys.service.js";
+import { LeadBulkActions } from "./leads/lead-bulk-actions.js";
 import { LeadsService, type WebsiteNormalizer } from "./leads/leads.service.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { StalledWorkSweeper } from "./lifecycle/stalled-work.sweeper.js";
@@ -27,10 +32,15 @@ import { meterChecks, meterCredits, meterJobs } from "./metrics/instrument.js";
 import { Metrics } from "./metrics/metrics.js";
 import { DnsResolver } from "./net/dns.js";
 import { classifyAddress } from "./net/guard.js";
+import { HttpClient } from "./net/http-client.js";
+import { smtpConnector } from "./net/smtp-client.js";
 import { type Database, migrateToLatest, openDatabase } from "./storage/db.js";
 import { reportAfterCommitErrorsTo } from "./storage/transaction.js";
+import { UsageService } from "./usage/usage.service.js";
 import { EmailChecksService } from "./validation/email-checks.service.js";
 import { LeadValidator } from "./validation/lead-validator.js";
+import { ValidationJobsRepo } from "./validation/validation-jobs.repo.js";
+import { WebsiteChecksService } from "./validation/website-checks.service.js";
 import { API_VERSION } from "./version.js";
 import { createWebhooks } from "./webhooks/create-webhooks.js";
 import type { WebhooksService } from "./webhooks/webhooks.service.js";
@@ -43,16 +53,21 @@ export interface Services {
   credits: CreditsService;
   keys: KeysService;
   identity: IdentityVerifier;
+  signin: SigninService;
   redis: Redis | undefined;
   dns: DnsResolver;
   emailEngine: EmailEngine;
+  smtpSelfCheck: SmtpSelfCheck;
   websiteEngine: WebsiteEngine;
   normalizeWebsite: WebsiteNormalizer;
   leads: LeadsService;
+  leadActions: LeadBulkActions;
   batches: BatchesService;
   batchRunner: BatchRunner;
   leadValidation: LeadValidationService;
+  usage: UsageService;
   emailChecks: EmailChecksService;
+  websiteChecks: WebsiteChecksService;
   webhooks: WebhooksService;
   sweeper: StalledWorkSweeper;
   queue: JobQueue;
@@ -99,6 +114,12 @@ export async function createServices(
   });
   meterCredits(metrics, credits);
   const identity = new IdentityVerifier(config.auth);
+  const signin = new SigninService(new SigninTokensRepo(database.db), {
+    secret: config.auth.jwtSecret,
+    issuer: config.auth.issuer,
+    audience: config.auth.audience,
+    clock,
+  });
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, {
         maxRetriesPerRequest: 2,
@@ -134,13 +155,27 @@ export async function createServices(
   });
 
   const dns = new DnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });
+  // Run by the serve and worker processes at start-up (server.ts); until then nothing is blocked.
+  const smtpSelfCheck = new SmtpSelfCheck({
+    dns,
+    heloName: config.smtp.heloName,
+    probeHost: config.smtp.egressProbeHost,
+    port: config.smtp.port,
+    socksProxy: config.smtp.socksProxy,
+    timeoutMs: config.smtp.connectTimeoutMs,
+    now: () => clock.now(),
+  });
   const emailEngine = new EmailEngine({
+    isEgressBlocked: () => smtpSelfCheck.isEgressBlocked(),
+    m365PersonalSite: config.smtp.m365PersonalSiteCheck
+      ? new M365PersonalSite({ headStatus: fetchHeadStatus(config.smtp.connectTimeoutMs) })
+      : undefined,
     dns,
     clock,
     smtpPort: config.smtp.port,
     heloName: config.smtp.heloName,
     mailFrom: config.smtp.mailFrom,
-    socksProxy: config.smtp.socksProxy,
+    connectSmtp: smtpConnector({ socksProxy: config.smtp.socksProxy }),
     connectTimeoutMs: config.smtp.connectTimeoutMs,
     commandTimeoutMs: config.smtp.commandTimeoutMs,
     totalDeadlineMs: config.smtp.totalDeadlineMs,
@@ -152,15 +187,18 @@ export async function createServices(
   });
   const websiteEngine = new WebsiteEngine({
     dns,
+    client: new HttpClient({
+      dns,
+      allowPrivateTargets: config.allowPrivateTargets,
+      httpPort: config.website.httpPort,
+      httpsPort: config.website.httpsPort,
+      ...(options.websiteCa ? { ca: options.websiteCa } : {}),
+    }),
     clock,
     firstTryTimeoutMs: config.website.firstTryTimeoutMs,
     retryTimeoutMs: config.website.retryTimeoutMs,
     fallbackTimeoutMs: config.website.fallbackTimeoutMs,
     totalDeadlineMs: config.website.totalDeadlineMs,
-    allowPrivateTargets: config.allowPrivateTargets,
-    httpPort: config.website.httpPort,
-    httpsPort: config.website.httpsPort,
-    ...(options.websiteCa ? { ca: options.websiteCa } : {}),
   });
   meterChecks(metrics, { website: websiteEngine, email: emailEngine });
   const normalize: WebsiteNormalizer = (input) => {
@@ -199,8 +237,15 @@ export async function createServices(
     scheduler: batches,
     prices: config.prices,
   });
+  const websiteChecks = new WebsiteChecksService({
+    credits,
+    website: websiteEngine,
+    normalizeWebsite: normalize,
+    priceMilli: config.prices.websiteCheck,
+  });
   const emailChecks = new EmailChecksService({
     database,
+    jobs: new ValidationJobsRepo(database.db),
     credits,
     clock,
     queue,
@@ -257,16 +302,21 @@ export async function createServices(
     credits,
     keys,
     identity,
+    signin,
     redis,
     dns,
     emailEngine,
+    smtpSelfCheck,
     websiteEngine,
     normalizeWebsite: normalize,
     leads,
     batches,
     batchRunner,
     leadValidation,
+    usage: new UsageService({ database, clock }),
+    leadActions: new LeadBulkActions({ database, events, clock }),
     emailChecks,
+    websiteChecks,
     webhooks,
     sweeper,
     queue,

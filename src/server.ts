@@ -2,12 +2,32 @@
 // turn readiness to 503 (for SHUTDOWN_DRAIN_MS while requests are still served), stop taking
 // requests and jobs, finish or hand back what is running within SHUTDOWN_TIMEOUT_MS, and exit 0.
 import { setTimeout as sleep } from "node:timers/promises";
-import { sql } from "kysely";
 import type { Config } from "./config/config.js";
 import type { App } from "./http/app.js";
 import { buildHttpApp, createLogger, createServices, type Services, startQueue } from "./main.js";
 import { startWorkerEndpoint, type WorkerEndpoint } from "./metrics/worker-endpoint.js";
+import { isDatabaseReachable } from "./storage/ping.js";
 import { registerWorkers } from "./worker.js";
+
+/** The SMTP egress and HELO identity self-checks, logged; results feed verdicts and /readiness. */
+function startSmtpSelfCheck(services: Services, logger: { info: LogFn; warn: LogFn }): void {
+  if (!services.config.smtp.selfCheck) return;
+  void services.smtpSelfCheck.run().then(
+    (s) => {
+      if (s.egress === "blocked")
+        logger.warn(
+          { egress: s.egress, reason: s.egressMessage },
+          "SMTP egress blocked: email results will be unknown (egress_blocked) until a restart finds port 25 reachable",
+        );
+      else logger.info({ egress: s.egress, detail: s.egressMessage }, "SMTP egress reachable");
+      for (const warning of s.heloWarnings)
+        logger.warn({ heloName: s.heloName }, `SMTP identity: ${warning}`);
+    },
+    (err: unknown) => logger.warn({ err }, "SMTP self-check failed"),
+  );
+}
+
+type LogFn = (obj: object, msg: string) => void;
 
 export interface Running {
   services: Services;
@@ -20,6 +40,7 @@ export async function startServe(config: Readonly<Config>, options: { worker: bo
   const services = await createServices(config, { logger });
   services.metrics.collectProcessMetrics();
   await startQueue(services);
+  startSmtpSelfCheck(services, logger);
   if (options.worker) await registerWorkers(services);
   const app = await buildHttpApp(services, logger);
   // While draining, answers close their connection: clients reconnect to another instance, and
@@ -45,6 +66,7 @@ export async function startWorker(config: Readonly<Config>): Promise<Running> {
   const services = await createServices(config, { logger });
   services.metrics.collectProcessMetrics();
   await startQueue(services);
+  startSmtpSelfCheck(services, logger);
   await registerWorkers(services);
   const endpoint =
     config.worker.port === undefined
@@ -73,10 +95,7 @@ export async function startWorker(config: Readonly<Config>): Promise<Running> {
 
 async function readinessChecks(services: Services): Promise<Record<string, string>> {
   const [database, queue] = await Promise.all([
-    sql`select 1 as ok`.execute(services.database.db).then(
-      () => "ok",
-      () => "unavailable",
-    ),
+    isDatabaseReachable(services.database.db).then((ok) => (ok ? "ok" : "unavailable")),
     services.queue.ping().then(
       (ok) => (ok ? "ok" : "unavailable"),
       () => "unavailable",

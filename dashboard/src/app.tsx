@@ -8,6 +8,7 @@ import { ImportPage } from "./pages/import.js";
 import { KeysPage } from "./pages/keys.js";
 import { LeadPage } from "./pages/lead.js";
 import { LeadsPage } from "./pages/leads.js";
+import { OverviewPage } from "./pages/overview.js";
 import { SignInPage } from "./pages/signin.js";
 import { WebhooksPage } from "./pages/webhooks.js";
 import { Link, match, navigate, useLocation } from "./router.js";
@@ -22,6 +23,7 @@ import {
 } from "./session.js";
 
 const NAV = [
+  { to: "/", label: "Overview" },
   { to: "/leads", label: "Leads" },
   { to: "/import", label: "Import" },
   { to: "/keys", label: "API keys" },
@@ -77,7 +79,7 @@ export function App() {
     saveSession(next);
     setNotice(null);
     setSession(next);
-    navigate("/leads", { replace: true });
+    navigate("/", { replace: true });
   }, []);
 
   // Several calls can fail with 401 at once: the first one signs out and its reason is kept.
@@ -117,14 +119,19 @@ function Shell() {
   return (
     <>
       <header className="top">
-        <Link to="/leads" className="brand">
+        <Link to="/" className="brand">
           leadcheck
         </Link>
         <nav aria-label="Main">
           <ul>
             {NAV.map((item) => (
               <li key={item.to}>
-                <Link to={item.to} aria-current={path.startsWith(item.to) ? "page" : undefined}>
+                <Link
+                  to={item.to}
+                  aria-current={
+                    (item.to === "/" ? path === "/" : path.startsWith(item.to)) ? "page" : undefined
+                  }
+                >
                   {item.label}
                 </Link>
               </li>
@@ -148,7 +155,8 @@ function Shell() {
 }
 
 function Page({ path }: { path: string }) {
-  if (path === "/" || path === "/signin") return <Redirect to="/leads" />;
+  if (path === "/") return <OverviewPage />;
+  if (path === "/signin" || path === "/overview") return <Redirect to="/" />;
   if (path === "/leads") return <LeadsPage />;
   const lead = match("/leads/:id", path);
   if (lead) return <LeadPage leadId={lead.id!} />;

@@ -46,9 +46,14 @@ export type LeadBulkResult = ResponseBody<"/v1/leads/bulk", "post">;
 export type LeadValidateInput = RequestBody<"/v1/leads/validate", "post">;
 export type LeadValidateResult = ResponseBody<"/v1/leads/validate", "post">;
 export type LeadImportResult = ResponseBody<"/v1/leads/import", "post">;
+export type LeadsArchived = ResponseBody<"/v1/leads/archive", "post">;
+export type LeadTagInput = RequestBody<"/v1/leads/tags", "post">;
+export type LeadsTagged = ResponseBody<"/v1/leads/tags", "post">;
 
 // Batches
 export type Batch = ResponseBody<"/v1/batches/{batchId}", "get">;
+export type BatchListQuery = QueryParams<"/v1/batches", "get">;
+export type BatchPage = ResponseBody<"/v1/batches", "get">;
 export type BatchResultsQuery = QueryParams<"/v1/batches/{batchId}/results", "get">;
 export type BatchResultsPage = ResponseBody<"/v1/batches/{batchId}/results", "get">;
 
@@ -56,6 +61,8 @@ export type BatchResultsPage = ResponseBody<"/v1/batches/{batchId}/results", "ge
 export type CreditBalance = ResponseBody<"/v1/credits", "get">;
 export type CreditTransactionsQuery = QueryParams<"/v1/credits/transactions", "get">;
 export type CreditTransactionsPage = ResponseBody<"/v1/credits/transactions", "get">;
+export type UsageQuery = QueryParams<"/v1/usage", "get">;
+export type Usage = ResponseBody<"/v1/usage", "get">;
 
 // API keys
 export type ApiKeyCreateInput = RequestBody<"/v1/auth/keys", "post">;

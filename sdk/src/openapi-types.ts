@@ -148,7 +148,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List leads, newest first */
+    /** List leads, newest first; search by email, name or company, filter by tag */
     get: operations["listLeads"];
     put?: never;
     /** Create a lead (validated unless validate: false) */
@@ -166,7 +166,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Lead statistics: counts by validation status and recommendation, average rating */
+    /** Lead statistics: counts by validation status, recommendation and verdict, average rating */
     get: operations["getLeadStats"];
     put?: never;
     post?: never;
@@ -242,7 +242,45 @@ export interface paths {
     /** Export the account's leads with their ratings as CSV (streamed) */
     get: operations["exportLeads"];
     put?: never;
-    post?: never;
+    /** Export a selection of leads as CSV (the columns of GET /v1/leads/export) */
+    post: operations["exportLeadSelection"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/leads/archive": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Archive a selection of leads (soft delete), all or none */
+    post: operations["archiveLeads"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/leads/tags": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Add and remove tags on a selection of leads, all or none
+     * @description Tags are trimmed, 1-100 characters, case-sensitive; a lead carries at most 100 (422 otherwise, nothing changed). `updated` counts the leads whose tags changed; each gets a lead.updated event.
+     */
+    post: operations["tagLeads"];
     delete?: never;
     options?: never;
     head?: never;
@@ -260,6 +298,23 @@ export interface paths {
     put?: never;
     /** Validate 1-500 existing leads as a batch */
     post: operations["validateLeads"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/batches": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The account's batches, newest first, with progress */
+    get: operations["listBatches"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -510,6 +565,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/usage": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Credits and validations per UTC day (from the credit ledger)
+     * @description Every day of [from, to] is listed, zeros included. Defaults: the last 30 days up to today; at most 366 days.
+     */
+    get: operations["getUsage"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -564,6 +639,18 @@ export interface operations {
             timestamp: string;
             checks?: {
               [key: string]: string;
+            };
+            details?: {
+              smtp?: {
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                egress: "unchecked" | "ok" | "blocked";
+                egressMessage?: string;
+                egressAddress?: string;
+                heloName: string;
+                /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
+                heloWarnings: string[];
+                checkedAt?: string;
+              };
             };
           };
         };
@@ -645,6 +732,18 @@ export interface operations {
             checks?: {
               [key: string]: string;
             };
+            details?: {
+              smtp?: {
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                egress: "unchecked" | "ok" | "blocked";
+                egressMessage?: string;
+                egressAddress?: string;
+                heloName: string;
+                /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
+                heloWarnings: string[];
+                checkedAt?: string;
+              };
+            };
           };
         };
       };
@@ -725,6 +824,18 @@ export interface operations {
             checks?: {
               [key: string]: string;
             };
+            details?: {
+              smtp?: {
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                egress: "unchecked" | "ok" | "blocked";
+                egressMessage?: string;
+                egressAddress?: string;
+                heloName: string;
+                /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
+                heloWarnings: string[];
+                checkedAt?: string;
+              };
+            };
           };
         };
       };
@@ -793,6 +904,18 @@ export interface operations {
             timestamp: string;
             checks?: {
               [key: string]: string;
+            };
+            details?: {
+              smtp?: {
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                egress: "unchecked" | "ok" | "blocked";
+                egressMessage?: string;
+                egressAddress?: string;
+                heloName: string;
+                /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
+                heloWarnings: string[];
+                checkedAt?: string;
+              };
             };
           };
         };
@@ -1424,6 +1547,10 @@ export interface operations {
         leadRecommendation?: "high_priority" | "validate" | "research" | "skip";
         campaign?: string;
         source?: "manual" | "api" | "csv" | "google_sheets";
+        /** @description Case-insensitive text found anywhere in the email, first name, last name or company (indexed from 3 characters) */
+        search?: string;
+        /** @description Leads carrying this tag */
+        tag?: string;
       };
       header?: never;
       path?: never;
@@ -1458,13 +1585,16 @@ export interface operations {
               status: boolean;
               validationStatus: string;
               leadDeliverabilityRating: number;
-              leadRecommendation: string;
-              leadQuality: string;
+              /** @description null until the lead's first validation (leadDeliverabilityRating is 0 until then) */
+              leadRecommendation: ("high_priority" | "validate" | "research" | "skip") | null;
+              /** @description The rating's band; null until the lead's first validation */
+              leadQuality: string | null;
               ratingFactors: {
                 code: string;
                 label: string;
                 points: number;
               }[];
+              /** @description true when the mailbox accepted the address (catch-all or not) or proved it exists; false when the verdict is invalid or the mailbox is full; null when the verdict is unknown (never false for a fact the check did not reach). Null until validated. */
               emailValid: boolean | null;
               emailCatchAll: boolean | null;
               emailDisposable: boolean | null;
@@ -1472,10 +1602,59 @@ export interface operations {
               emailScore: number | null;
               emailType: string | null;
               emailRisk: string | null;
+              /** @description The email verdict's reason (see EmailReason in check-email); null until validated. */
+              emailReason:
+                | (
+                    | "deliverable"
+                    | "accept_all"
+                    | "tenant_accept_all"
+                    | "provider_unverifiable"
+                    | "disposable"
+                    | "invalid_syntax"
+                    | "unsupported_syntax"
+                    | "dns_nxdomain"
+                    | "null_mx"
+                    | "no_mx"
+                    | "dns_servfail"
+                    | "dns_timeout"
+                    | "dns_error"
+                    | "mailbox_not_found"
+                    | "mailbox_disabled"
+                    | "mailbox_full"
+                    | "rate_limited"
+                    | "greylisted"
+                    | "smtp_temporary"
+                    | "ip_blocked"
+                    | "smtp_timeout"
+                    | "smtp_connect_failed"
+                    | "smtp_connection_dropped"
+                    | "smtp_protocol_error"
+                    | "smtp_unknown_reply"
+                    | "egress_blocked"
+                    | "proxy_error"
+                    | "internal_error"
+                  )
+                | null;
+              /** @description The email verdict: valid, risky, invalid or unknown; null until the lead's first validation */
+              emailStatus: string | null;
               domainHttpStatus: number | null;
               domainFinalUrl: string | null;
               domainSslValid: boolean | null;
               domainParked: boolean | null;
+              websiteParkedKind: ("parked" | "placeholder") | null;
+              websiteParkedEvidence:
+                | {
+                    /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page or random_path */
+                    signal: string;
+                    /** @description What was observed (a host, a URL, the matched pattern) */
+                    value: string;
+                    provider: string;
+                    /** @description parking, marketplace, placeholder, ... */
+                    type: string;
+                    /** @description Points toward the parked threshold (60) */
+                    weight: number;
+                  }[]
+                | null;
               domainResponseTimeMs: number | null;
               domainScore: number | null;
               validatedAt: string | null;
@@ -1634,13 +1813,16 @@ export interface operations {
             status: boolean;
             validationStatus: string;
             leadDeliverabilityRating: number;
-            leadRecommendation: string;
-            leadQuality: string;
+            /** @description null until the lead's first validation (leadDeliverabilityRating is 0 until then) */
+            leadRecommendation: ("high_priority" | "validate" | "research" | "skip") | null;
+            /** @description The rating's band; null until the lead's first validation */
+            leadQuality: string | null;
             ratingFactors: {
               code: string;
               label: string;
               points: number;
             }[];
+            /** @description true when the mailbox accepted the address (catch-all or not) or proved it exists; false when the verdict is invalid or the mailbox is full; null when the verdict is unknown (never false for a fact the check did not reach). Null until validated. */
             emailValid: boolean | null;
             emailCatchAll: boolean | null;
             emailDisposable: boolean | null;
@@ -1648,10 +1830,59 @@ export interface operations {
             emailScore: number | null;
             emailType: string | null;
             emailRisk: string | null;
+            /** @description The email verdict's reason (see EmailReason in check-email); null until validated. */
+            emailReason:
+              | (
+                  | "deliverable"
+                  | "accept_all"
+                  | "tenant_accept_all"
+                  | "provider_unverifiable"
+                  | "disposable"
+                  | "invalid_syntax"
+                  | "unsupported_syntax"
+                  | "dns_nxdomain"
+                  | "null_mx"
+                  | "no_mx"
+                  | "dns_servfail"
+                  | "dns_timeout"
+                  | "dns_error"
+                  | "mailbox_not_found"
+                  | "mailbox_disabled"
+                  | "mailbox_full"
+                  | "rate_limited"
+                  | "greylisted"
+                  | "smtp_temporary"
+                  | "ip_blocked"
+                  | "smtp_timeout"
+                  | "smtp_connect_failed"
+                  | "smtp_connection_dropped"
+                  | "smtp_protocol_error"
+                  | "smtp_unknown_reply"
+                  | "egress_blocked"
+                  | "proxy_error"
+                  | "internal_error"
+                )
+              | null;
+            /** @description The email verdict: valid, risky, invalid or unknown; null until the lead's first validation */
+            emailStatus: string | null;
             domainHttpStatus: number | null;
             domainFinalUrl: string | null;
             domainSslValid: boolean | null;
             domainParked: boolean | null;
+            websiteParkedKind: ("parked" | "placeholder") | null;
+            websiteParkedEvidence:
+              | {
+                  /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page or random_path */
+                  signal: string;
+                  /** @description What was observed (a host, a URL, the matched pattern) */
+                  value: string;
+                  provider: string;
+                  /** @description parking, marketplace, placeholder, ... */
+                  type: string;
+                  /** @description Points toward the parked threshold (60) */
+                  weight: number;
+                }[]
+              | null;
             domainResponseTimeMs: number | null;
             domainScore: number | null;
             validatedAt: string | null;
@@ -1755,6 +1986,14 @@ export interface operations {
             byRecommendation: {
               [key: string]: number;
             };
+            /** @description Live leads by email verdict; notValidated: never validated yet */
+            byVerdict: {
+              valid: number;
+              risky: number;
+              invalid: number;
+              unknown: number;
+              notValidated: number;
+            };
             averageRating: number | null;
           };
         };
@@ -1852,13 +2091,16 @@ export interface operations {
             status: boolean;
             validationStatus: string;
             leadDeliverabilityRating: number;
-            leadRecommendation: string;
-            leadQuality: string;
+            /** @description null until the lead's first validation (leadDeliverabilityRating is 0 until then) */
+            leadRecommendation: ("high_priority" | "validate" | "research" | "skip") | null;
+            /** @description The rating's band; null until the lead's first validation */
+            leadQuality: string | null;
             ratingFactors: {
               code: string;
               label: string;
               points: number;
             }[];
+            /** @description true when the mailbox accepted the address (catch-all or not) or proved it exists; false when the verdict is invalid or the mailbox is full; null when the verdict is unknown (never false for a fact the check did not reach). Null until validated. */
             emailValid: boolean | null;
             emailCatchAll: boolean | null;
             emailDisposable: boolean | null;
@@ -1866,10 +2108,59 @@ export interface operations {
             emailScore: number | null;
             emailType: string | null;
             emailRisk: string | null;
+            /** @description The email verdict's reason (see EmailReason in check-email); null until validated. */
+            emailReason:
+              | (
+                  | "deliverable"
+                  | "accept_all"
+                  | "tenant_accept_all"
+                  | "provider_unverifiable"
+                  | "disposable"
+                  | "invalid_syntax"
+                  | "unsupported_syntax"
+                  | "dns_nxdomain"
+                  | "null_mx"
+                  | "no_mx"
+                  | "dns_servfail"
+                  | "dns_timeout"
+                  | "dns_error"
+                  | "mailbox_not_found"
+                  | "mailbox_disabled"
+                  | "mailbox_full"
+                  | "rate_limited"
+                  | "greylisted"
+                  | "smtp_temporary"
+                  | "ip_blocked"
+                  | "smtp_timeout"
+                  | "smtp_connect_failed"
+                  | "smtp_connection_dropped"
+                  | "smtp_protocol_error"
+                  | "smtp_unknown_reply"
+                  | "egress_blocked"
+                  | "proxy_error"
+                  | "internal_error"
+                )
+              | null;
+            /** @description The email verdict: valid, risky, invalid or unknown; null until the lead's first validation */
+            emailStatus: string | null;
             domainHttpStatus: number | null;
             domainFinalUrl: string | null;
             domainSslValid: boolean | null;
             domainParked: boolean | null;
+            websiteParkedKind: ("parked" | "placeholder") | null;
+            websiteParkedEvidence:
+              | {
+                  /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page or random_path */
+                  signal: string;
+                  /** @description What was observed (a host, a URL, the matched pattern) */
+                  value: string;
+                  provider: string;
+                  /** @description parking, marketplace, placeholder, ... */
+                  type: string;
+                  /** @description Points toward the parked threshold (60) */
+                  weight: number;
+                }[]
+              | null;
             domainResponseTimeMs: number | null;
             domainScore: number | null;
             validatedAt: string | null;
@@ -2021,13 +2312,16 @@ export interface operations {
             status: boolean;
             validationStatus: string;
             leadDeliverabilityRating: number;
-            leadRecommendation: string;
-            leadQuality: string;
+            /** @description null until the lead's first validation (leadDeliverabilityRating is 0 until then) */
+            leadRecommendation: ("high_priority" | "validate" | "research" | "skip") | null;
+            /** @description The rating's band; null until the lead's first validation */
+            leadQuality: string | null;
             ratingFactors: {
               code: string;
               label: string;
               points: number;
             }[];
+            /** @description true when the mailbox accepted the address (catch-all or not) or proved it exists; false when the verdict is invalid or the mailbox is full; null when the verdict is unknown (never false for a fact the check did not reach). Null until validated. */
             emailValid: boolean | null;
             emailCatchAll: boolean | null;
             emailDisposable: boolean | null;
@@ -2035,10 +2329,59 @@ export interface operations {
             emailScore: number | null;
             emailType: string | null;
             emailRisk: string | null;
+            /** @description The email verdict's reason (see EmailReason in check-email); null until validated. */
+            emailReason:
+              | (
+                  | "deliverable"
+                  | "accept_all"
+                  | "tenant_accept_all"
+                  | "provider_unverifiable"
+                  | "disposable"
+                  | "invalid_syntax"
+                  | "unsupported_syntax"
+                  | "dns_nxdomain"
+                  | "null_mx"
+                  | "no_mx"
+                  | "dns_servfail"
+                  | "dns_timeout"
+                  | "dns_error"
+                  | "mailbox_not_found"
+                  | "mailbox_disabled"
+                  | "mailbox_full"
+                  | "rate_limited"
+                  | "greylisted"
+                  | "smtp_temporary"
+                  | "ip_blocked"
+                  | "smtp_timeout"
+                  | "smtp_connect_failed"
+                  | "smtp_connection_dropped"
+                  | "smtp_protocol_error"
+                  | "smtp_unknown_reply"
+                  | "egress_blocked"
+                  | "proxy_error"
+                  | "internal_error"
+                )
+              | null;
+            /** @description The email verdict: valid, risky, invalid or unknown; null until the lead's first validation */
+            emailStatus: string | null;
             domainHttpStatus: number | null;
             domainFinalUrl: string | null;
             domainSslValid: boolean | null;
             domainParked: boolean | null;
+            websiteParkedKind: ("parked" | "placeholder") | null;
+            websiteParkedEvidence:
+              | {
+                  /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page or random_path */
+                  signal: string;
+                  /** @description What was observed (a host, a URL, the matched pattern) */
+                  value: string;
+                  provider: string;
+                  /** @description parking, marketplace, placeholder, ... */
+                  type: string;
+                  /** @description Points toward the parked threshold (60) */
+                  weight: number;
+                }[]
+              | null;
             domainResponseTimeMs: number | null;
             domainScore: number | null;
             validatedAt: string | null;
@@ -2455,6 +2798,257 @@ export interface operations {
       };
     };
   };
+  exportLeadSelection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description 1-500 ids of the account's live leads; any other id refuses the whole request (404 with details.missingLeadIds) */
+          leadIds: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description One header row, then one row per selected lead, in id order */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  archiveLeads: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description 1-500 ids of the account's live leads; any other id refuses the whole request (404 with details.missingLeadIds) */
+          leadIds: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            archived: number;
+            leadIds: string[];
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  tagLeads: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description 1-500 ids of the account's live leads; any other id refuses the whole request (404 with details.missingLeadIds) */
+          leadIds: string[];
+          add?: string[];
+          remove?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            updated: number;
+            leadIds: string[];
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   validateLeads: {
     parameters: {
       query?: never;
@@ -2490,6 +3084,110 @@ export interface operations {
             pollUrl: string;
             totalLeads: number;
             total_leads: number;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listBatches: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            batches: {
+              batchId: string;
+              /** @description lead_validation or domain_check */
+              type: string;
+              /** @description processing, completed or failed */
+              status: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              createdAt: string;
+              pollUrl: string;
+              totalLeads: number;
+              completedLeads: number;
+              validLeads: number;
+              invalidLeads: number;
+              failedLeads: number;
+              /** @description 0-100 percent */
+              progress: number;
+              completedAt: string | null;
+            }[];
+            total: number;
+            limit: number;
+            offset: number;
+            hasMore: boolean;
+            nextOffset: number | null;
           };
         };
       };
@@ -2873,8 +3571,8 @@ export interface operations {
             valid: boolean;
             httpStatus: number | null;
             finalUrl: string;
-            sslValid: boolean;
-            isParked: boolean;
+            sslValid: boolean | null;
+            isParked: boolean | null;
             responseTimeMs: number;
             redirectChain: string[];
             error: string | null;
@@ -2972,8 +3670,8 @@ export interface operations {
             valid: boolean;
             httpStatus: number | null;
             finalUrl: string;
-            sslValid: boolean;
-            isParked: boolean;
+            sslValid: boolean | null;
+            isParked: boolean | null;
             responseTimeMs: number;
             redirectChain: string[];
             error: string | null;
@@ -3071,7 +3769,68 @@ export interface operations {
             email: string;
             /** @description valid, invalid, risky, unknown or processing */
             status: string;
-            valid?: boolean;
+            /** @description true when the mailbox accepted the address (catch-all or not) or proved it exists; false when the verdict is invalid or the mailbox is full; null when the verdict is unknown (never false for a fact the check did not reach). */
+            valid?: boolean | null;
+            /**
+             * @description Why the email verdict is what it is, from a closed list:
+             *     - `deliverable`: The mailbox accepted the address at RCPT and the domain is not catch-all.
+             *     - `accept_all`: The domain accepts every address (a random address was accepted too): risky.
+             *     - `tenant_accept_all`: A Microsoft 365 tenant that accepts every address at RCPT: catch-all, and mail may still bounce later.
+             *     - `provider_unverifiable`: The provider (Yahoo, AOL and other accept-then-bounce providers) accepts every RCPT and bounces later: an accepted RCPT proves nothing, so the verdict is unknown.
+             *     - `disposable`: The mailbox accepted the address but the domain is a disposable-address service: risky.
+             *     - `invalid_syntax`: The address is not a valid RFC 5321 address: invalid.
+             *     - `unsupported_syntax`: The address uses a form this service does not accept (quoted or UTF-8 local part, address literal): invalid.
+             *     - `dns_nxdomain`: The domain does not exist: invalid.
+             *     - `null_mx`: The domain publishes a Null MX (RFC 7505): it accepts no mail: invalid.
+             *     - `no_mx`: The domain has neither MX nor A/AAAA records: no host accepts its mail: invalid.
+             *     - `dns_servfail`: DNS answered SERVFAIL for the domain: unknown, retried later.
+             *     - `dns_timeout`: DNS did not answer in time: unknown, retried later.
+             *     - `dns_error`: Another DNS failure: unknown, retried later.
+             *     - `mailbox_not_found`: The mail server said the mailbox does not exist: invalid.
+             *     - `mailbox_disabled`: The mail server said the mailbox is disabled, inactive or blocked: invalid.
+             *     - `mailbox_full`: The mailbox exists but is over quota: risky.
+             *     - `rate_limited`: The mailbox exists but is receiving mail too fast right now (a per-mailbox rate limit): risky, retried later.
+             *     - `greylisted`: The server asked us to come back later (greylisting): unknown, retried later.
+             *     - `smtp_temporary`: The server answered with a temporary failure: unknown, retried later.
+             *     - `ip_blocked`: The server refused our IP address, HELO name or sender (block list, reputation, reverse DNS, relay or policy): unknown, never invalid.
+             *     - `smtp_timeout`: The mail server did not answer in time: unknown, retried later.
+             *     - `smtp_connect_failed`: No connection to any mail host: unknown, retried later.
+             *     - `smtp_connection_dropped`: The mail server closed the connection mid-conversation: unknown, retried later.
+             *     - `smtp_protocol_error`: The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
+             *     - `smtp_unknown_reply`: The server refused without a recognisable reason: unknown.
+             *     - `egress_blocked`: This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+             *     - `proxy_error`: The SOCKS proxy failed: unknown.
+             *     - `internal_error`: A defect of ours, logged: unknown.
+             */
+            reason?:
+              | "deliverable"
+              | "accept_all"
+              | "tenant_accept_all"
+              | "provider_unverifiable"
+              | "disposable"
+              | "invalid_syntax"
+              | "unsupported_syntax"
+              | "dns_nxdomain"
+              | "null_mx"
+              | "no_mx"
+              | "dns_servfail"
+              | "dns_timeout"
+              | "dns_error"
+              | "mailbox_not_found"
+              | "mailbox_disabled"
+              | "mailbox_full"
+              | "rate_limited"
+              | "greylisted"
+              | "smtp_temporary"
+              | "ip_blocked"
+              | "smtp_timeout"
+              | "smtp_connect_failed"
+              | "smtp_connection_dropped"
+              | "smtp_protocol_error"
+              | "smtp_unknown_reply"
+              | "egress_blocked"
+              | "proxy_error"
+              | "internal_error";
             catchAll?: boolean;
             disposable?: boolean;
             service?: string;
@@ -4273,6 +5032,115 @@ export interface operations {
              * @description ISO 8601 UTC
              */
             expires_at: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getUsage: {
+    parameters: {
+      query?: {
+        /** @description UTC day, YYYY-MM-DD */
+        from?: string;
+        /** @description UTC day, YYYY-MM-DD */
+        to?: string;
+        granularity?: "day";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description UTC day, YYYY-MM-DD */
+            from: string;
+            /** @description UTC day, YYYY-MM-DD */
+            to: string;
+            /** @enum {string} */
+            granularity: "day";
+            days: {
+              /** @description UTC day, YYYY-MM-DD */
+              date: string;
+              /** @description Credits charged, in display credits (1 per check at the default prices; stored credits x 1000) */
+              creditsSpent: number;
+              /** @description Credits granted or bought (the signup grant included), in display credits */
+              creditsAdded: number;
+              /** @description Charged requests (ledger debits; a bulk request is one) */
+              charges: number;
+              /** @description Lead validations and batch items counted toward the daily validation limit */
+              validations: number;
+            }[];
+            totals: {
+              /** @description Credits charged, in display credits (1 per check at the default prices; stored credits x 1000) */
+              creditsSpent: number;
+              /** @description Credits granted or bought (the signup grant included), in display credits */
+              creditsAdded: number;
+              /** @description Charged requests (ledger debits; a bulk request is one) */
+              charges: number;
+              /** @description Lead validations and batch items counted toward the daily validation limit */
+              validations: number;
+            };
           };
         };
       };

@@ -5,6 +5,8 @@ import type {
   ApiKeyList,
   ApiKeyRevoked,
   Batch,
+  BatchListQuery,
+  BatchPage,
   BatchResultsPage,
   BatchResultsQuery,
   CreatedApiKey,
@@ -23,9 +25,14 @@ import type {
   LeadListQuery,
   LeadPage,
   LeadStats,
+  LeadsArchived,
+  LeadsTagged,
+  LeadTagInput,
   LeadUpdateInput,
   LeadValidateResult,
   RotatedWebhookSecret,
+  Usage,
+  UsageQuery,
   Webhook,
   WebhookCreateInput,
   WebhookDeleted,
@@ -72,6 +79,16 @@ export class LeadsApi {
     return this.http.json({ method: "DELETE", path: `/v1/leads/${segment(leadId)}` }, call);
   }
 
+  /** Archives 1-500 leads, all or none (404 with `details.missingLeadIds`). */
+  archiveMany(leadIds: string[], call?: CallOptions): Promise<LeadsArchived> {
+    return this.http.json({ method: "POST", path: "/v1/leads/archive", body: { leadIds } }, call);
+  }
+
+  /** Adds, then removes, tags on 1-500 leads, all or none. Never charges. */
+  tag(leadIds: string[], change: Omit<LeadTagInput, "leadIds">, call?: CallOptions): Promise<LeadsTagged> {
+    return this.http.json({ method: "POST", path: "/v1/leads/tags", body: { leadIds, ...change } }, call);
+  }
+
   /** Creates 1-500 leads; bad items come back in `errors`. Follow `batchId` with waitForBatch. */
   bulk(
     leads: LeadCreateInput[],
@@ -114,6 +131,14 @@ export class LeadsApi {
     );
   }
 
+  /** The selected leads (1-500) with their ratings, as CSV text. */
+  exportSelectionCsv(leadIds: string[], call?: CallOptions): Promise<string> {
+    return this.http.text(
+      { method: "POST", path: "/v1/leads/export", body: { leadIds }, accept: "text/csv" },
+      call,
+    );
+  }
+
   /** All the account's leads with their ratings, as CSV text. */
   exportCsv(call?: CallOptions): Promise<string> {
     return this.http.text(
@@ -125,6 +150,11 @@ export class LeadsApi {
 
 export class BatchesApi {
   constructor(private readonly http: Transport) {}
+
+  /** The account's batches, newest first, with progress. */
+  list(query: BatchListQuery = {}, call?: CallOptions): Promise<BatchPage> {
+    return this.http.json({ method: "GET", path: "/v1/batches", query }, call);
+  }
 
   get(batchId: string, call?: CallOptions): Promise<Batch> {
     return this.http.json({ method: "GET", path: `/v1/batches/${segment(batchId)}` }, call);
@@ -146,6 +176,11 @@ export class CreditsApi {
 
   get(call?: CallOptions): Promise<CreditBalance> {
     return this.http.json({ method: "GET", path: "/v1/credits" }, call);
+  }
+
+  /** Credits spent and added, charges and validations per UTC day (the last 30 days by default). */
+  usage(query: UsageQuery = {}, call?: CallOptions): Promise<Usage> {
+    return this.http.json({ method: "GET", path: "/v1/usage", query }, call);
   }
 
   /** The credit ledger, newest first. */

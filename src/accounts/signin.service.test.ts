@@ -13,6 +13,7 @@ import {
   SigninService,
   signinUrl,
 } from "./signin.service.js";
+import { SigninTokensRepo } from "./signin-tokens.repo.js";
 
 const SECRET = "unit-test-secret";
 const BASE = "http://127.0.0.1:8080";
@@ -36,7 +37,7 @@ describe("sign-in links", () => {
   before(async () => {
     database = openDatabase("sqlite::memory:");
     await migrateToLatest(database.db);
-    service = new SigninService(database.db, { secret: SECRET, clock });
+    service = new SigninService(new SigninTokensRepo(database.db), { secret: SECRET, clock });
   });
   after(() => database?.close());
 
@@ -120,7 +121,7 @@ describe("sign-in links", () => {
       .setExpirationTime(new Date(T0 + 3_600_000))
       .sign(key);
     assert.equal((await service.exchange(plain)).kind, "invalid", "an ordinary identity token");
-    const other = new SigninService(database.db, { secret: "another-secret", clock });
+    const other = new SigninService(new SigninTokensRepo(database.db), { secret: "another-secret", clock });
     const foreign = await other.createLink("carol", 60_000, BASE);
     if (foreign.kind !== "link") throw new Error(foreign.kind);
     assert.equal((await service.exchange(tokenOf(foreign.url))).kind, "invalid");
@@ -128,7 +129,12 @@ describe("sign-in links", () => {
   });
 
   it("sets issuer and audience when the verifier requires them", async () => {
-    const strict = new SigninService(database.db, { secret: SECRET, clock, issuer: "lc", audience: "dash" });
+    const strict = new SigninService(new SigninTokensRepo(database.db), {
+      secret: SECRET,
+      clock,
+      issuer: "lc",
+      audience: "dash",
+    });
     const link = await strict.createLink("dave", 60_000, BASE);
     if (link.kind !== "link") throw new Error(link.kind);
     const session = await strict.exchange(tokenOf(link.url));

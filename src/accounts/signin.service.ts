@@ -5,11 +5,9 @@
 // are refused as bearer tokens (see identity.ts), so a leaked link is worth one exchange at most.
 import { randomBytes } from "node:crypto";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
-import type { Kysely } from "kysely";
 import type { Clock } from "../lib/clock.js";
-import type { Db } from "../storage/db.js";
-import type { Schema } from "../storage/schema.js";
 import { ACCOUNT_ID, SIGNIN_PURPOSE } from "./identity.js";
+import type { SigninTokensRepo } from "./signin-tokens.repo.js";
 
 export { SIGNIN_PURPOSE };
 export const SESSION_PURPOSE = "dashboard_session";
@@ -38,15 +36,6 @@ export type ExchangeOutcome =
   | { kind: "invalid" }
   | { kind: "expired" }
   | { kind: "reused" };
-
-type SigninDb = Kysely<Schema & { signin_tokens: SigninTokensTable }>;
-
-interface SigninTokensTable {
-  jti: string;
-  account_id: string;
-  used_at: string;
-  expires_at: string;
-}
 
 /** "90s", "15m", "2h" in milliseconds; undefined for anything else. */
 export function parseDurationMs(text: string): number | undefined {
@@ -98,11 +87,11 @@ export class SigninLinks {
 
 /** Exchanges a sign-in token, once, for a session token. */
 export class SigninService extends SigninLinks {
-  private readonly db: SigninDb;
-
-  constructor(db: Db, options: SigninOptions) {
+  constructor(
+    private readonly tokens: SigninTokensRepo,
+    options: SigninOptions,
+  ) {
     super(options);
-    this.db = db.withTables<{ signin_tokens: SigninTokensTable }>();
   }
 
   async exchange(signinToken: string): Promise<ExchangeOutcome> {
@@ -127,13 +116,15 @@ export class SigninService extends SigninLinks {
     if (typeof jti !== "string" || jti.length > 200 || typeof exp !== "number") return { kind: "invalid" };
 
     const nowIso = now.toISOString();
-    await this.db.deleteFrom("signin_tokens").where("expires_at", "<", nowIso).execute();
-    const inserted = await this.db
-      .insertInto("signin_tokens")
-      .values({ jti, account_id: sub, used_at: nowIso, expires_at: new Date(exp * 1000).toISOString() })
-      .onConflict((oc) => oc.column("jti").doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) !== 1) return { kind: "reused" };
+    await this.tokens.deleteExpired(nowIso);
+    const expiresAt = new Date(exp * 1000).toISOString();
+    const isFirstUse = await this.tokens.markUsedOnce({
+      jti,
+      account_id: sub,
+      used_at: nowIso,
+      expires_at: expiresAt,
+    });
+    if (!isFirstUse) return { kind: "reused" };
 
     const session = await this.sign(sub, SESSION_PURPOSE, SESSION_TTL_MS);
     return { kind: "session", token: session.token, accountId: sub, expiresAt: session.expiresAt };

@@ -81,6 +81,8 @@ export class BatchRunner {
             ? JSON.stringify({
                 rating: validation.rating.rating,
                 recommendation: validation.rating.recommendation,
+                emailStatus: validation.email.status,
+                emailReason: validation.email.reason,
               })
             : null,
           error: validation ? null : "lead not found or archived",

@@ -19,6 +19,16 @@ export class BatchesRepo {
     return db.selectFrom("batches").selectAll().where("id", "=", batchId).executeTakeFirst();
   }
 
+  /** The account's batches, newest first (ids sort by time). */
+  async listOfAccount(db: Executor, accountId: string, limit: number, offset: number) {
+    const base = db.selectFrom("batches").where("account_id", "=", accountId);
+    const [rows, count] = await Promise.all([
+      base.selectAll().orderBy("id", "desc").limit(limit).offset(offset).execute(),
+      base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  }
+
   findOfAccount(db: Executor, accountId: string, batchId: string) {
     return db
       .selectFrom("batches")

@@ -57,6 +57,7 @@ export function leadValidatedPayload(validation: LeadValidation, batchId: string
     deliverabilityRating: validation.rating.rating,
     recommendation: validation.rating.recommendation,
     emailValid: validation.email.valid,
+    emailReason: validation.email.reason,
     domainHttpStatus: validation.website?.httpStatus ?? null,
   };
 }

@@ -146,6 +146,20 @@ export class BatchesService implements ValidationScheduler {
     return this.get(accountId, batchId);
   }
 
+  /** The account's batches, newest first, with their live counts. */
+  async list(accountId: string, limit: number, offset: number) {
+    const { rows, total } = await this.repo.listOfAccount(this.deps.database.db, accountId, limit, offset);
+    const hasMore = offset + rows.length < total;
+    return {
+      batches: rows.map(toBatchView),
+      total,
+      limit,
+      offset,
+      hasMore,
+      nextOffset: hasMore ? offset + rows.length : null,
+    };
+  }
+
   async get(accountId: string, batchId: string): Promise<BatchView> {
     const b = await this.repo.findOfAccount(this.deps.database.db, accountId, batchId);
     if (!b) throw notFound("Batch");

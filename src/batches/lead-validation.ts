@@ -8,6 +8,8 @@ import { runInTransaction } from "../storage/transaction.js";
 import { type LeadValidator, leadColumnsOf } from "../validation/lead-validator.js";
 import { leadValidatedPayload } from "./batches.schemas.js";
 
+const SINGLE_LEAD_EMAIL_BUDGET_MS = 4.5 * 60_000;
+
 export interface LeadValidationDeps {
   database: Database;
   events: EventBus;
@@ -24,7 +26,11 @@ export class LeadValidationService {
     const { db } = this.deps.database;
     const lead = await this.leads.findLive(db, accountId, leadId);
     if (lead?.validation_status !== "processing") return;
-    const [validation] = await this.deps.validator.validate([lead], signal);
+    // One lead's job has its own 10-minute expiry: its email may wait RFC 5321's times, within
+    // the 5 minutes every validation gets (batch chunks keep the interactive timeouts).
+    const [validation] = await this.deps.validator.validate([lead], signal, {
+      background: { budgetMs: SINGLE_LEAD_EMAIL_BUDGET_MS },
+    });
     if (!validation) throw new Error(`the validator returned no answer for lead ${leadId}`);
     const now = this.deps.clock.now();
     await runInTransaction(db, async (trx) => {

@@ -47,6 +47,12 @@ export interface Config {
     maxConnectionsPerMx: number;
     /** Longest wait before a temporary (greylisted) answer is retried. */
     retryDelayCapMs: number;
+    /** Start-up egress check: the public MX host whose port 25 must be reachable. */
+    egressProbeHost: string;
+    /** Run the egress and HELO identity self-checks when a process starts. */
+    selfCheck: boolean;
+    /** Ask Microsoft 365 personal sites to confirm mailboxes of accept-all tenants (positive only). */
+    m365PersonalSiteCheck: boolean;
   };
   allowPrivateTargets: boolean;
   /** Prices in milli-credits (1 milli-credit = 0.001 stored credits = 1 display credit). */
@@ -239,6 +245,9 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       totalDeadlineMs: int(env, "SMTP_TOTAL_DEADLINE_MS", 60_000, 1),
       maxConnectionsPerMx: int(env, "SMTP_MAX_CONNECTIONS_PER_MX", 3, 1),
       retryDelayCapMs: int(env, "EMAIL_RETRY_DELAY_CAP_MS", 240_000, 100),
+      egressProbeHost: str(env, "SMTP_EGRESS_PROBE_HOST") ?? "gmail-smtp-in.l.google.com",
+      selfCheck: bool(env, "SMTP_SELF_CHECK", true),
+      m365PersonalSiteCheck: bool(env, "EMAIL_M365_PERSONAL_SITE_CHECK", false),
     },
     allowPrivateTargets: bool(env, "ALLOW_PRIVATE_TARGETS", false),
     prices: {

@@ -6,25 +6,10 @@ import multipart from "@fastify/multipart";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from "fastify";
-import type { Redis } from "ioredis";
-import type { IdentityVerifier } from "../accounts/identity.js";
-import type { BatchesService } from "../batches/batches.service.js";
-import type { EmailEngine } from "../checks/email/email-engine.js";
-import type { WebsiteEngine } from "../checks/website/website.engine.js";
-import type { Config } from "../config/config.js";
-import type { CreditsService } from "../credits/credits.service.js";
-import type { EventBus } from "../events/events.js";
-import type { JobQueue } from "../jobs/job-queue.js";
-import type { KeysService } from "../keys/keys.service.js";
-import type { LeadsService, WebsiteNormalizer } from "../leads/leads.service.js";
-import type { Clock } from "../lib/clock.js";
+import Fastify, { type FastifyServerOptions } from "fastify";
 import { registerHttpMetrics } from "../metrics/http-metrics.js";
-import type { Metrics } from "../metrics/metrics.js";
-import type { Database } from "../storage/db.js";
-import type { EmailChecksService } from "../validation/email-checks.service.js";
 import { API_VERSION } from "../version.js";
-import type { WebhooksService } from "../webhooks/webhooks.service.js";
+import type { App, AppDeps } from "./app-types.js";
 import { authHook, settleKey } from "./auth.js";
 import { dashboardRoutes } from "./dashboard.js";
 import { AppError, errorHandler, notFoundHandler, sendError } from "./errors.js";
@@ -37,43 +22,11 @@ import { keysRoutes } from "./routes/keys.routes.js";
 import { leadsRoutes } from "./routes/leads.routes.js";
 import { probeRoutes } from "./routes/probes.routes.js";
 import { sessionRoutes } from "./routes/session.routes.js";
+import { usageRoutes } from "./routes/usage.routes.js";
 import { webhooksRoutes } from "./routes/webhooks.routes.js";
 import { ErrorResponse } from "./schemas.js";
 
-export interface AppDeps {
-  config: Readonly<Config>;
-  database: Database;
-  clock: Clock;
-  events: EventBus;
-  keys: KeysService;
-  credits: CreditsService;
-  identity: IdentityVerifier;
-  leads: LeadsService;
-  batches: BatchesService;
-  webhooks: WebhooksService;
-  emailChecks: EmailChecksService;
-  normalizeWebsite: WebsiteNormalizer;
-  emailEngine: EmailEngine;
-  websiteEngine: WebsiteEngine;
-  queue: JobQueue;
-  redis?: Redis | undefined;
-  /** Readiness of the job queue (absent: not part of this process). */
-  queueReady?: () => Promise<boolean>;
-  /** Set when the process is shutting down: readiness turns 503 first. */
-  lifecycle: { shuttingDown: boolean };
-  /** Request metrics and GET /metrics; absent: neither. */
-  metrics?: Metrics | undefined;
-  /** Request logs go here (pino, with request ids); none when absent. */
-  logger?: FastifyBaseLogger | undefined;
-}
-
-export type App = FastifyInstance<
-  import("node:http").Server,
-  import("node:http").IncomingMessage,
-  import("node:http").ServerResponse,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
+export type { App, AppDeps } from "./app-types.js";
 
 const DEFAULT_ERROR_STATUSES = ["400", "401", "404", "422", "429", "500"];
 
@@ -216,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await checksRoutes(scope as App, deps);
     await webhooksRoutes(scope as App, deps);
     await sessionRoutes(scope as App, deps);
+    await usageRoutes(scope as App, deps);
   });
   await dashboardRoutes(app);
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { toAppError } from "./errors.js";
+import { type LimitRefusal, LimitRefused } from "../lib/limits.js";
+import { refusalError, toAppError } from "./errors.js";
 
 const fastifyError = (code: string, statusCode: number) =>
   Object.assign(new Error(`${code} message`), { code, statusCode });
@@ -21,5 +22,85 @@ describe("toAppError", () => {
     const unknown = toAppError(new Error("secret detail"));
     assert.equal(unknown.unexpected, true);
     assert.doesNotMatch(unknown.appError.message, /secret/);
+  });
+
+  it("answers 503 with Retry-After, not 500, when the database is restarting or unreachable", () => {
+    const pgError = (code: string, message: string) =>
+      Object.assign(new Error(message), { code, severity: "FATAL" });
+    for (const error of [
+      pgError("57P01", "terminating connection due to administrator command"),
+      pgError("57P03", "the database system is starting up"),
+      pgError("08006", "connection failure"),
+      Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), {
+        code: "ECONNREFUSED",
+        syscall: "connect",
+      }),
+      new Error("Connection terminated unexpectedly"),
+      new Error("timeout exceeded when trying to connect"),
+      Object.assign(new AggregateError([Object.assign(new Error("refused"), { code: "ECONNREFUSED" })]), {}),
+    ]) {
+      const { appError, unexpected } = toAppError(error);
+      assert.equal(appError.code, "SERVICE_UNAVAILABLE", error.message);
+      assert.equal(appError.status, 503);
+      assert.equal(appError.headers["Retry-After"], "5");
+      assert.equal(unexpected, false);
+    }
+    for (const error of [pgError("23505", "duplicate key"), pgError("42P01", "relation does not exist")]) {
+      assert.equal(toAppError(error).appError.code, "INTERNAL_ERROR", error.message);
+    }
+  });
+});
+
+describe("refusalError", () => {
+  it("answers each limit refusal with its documented status, code, body fields and Retry-After", () => {
+    const cases: [LimitRefusal, number, string, Record<string, unknown>, string | undefined][] = [
+      [
+        { kind: "insufficient_credits", requiredMilli: 2, availableMilli: 1 },
+        402,
+        "PAYMENT_REQUIRED",
+        { required: 0.002, available: 0.001, displayCreditsRequired: 2, displayCreditsAvailable: 1 },
+        undefined,
+      ],
+      [
+        { kind: "rate_limited", label: "60 per minute", retryAfterMs: 1500 },
+        429,
+        "RATE_LIMIT_EXCEEDED",
+        { retry_after: 2 },
+        "2",
+      ],
+      [
+        { kind: "concurrent_batch_limit", limit: 3, retryAfterSeconds: 10 },
+        429,
+        "CONCURRENT_BATCH_LIMIT",
+        { retry_after: 10 },
+        "10",
+      ],
+      [
+        { kind: "daily_limit", limit: 100, retryAfterSeconds: 3600 },
+        429,
+        "DAILY_LIMIT_EXCEEDED",
+        { retry_after: 3600 },
+        "3600",
+      ],
+    ];
+    for (const [refusal, status, code, extra, retryAfter] of cases) {
+      const error = refusalError(refusal);
+      assert.equal(error.status, status, refusal.kind);
+      assert.equal(error.code, code, refusal.kind);
+      assert.deepEqual(error.extra, extra, refusal.kind);
+      assert.equal(error.headers["Retry-After"], retryAfter, refusal.kind);
+    }
+    assert.deepEqual(refusalError({ kind: "daily_limit", limit: 100, retryAfterSeconds: 5 }).details, {
+      limit: 100,
+      retry_after: 5,
+    });
+  });
+
+  it("maps a refusal thrown to roll a transaction back like a returned one", () => {
+    const thrown = new LimitRefused({ kind: "insufficient_credits", requiredMilli: 5, availableMilli: 0 });
+    const { appError, unexpected } = toAppError(thrown);
+    assert.equal(unexpected, false);
+    assert.equal(appError.code, "PAYMENT_REQUIRED");
+    assert.equal(appError.message, "Insufficient credits: 0.005 required, 0 available");
   });
 });

@@ -1,7 +1,17 @@
 // One closed set of error codes, one status per code, one body shape everywhere (decisions §7).
 // Every failure, Fastify's own included, leaves the service through `errorHandler`.
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { AppError, type ErrorBody, type FieldError, SHORT_TEXT, validationError } from "../lib/errors.js";
+import {
+  AppError,
+  type ErrorBody,
+  type FieldError,
+  paymentRequired,
+  rateLimited,
+  SHORT_TEXT,
+  validationError,
+} from "../lib/errors.js";
+import { type LimitRefusal, LimitRefused } from "../lib/limits.js";
+import { isBackendUnavailable } from "../lib/unavailable.js";
 
 export * from "../lib/errors.js";
 
@@ -43,9 +53,34 @@ function fieldErrorsOf(err: FastifyError): FieldError[] {
   });
 }
 
+/** The response of each limit refusal (src/lib/limits.ts): the one place they become HTTP errors. */
+export function refusalError(refusal: LimitRefusal): AppError {
+  switch (refusal.kind) {
+    case "insufficient_credits":
+      return paymentRequired(refusal.requiredMilli, refusal.availableMilli);
+    case "rate_limited":
+      return rateLimited(`Rate limit exceeded: ${refusal.label}`, refusal.retryAfterMs / 1000);
+    case "concurrent_batch_limit":
+      return rateLimited(
+        `At most ${refusal.limit} batches may run at once; wait for one to finish`,
+        refusal.retryAfterSeconds,
+        "CONCURRENT_BATCH_LIMIT",
+        { limit: refusal.limit },
+      );
+    case "daily_limit":
+      return rateLimited(
+        `At most ${refusal.limit} validations per account per day`,
+        refusal.retryAfterSeconds,
+        "DAILY_LIMIT_EXCEEDED",
+        { limit: refusal.limit },
+      );
+  }
+}
+
 /** Maps any thrown value to an AppError; unknown errors become a generic 500 that leaks nothing. */
 export function toAppError(error: unknown): { appError: AppError; unexpected: boolean } {
   if (error instanceof AppError) return { appError: error, unexpected: false };
+  if (error instanceof LimitRefused) return { appError: refusalError(error.refusal), unexpected: false };
   const err = error as FastifyError & { type?: string };
   if (err?.validation) {
     return { appError: validationError(fieldErrorsOf(err)), unexpected: false };
@@ -79,6 +114,19 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: bo
   if (typeof err?.statusCode === "number" && err.statusCode >= 400 && err.statusCode < 500) {
     return { appError: new AppError("BAD_REQUEST", err.message || "Bad request"), unexpected: false };
   }
+  // The database is restarting or unreachable: the client may retry, this is not a bug of ours.
+  if (isBackendUnavailable(error)) {
+    return {
+      appError: new AppError(
+        "SERVICE_UNAVAILABLE",
+        "The service cannot reach its database right now; retry shortly",
+        {},
+        {},
+        { "Retry-After": "5" },
+      ),
+      unexpected: false,
+    };
+  }
   return { appError: new AppError("INTERNAL_ERROR", "An unexpected error occurred"), unexpected: true };
 }
 
@@ -90,6 +138,9 @@ export function sendError(reply: FastifyReply, appError: AppError): FastifyReply
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const { appError, unexpected } = toAppError(error);
   if (unexpected) request.log.error({ err: error, reqId: request.id }, "unhandled error");
+  else if (appError.code === "SERVICE_UNAVAILABLE") {
+    request.log.warn({ err: error, reqId: request.id }, "answered 503: a backing service is unavailable");
+  }
   return sendError(reply, appError);
 }
 

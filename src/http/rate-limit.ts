@@ -11,7 +11,7 @@ import {
   RateLimiterRes,
 } from "rate-limiter-flexible";
 import type { Config } from "../config/config.js";
-import { rateLimited } from "./errors.js";
+import { refusalError } from "./errors.js";
 
 interface NamedLimiter {
   limiter: RateLimiterAbstract;
@@ -75,7 +75,11 @@ export class RateLimits {
           const rejection: unknown = outcome.reason;
           if (!(rejection instanceof RateLimiterRes)) throw rejection;
           setHeaders(reply, named.points, 0, now + rejection.msBeforeNext);
-          throw rateLimited(`Rate limit exceeded: ${named.label}`, rejection.msBeforeNext / 1000);
+          throw refusalError({
+            kind: "rate_limited",
+            label: named.label,
+            retryAfterMs: rejection.msBeforeNext,
+          });
         }
         const res = outcome.value;
         if (!tightest || res.remainingPoints < tightest.res.remainingPoints)

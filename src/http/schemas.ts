@@ -1,5 +1,8 @@
-// Wire shapes shared by several routes.
-import { type TSchema, Type } from "@sinclair/typebox";
+// Wire shapes shared by several routes: the error body and the security requirements. The TypeBox
+// primitives (Timestamp, Nullable, paging) live in src/lib/schema.ts; re-exported here for routes.
+import { Type } from "@sinclair/typebox";
+
+export { Defaulted, Nullable, PageLimit, PageOffset, PageQuery, Timestamp } from "../lib/schema.js";
 
 export const ErrorResponse = Type.Object(
   {
@@ -26,25 +29,6 @@ export const ErrorResponse = Type.Object(
 );
 
 export const ErrorRef = Type.Ref("ErrorResponse");
-
-export const Timestamp = Type.String({ format: "date-time", description: "ISO 8601 UTC" });
-
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-
-/**
- * A query field clients may leave out because it has a default. The validator (Ajv `useDefaults`)
- * fills the default in before the handler runs, so the handler's type keeps the field present while
- * the schema, and so the OpenAPI document, leaves it out of `required`.
- */
-export function Defaulted<T extends TSchema>(schema: T): T {
-  if (schema.default === undefined) throw new Error("Defaulted() needs a schema with a default");
-  return Type.Optional(schema) as unknown as T;
-}
-
-export const PageLimit = Defaulted(Type.Integer({ minimum: 1, maximum: 100, default: 50 }));
-export const PageOffset = Defaulted(Type.Integer({ minimum: 0, default: 0 }));
-
-export const PageQuery = Type.Object({ limit: PageLimit, offset: PageOffset });
 
 type Security = { [scheme: string]: string[] }[];
 /** Data endpoints: X-API-Key or an identity JWT. */

@@ -80,6 +80,23 @@ describe("lead rating", () => {
     assert.ok(r.rating < 85);
   });
 
+  it("treats a placeholder website as risky, names it, and costs it as much as a parked one", () => {
+    const parked = rateLead(goodEmail, { ...goodSite, isParked: true, parkedKind: "parked" });
+    const placeholder = rateLead(goodEmail, { ...goodSite, isParked: true, parkedKind: "placeholder" });
+    assert.equal(placeholder.validationStatus, "risky");
+    assert.ok(placeholder.factors.some((f) => f.code === "domain_placeholder" && f.points < 0));
+    assert.equal(placeholder.rating, parked.rating);
+    assert.ok(placeholder.rating < rateLead(goodEmail, goodSite).rating);
+  });
+
+  it("scores unknown TLS and parked state as unknown (no points, no penalty), never as invalid", () => {
+    const r = rateLead(goodEmail, { ...goodSite, status: "inactive", sslValid: null, isParked: null });
+    const codes = r.factors.map((f) => f.code);
+    assert.ok(codes.includes("ssl_unknown") && codes.includes("parked_unknown"), codes.join());
+    assert.ok(!codes.includes("ssl_invalid") && !codes.includes("domain_not_parked"));
+    assert.equal(r.validationStatus, "risky");
+  });
+
   it("rates a lead without a website on its email alone", () => {
     const r = rateLead(goodEmail, null);
     assert.equal(r.validationStatus, "valid");

@@ -5,7 +5,8 @@
 export interface EmailOutcome {
   status: "valid" | "invalid" | "risky" | "unknown";
   /** The mailbox accepted the address. */
-  valid: boolean;
+  /** null when the email verdict is unknown. */
+  valid: boolean | null;
   catchAll: boolean;
   disposable: boolean;
   role: boolean;
@@ -16,8 +17,12 @@ export interface EmailOutcome {
 export interface WebsiteOutcome {
   status: "active" | "inactive" | "error";
   httpStatus: number | null;
-  sslValid: boolean;
-  isParked: boolean;
+  /** null: no server was reached, so TLS is unknown (not invalid). */
+  sslValid: boolean | null;
+  /** null: no page was judged. */
+  isParked: boolean | null;
+  /** Set when parked: a parking/for-sale page or a placeholder (default or holding page). */
+  parkedKind?: "parked" | "placeholder" | null;
   responseTimeMs: number;
   redirectCount: number;
 }
@@ -87,10 +92,17 @@ function websiteFactors(site: WebsiteOutcome | null): RatingFactor[] {
     });
   } else f.push({ code: "website_unreachable", label: "Website unreachable (DNS or network)", points: 0 });
   if (site.status === "error") return f;
-  if (site.sslValid) f.push({ code: "ssl_valid", label: "Valid TLS certificate", points: 8 });
-  else f.push({ code: "ssl_invalid", label: "No valid TLS certificate", points: 0 });
-  if (site.isParked) f.push({ code: "domain_parked", label: "Parked or for-sale domain", points: -25 });
-  else f.push({ code: "domain_not_parked", label: "Not a parked domain", points: 6 });
+  if (site.sslValid === true) f.push({ code: "ssl_valid", label: "Valid TLS certificate", points: 8 });
+  else if (site.sslValid === false)
+    f.push({ code: "ssl_invalid", label: "No valid TLS certificate", points: 0 });
+  else f.push({ code: "ssl_unknown", label: "TLS not checked: no server reached", points: 0 });
+  if (site.isParked === true && site.parkedKind === "placeholder")
+    f.push({ code: "domain_placeholder", label: "Placeholder page (default or coming soon)", points: -25 });
+  else if (site.isParked === true)
+    f.push({ code: "domain_parked", label: "Parked or for-sale domain", points: -25 });
+  else if (site.isParked === false)
+    f.push({ code: "domain_not_parked", label: "Not a parked domain", points: 6 });
+  else f.push({ code: "parked_unknown", label: "Parked state unknown: no page received", points: 0 });
   if (site.responseTimeMs < 1000)
     f.push({ code: "fast_response", label: "Responds in under 1 s", points: 4 });
   else if (site.responseTimeMs < 3000)
@@ -104,7 +116,8 @@ function websiteFactors(site: WebsiteOutcome | null): RatingFactor[] {
 export function validationStatusFor(email: EmailOutcome, site: WebsiteOutcome | null): ValidationVerdict {
   if (email.status === "invalid") return "invalid";
   const emailGood = email.valid && !email.catchAll && !email.disposable;
-  const siteGood = !site || (site.status === "active" && !site.isParked);
+  // A parked or placeholder website makes the lead risky (decisions §4); so does one never judged.
+  const siteGood = !site || (site.status === "active" && site.isParked === false);
   return emailGood && siteGood ? "valid" : "risky";
 }
 

@@ -1,8 +1,10 @@
 // A stored lead row as the API shows it (camelCase, booleans, parsed JSON).
+import type { EmailReason } from "../checks/email/email.types.js";
 import type { LeadsTable } from "../storage/schema.js";
 import type { LeadView } from "./leads.schemas.js";
 
 const bool = (v: number | null) => (v === null ? null : v === 1);
+const parkedKind = (v: string | null) => (v === "parked" || v === "placeholder" ? v : null);
 
 export function toLeadView(row: LeadsTable): LeadView {
   return {
@@ -25,8 +27,10 @@ export function toLeadView(row: LeadsTable): LeadView {
     status: row.active === 1,
     validationStatus: row.validation_status,
     leadDeliverabilityRating: Number(row.rating),
-    leadRecommendation: row.recommendation,
-    leadQuality: row.quality,
+    // Never validated: no recommendation and no band yet, not "skip" and "poor" (ADR 0015).
+    leadRecommendation:
+      row.validated_at === null ? null : (row.recommendation as LeadView["leadRecommendation"]),
+    leadQuality: row.validated_at === null ? null : row.quality,
     ratingFactors: JSON.parse(row.rating_factors),
     emailValid: bool(row.email_valid),
     emailCatchAll: bool(row.email_catch_all),
@@ -35,10 +39,14 @@ export function toLeadView(row: LeadsTable): LeadView {
     emailScore: row.email_score,
     emailType: row.email_type,
     emailRisk: row.email_risk,
+    emailReason: row.email_reason as EmailReason | null,
+    emailStatus: row.validated_at === null ? null : row.email_status,
     domainHttpStatus: row.domain_http_status,
     domainFinalUrl: row.domain_final_url,
     domainSslValid: bool(row.domain_ssl_valid),
     domainParked: bool(row.domain_parked),
+    websiteParkedKind: parkedKind(row.website_parked_kind),
+    websiteParkedEvidence: row.website_parked_evidence ? JSON.parse(row.website_parked_evidence) : null,
     domainResponseTimeMs: row.domain_response_time_ms,
     domainScore: row.domain_score,
     validatedAt: row.validated_at,

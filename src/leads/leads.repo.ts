@@ -2,6 +2,7 @@
 import { type Kysely, sql, type Transaction } from "kysely";
 import { insertInChunks } from "../storage/chunked-insert.js";
 import type { Database } from "../storage/db.js";
+import type { DialectCaps } from "../storage/dialect.js";
 import { prepareRead } from "../storage/prepared.js";
 import type { LeadsTable, Schema } from "../storage/schema.js";
 
@@ -23,6 +24,26 @@ export interface LeadFilter {
   recommendation?: string | undefined;
   campaign?: string | undefined;
   source?: string | undefined;
+  /** Lower-cased text found anywhere in "email first last company". */
+  search?: string | undefined;
+  /** A tag the lead carries (exact). */
+  tag?: string | undefined;
+}
+
+/** `text` as a LIKE pattern matching itself literally (with `escape '\'`). */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Shortest search the trigram indexes can serve; shorter ones scan the account's leads. */
+export const TRIGRAM_MIN_CHARS = 3;
+
+/** The search condition on the dialect's index (migration 0010). */
+function searchCondition(search: string, how: DialectCaps["leadSearch"]) {
+  if (how === "fts5_trigram" && [...search].length >= TRIGRAM_MIN_CHARS) {
+    // One FTS5 phrase: with the trigram tokenizer it matches the text as a substring.
+    const phrase = `"${search.replaceAll('"', '""')}"`;
+    return sql<boolean>`leads.rowid in (select rowid from leads_search where leads_search match ${phrase})`;
+  }
+  return sql<boolean>`search_text like ${`%${likeLiteral(search)}%`} escape '\\'`;
 }
 
 /** The lead page's lookup (GET /v1/leads/{id}): compiled once per database. */
@@ -95,6 +116,36 @@ export class LeadsRepo {
       for (const r of rows) found.add(r.id);
     }
     return found;
+  }
+
+  /** Live leads of the account among `ids` (at most a few hundred), with their tags. */
+  liveTags(db: Executor, accountId: string, ids: string[]) {
+    return db
+      .selectFrom("leads")
+      .select(["id", "tags"])
+      .where("id", "in", ids)
+      .where(liveOf(accountId))
+      .execute();
+  }
+
+  /** Live leads of the account among `ids`, in id order (export of a selection). */
+  liveByIds(db: Executor, accountId: string, ids: string[]) {
+    return db
+      .selectFrom("leads")
+      .selectAll("leads")
+      .where("id", "in", ids)
+      .where(liveOf(accountId))
+      .orderBy("id", "asc")
+      .execute();
+  }
+
+  archiveMany(db: Executor, accountId: string, ids: string[], at: string) {
+    return db
+      .updateTable("leads")
+      .set({ archived_at: at, updated_at: at })
+      .where("id", "in", ids)
+      .where(liveOf(accountId))
+      .executeTakeFirst();
   }
 
   update(db: Executor, accountId: string, id: string, changes: Partial<LeadsTable>) {
@@ -179,17 +230,30 @@ export class LeadsRepo {
       .execute();
   }
 
-  async list(db: Executor, accountId: string, filter: LeadFilter, limit: number, offset: number) {
+  async list(
+    db: Executor,
+    caps: DialectCaps,
+    accountId: string,
+    filter: LeadFilter,
+    limit: number,
+    offset: number,
+  ) {
     let q = db.selectFrom("leads").where("account_id", "=", accountId).where("archived_at", "is", null);
+    if (filter.search) q = q.where(searchCondition(filter.search, caps.leadSearch));
+    // Tags are a JSON array of strings: the tag's own JSON text, quotes included, is an element.
+    if (filter.tag)
+      q = q.where(sql<boolean>`tags like ${`%${likeLiteral(JSON.stringify(filter.tag))}%`} escape '\\'`);
     if (filter.emailValid !== undefined) q = q.where("email_valid", "=", filter.emailValid ? 1 : 0);
     if (filter.minRating !== undefined) q = q.where("rating", ">=", filter.minRating);
     if (filter.maxRating !== undefined) q = q.where("rating", "<=", filter.maxRating);
     if (filter.validationStatus) q = q.where("validation_status", "=", filter.validationStatus);
-    if (filter.recommendation) q = q.where("recommendation", "=", filter.recommendation);
+    // Recommendations exist from the first validation on (ADR 0015).
+    if (filter.recommendation)
+      q = q.where("recommendation", "=", filter.recommendation).where("validated_at", "is not", null);
     if (filter.campaign) q = q.where("campaign", "=", filter.campaign);
     if (filter.source) q = q.where("source", "=", filter.source);
     const [rows, count] = await Promise.all([
-      q.selectAll().orderBy("id", "desc").limit(limit).offset(offset).execute(),
+      q.selectAll("leads").orderBy("id", "desc").limit(limit).offset(offset).execute(),
       q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.n) };
@@ -216,7 +280,7 @@ export class LeadsRepo {
 
   async stats(db: Executor, accountId: string) {
     const base = db.selectFrom("leads").where("account_id", "=", accountId).where("archived_at", "is", null);
-    const [byStatus, byRec, avg] = await Promise.all([
+    const [byStatus, byRec, avg, byVerdict] = await Promise.all([
       base
         .select(["validation_status as key", (eb) => eb.fn.countAll<number>().as("n")])
         .groupBy("validation_status")
@@ -230,9 +294,15 @@ export class LeadsRepo {
         .select((eb) => [eb.fn.avg<number>("rating").as("avg"), eb.fn.countAll<number>().as("n")])
         .where("validated_at", "is not", null)
         .executeTakeFirstOrThrow(),
+      base
+        .select(["email_status as key", (eb) => eb.fn.countAll<number>().as("n")])
+        .where("validated_at", "is not", null)
+        .groupBy("email_status")
+        .execute(),
     ]);
     return {
       byStatus,
+      byVerdict,
       byRec,
       averageRating: avg.avg === null ? null : Number(avg.avg),
       validated: Number(avg.n),

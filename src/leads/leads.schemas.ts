@@ -1,12 +1,16 @@
 // Wire shapes of the lead endpoints (spec "Lead", decisions §4). Input accepts the camelCase shape
 // and the overview's snake_case aliases; output is camelCase.
 import { type Static, Type } from "@sinclair/typebox";
-import { Nullable, PageLimit, PageOffset, Timestamp } from "../http/schemas.js";
+import { EMAIL_VALID_DOC, EmailReasonSchema } from "../checks/email/email.schemas.js";
+import { Nullable, PageLimit, PageOffset, Timestamp } from "../lib/schema.js";
 
 export const PRIORITIES = ["low", "normal", "high", "urgent"] as const;
 export const SOURCES = ["manual", "api", "csv", "google_sheets"] as const;
 export const VALIDATION_STATUSES = ["new", "processing", "valid", "invalid", "risky"] as const;
 export const RECOMMENDATIONS = ["high_priority", "validate", "research", "skip"] as const;
+
+export const TAG_MAX_CHARS = 100;
+export const TAGS_PER_LEAD_MAX = 100;
 
 const Str = (maxLength: number, minLength = 0) => Type.String({ maxLength, minLength });
 const Opt = <T extends ReturnType<typeof Str>>(s: T) => Type.Optional(Nullable(s));
@@ -30,7 +34,11 @@ const EditableFields = {
   leadServiceSubcategory: Opt(Str(200)),
   lead_service_subcategory: Opt(Str(200)),
   campaign: Opt(Str(200)),
-  tags: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 100 }))),
+  tags: Type.Optional(
+    Nullable(
+      Type.Array(Type.String({ minLength: 1, maxLength: TAG_MAX_CHARS }), { maxItems: TAGS_PER_LEAD_MAX }),
+    ),
+  ),
   notes: Opt(Str(10_000)),
   priority: Type.Optional(Type.Union(PRIORITIES.map((p) => Type.Literal(p)))),
   status: Type.Optional(Type.Boolean({ description: "active (true) or inactive" })),
@@ -58,6 +66,18 @@ export const RatingFactor = Type.Object({
   points: Type.Number(),
 });
 
+/** One observation behind a parked verdict (docs/decisions/0011-parked-page-evidence.md). */
+export const ParkedEvidenceItem = Type.Object({
+  signal: Type.String({
+    description:
+      "Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page or random_path",
+  }),
+  value: Type.String({ description: "What was observed (a host, a URL, the matched pattern)" }),
+  provider: Type.String(),
+  type: Type.String({ description: "parking, marketplace, placeholder, ..." }),
+  weight: Type.Integer({ description: "Points toward the parked threshold (60)" }),
+});
+
 export const Lead = Type.Object({
   id: Type.String(),
   email: Type.String(),
@@ -78,20 +98,53 @@ export const Lead = Type.Object({
   status: Type.Boolean(),
   validationStatus: Type.String(),
   leadDeliverabilityRating: Type.Integer({ minimum: 0, maximum: 100 }),
-  leadRecommendation: Type.String(),
-  leadQuality: Type.String(),
+  leadRecommendation: Nullable(
+    Type.Union(RECOMMENDATIONS.map((r) => Type.Literal(r))),
+    "null until the lead's first validation (leadDeliverabilityRating is 0 until then)",
+  ),
+  leadQuality: Nullable(Type.String(), "The rating's band; null until the lead's first validation"),
   ratingFactors: Type.Array(RatingFactor),
-  emailValid: Nullable(Type.Boolean()),
+  emailValid: Type.Union([Type.Boolean(), Type.Null()], {
+    description: `${EMAIL_VALID_DOC} Null until validated.`,
+  }),
   emailCatchAll: Nullable(Type.Boolean()),
   emailDisposable: Nullable(Type.Boolean()),
   emailService: Nullable(Type.String()),
   emailScore: Nullable(Type.Integer()),
   emailType: Nullable(Type.String()),
   emailRisk: Nullable(Type.String()),
+  emailReason: Type.Union([EmailReasonSchema, Type.Null()], {
+    description: "The email verdict's reason (see EmailReason in check-email); null until validated.",
+  }),
+  emailStatus: Nullable(
+    Type.String(),
+    "The email verdict: valid, risky, invalid or unknown; null until the lead's first validation",
+  ),
   domainHttpStatus: Nullable(Type.Integer()),
   domainFinalUrl: Nullable(Type.String()),
-  domainSslValid: Nullable(Type.Boolean()),
-  domainParked: Nullable(Type.Boolean()),
+  domainSslValid: Nullable(
+    Type.Boolean({
+      description:
+        "true: the final URL is https with a verified certificate. false: the site answered but offers no working HTTPS (http only, or a certificate problem). null: not validated, no website, or no server was reached at all (DNS failure, every connection refused or timed out).",
+    }),
+  ),
+  domainParked: Nullable(
+    Type.Boolean({
+      description:
+        "true: the website is parked, for sale or a placeholder (see websiteParkedKind and websiteParkedEvidence); the lead is then `risky`. null: not validated, no website, or no HTTP response arrived, so no page was judged.",
+    }),
+  ),
+  websiteParkedKind: Nullable(
+    Type.Union([Type.Literal("parked"), Type.Literal("placeholder")], {
+      description:
+        "When domainParked is true: `parked` (parking lander, marketplace or for-sale page) or `placeholder` (server or control-panel default page, registrar holding page, coming soon). Otherwise null.",
+    }),
+  ),
+  websiteParkedEvidence: Nullable(
+    Type.Array(ParkedEvidenceItem, {
+      description: "When domainParked is true, the observations that made the verdict; otherwise null.",
+    }),
+  ),
   domainResponseTimeMs: Nullable(Type.Integer()),
   domainScore: Nullable(Type.Integer()),
   validatedAt: Nullable(Timestamp),
@@ -116,5 +169,16 @@ export const LeadListQuery = Type.Object({
   leadRecommendation: Type.Optional(Type.Union(RECOMMENDATIONS.map((s) => Type.Literal(s)))),
   campaign: Type.Optional(Type.String({ maxLength: 200 })),
   source: Type.Optional(Type.Union(SOURCES.map((s) => Type.Literal(s)))),
+  search: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        "Case-insensitive text found anywhere in the email, first name, last name or company (indexed from 3 characters)",
+    }),
+  ),
+  tag: Type.Optional(
+    Type.String({ minLength: 1, maxLength: TAG_MAX_CHARS, description: "Leads carrying this tag" }),
+  ),
 });
 export type LeadListInput = Static<typeof LeadListQuery>;

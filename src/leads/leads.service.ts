@@ -1,278 +1,41 @@
 // Lead rules (spec "Lead", decisions §4): normalization, case-insensitive duplicate refusal,
 // customFields limits and merge, null clearing, archive as soft delete, credits charged upfront
-// for validation, lead.created / lead.updated events.
-import { TypeCompiler } from "@sinclair/typebox/compiler";
-import type { Transaction } from "kysely";
-import { parseEmail } from "../checks/email/syntax.js";
-import type { CreditsService } from "../credits/credits.service.js";
-import type { EventBus } from "../events/events.js";
-import type { Clock } from "../lib/clock.js";
-import { AppError, type FieldError, notFound, paymentRequired, validationError } from "../lib/errors.js";
-import { newId } from "../lib/ids.js";
-import type { Database } from "../storage/db.js";
-import type { LeadsTable, Schema } from "../storage/schema.js";
+// for validation, lead.created / lead.updated events. Field mapping lives in lead-fields.ts, many
+// leads in one request (bulk, CSV import) in lead-import.ts, the shared writes in lead-writes.ts.
+import { AppError, type FieldError, notFound, validationError } from "../lib/errors.js";
+import type { LeadsTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
+import { checkCustomFields, mapLeadFields, newLeadRow, pick } from "./lead-fields.js";
+import { type BulkResult, LeadImport } from "./lead-import.js";
 import { toLeadView } from "./lead-view.js";
+import { chargeLeads, duplicateLead, insertLeads, type LeadsDeps } from "./lead-writes.js";
 import { type LeadFilter, LeadsRepo, prepareLiveLeadById } from "./leads.repo.js";
-import {
-  LeadCreateBody,
-  type LeadCreateInput,
-  type LeadListInput,
-  type LeadUpdateInput,
-  type LeadView,
-} from "./leads.schemas.js";
+import type { LeadCreateInput, LeadListInput, LeadUpdateInput, LeadView } from "./leads.schemas.js";
 
-/** Bulk items are checked one by one so a bad item is reported, not fatal to the request. */
-const leadItemChecker = TypeCompiler.Compile(LeadCreateBody);
-
-function itemSchemaErrors(item: unknown): string | undefined {
-  if (typeof item !== "object" || item === null || Array.isArray(item)) return "must be an object";
-  const errors = [...leadItemChecker.Errors(item)].slice(0, 5);
-  if (errors.length === 0) return undefined;
-  return errors
-    .map((e) => `${e.path.replace(/^\//, "").replaceAll("/", ".") || "item"}: ${e.message}`)
-    .join("; ");
-}
-
-export const CUSTOM_FIELDS_MAX = 50;
-export const CUSTOM_FIELD_NAME_MAX = 100;
-export const CUSTOM_FIELD_VALUE_MAX_BYTES = 1024;
-
-export type WebsiteNormalizer = (input: string) => { ok: true; url: string } | { ok: false; message: string };
-
-/** Starts validation work; implemented by the batches module. Runs inside the caller's transaction. */
-export interface ValidationScheduler {
-  /** Queues validation of one just-created lead (no batch). */
-  validateLead(trx: Transaction<Schema>, accountId: string, leadId: string): Promise<void>;
-  /** Creates a lead validation batch over the leads and queues it; enforces the batch limits. */
-  startLeadBatch(
-    trx: Transaction<Schema>,
-    accountId: string,
-    leadIds: string[],
-    options: { webhookUrl: string | null; source: string },
-  ): Promise<{ batchId: string; createdAt: string }>;
-}
-
-export interface LeadsDeps {
-  database: Database;
-  credits: CreditsService;
-  events: EventBus;
-  clock: Clock;
-  normalizeWebsite: WebsiteNormalizer;
-  scheduler: ValidationScheduler;
-  prices: { leadCreateWithValidation: number; leadValidation: number };
-}
-
-type Editable = Partial<
-  Pick<
-    LeadsTable,
-    | "email"
-    | "email_lower"
-    | "website"
-    | "first_name"
-    | "last_name"
-    | "company"
-    | "title"
-    | "phone"
-    | "linkedin"
-    | "twitter"
-    | "service_category"
-    | "service_subcategory"
-    | "campaign"
-    | "tags"
-    | "notes"
-    | "priority"
-    | "active"
-  >
-> & { customFields?: Record<string, unknown> | null };
-
-const pick = <T>(...values: (T | undefined)[]): T | undefined => values.find((v) => v !== undefined);
-
-export interface BulkResult {
-  created: number;
-  failed: number;
-  batchId: string | null;
-  leads: { id: string; email: string; status: "created" }[];
-  errors: { index: number; email: string | null; error: string }[];
-}
+// Names other modules import from here (kept stable across the split).
+export {
+  CUSTOM_FIELD_NAME_MAX,
+  CUSTOM_FIELD_VALUE_MAX_BYTES,
+  CUSTOM_FIELDS_MAX,
+  type WebsiteNormalizer,
+} from "./lead-fields.js";
+export type { BulkResult } from "./lead-import.js";
+export type { LeadsDeps, ValidationScheduler } from "./lead-writes.js";
 
 export class LeadsService {
   private readonly repo = new LeadsRepo();
   private readonly liveLeadById: ReturnType<typeof prepareLiveLeadById>;
+  private readonly importer: LeadImport;
 
   constructor(private readonly deps: LeadsDeps) {
     this.liveLeadById = prepareLiveLeadById(deps.database);
-  }
-
-  /** Checks and maps the editable fields of a create or update body; collects every field error. */
-  private mapFields(input: LeadUpdateInput, errors: FieldError[]): Editable {
-    const out: Editable = {};
-    if (input.email !== undefined) {
-      const parsed = parseEmail(input.email);
-      if (!parsed.ok)
-        errors.push({ field: "email", message: `invalid email: ${parsed.message}`, type: "format" });
-      else {
-        out.email = parsed.email;
-        out.email_lower = parsed.email.toLowerCase();
-      }
-    }
-    const website = pick(input.website, input.domain);
-    if (website === null || website === "") out.website = null;
-    else if (website !== undefined) {
-      const n = this.deps.normalizeWebsite(website);
-      if (n.ok) out.website = n.url;
-      else errors.push({ field: "website", message: n.message, type: "format" });
-    }
-    const text: [keyof Editable, string | null | undefined][] = [
-      ["first_name", pick(input.firstName, input.first_name)],
-      ["last_name", pick(input.lastName, input.last_name)],
-      ["company", input.company],
-      ["title", input.title],
-      ["phone", input.phone],
-      ["linkedin", input.linkedIn],
-      ["twitter", input.twitter],
-      ["service_category", pick(input.leadServiceCategory, input.lead_service_category)],
-      ["service_subcategory", pick(input.leadServiceSubcategory, input.lead_service_subcategory)],
-      ["campaign", input.campaign],
-      ["notes", input.notes],
-    ];
-    for (const [column, value] of text) {
-      if (value !== undefined)
-        (out as Record<string, unknown>)[column] = value === null ? null : value.trim() || null;
-    }
-    for (const [field, value] of [
-      ["linkedIn", input.linkedIn],
-      ["twitter", input.twitter],
-    ] as const) {
-      if (value && !/^(https?:\/\/)?[^\s/$.?#][^\s]*$/i.test(value)) {
-        errors.push({ field, message: "must be a URL", type: "format" });
-      }
-    }
-    if (input.tags !== undefined) out.tags = JSON.stringify(input.tags ?? []);
-    if (input.priority !== undefined) out.priority = input.priority;
-    if (input.status !== undefined) out.active = input.status ? 1 : 0;
-    const custom = input.customFields !== undefined ? input.customFields : input.custom_fields;
-    if (custom !== undefined) out.customFields = custom;
-    return out;
-  }
-
-  private checkCustomFields(fields: Record<string, unknown>, errors: FieldError[]): void {
-    const keys = Object.keys(fields);
-    if (keys.length > CUSTOM_FIELDS_MAX) {
-      errors.push({
-        field: "customFields",
-        message: `at most ${CUSTOM_FIELDS_MAX} fields`,
-        type: "maxProperties",
-      });
-    }
-    for (const key of keys) {
-      if (key.length === 0 || key.length > CUSTOM_FIELD_NAME_MAX) {
-        errors.push({
-          field: `customFields.${key.slice(0, 40)}`,
-          message: `field names are 1-${CUSTOM_FIELD_NAME_MAX} characters`,
-          type: "maxLength",
-        });
-      } else if (Buffer.byteLength(JSON.stringify(fields[key]) ?? "") > CUSTOM_FIELD_VALUE_MAX_BYTES) {
-        errors.push({
-          field: `customFields.${key}`,
-          message: `serialized value is over ${CUSTOM_FIELD_VALUE_MAX_BYTES} bytes`,
-          type: "maxLength",
-        });
-      }
-    }
-  }
-
-  /** A complete new row from a create body, or the field errors. */
-  private newRow(accountId: string, input: LeadCreateInput, source: string, now: Date) {
-    const errors: FieldError[] = [];
-    const fields = this.mapFields(input, errors);
-    const customFields = fields.customFields ?? {};
-    this.checkCustomFields(customFields, errors);
-    if (errors.length > 0) return { errors };
-    const at = now.toISOString();
-    const validate = input.validate !== false;
-    const row: LeadsTable = {
-      id: newId("lead", now.getTime()),
-      account_id: accountId,
-      email: fields.email!,
-      email_lower: fields.email_lower!,
-      website: fields.website ?? null,
-      first_name: fields.first_name ?? null,
-      last_name: fields.last_name ?? null,
-      company: fields.company ?? null,
-      title: fields.title ?? null,
-      phone: fields.phone ?? null,
-      linkedin: fields.linkedin ?? null,
-      twitter: fields.twitter ?? null,
-      service_category: fields.service_category ?? null,
-      service_subcategory: fields.service_subcategory ?? null,
-      campaign: fields.campaign ?? null,
-      tags: fields.tags ?? "[]",
-      notes: fields.notes ?? null,
-      priority: fields.priority ?? "normal",
-      active: fields.active ?? 1,
-      custom_fields: JSON.stringify(customFields),
-      source: input.source ?? source,
-      metadata: JSON.stringify({ validate }),
-      validation_status: "new",
-      rating: 0,
-      recommendation: "skip",
-      quality: "poor",
-      rating_factors: "[]",
-      email_valid: null,
-      email_catch_all: null,
-      email_disposable: null,
-      email_service: null,
-      email_score: null,
-      email_type: null,
-      email_risk: null,
-      email_status: null,
-      domain_status: null,
-      domain_http_status: null,
-      domain_final_url: null,
-      domain_ssl_valid: null,
-      domain_parked: null,
-      domain_response_time_ms: null,
-      domain_score: null,
-      validation_details: null,
-      validated_at: null,
-      archived_at: null,
-      created_at: at,
-      updated_at: at,
-    };
-    return { row, validate };
-  }
-
-  private async charge(
-    trx: Transaction<Schema>,
-    accountId: string,
-    amountMilli: number,
-    reason: string,
-    reference: string,
-  ) {
-    const outcome = await this.deps.credits.debitWithin(trx, { accountId, amountMilli, reason, reference });
-    if (outcome.kind === "insufficient_credits")
-      throw paymentRequired(outcome.requiredMilli, outcome.availableMilli);
-  }
-
-  /** Inserts leads with their lead.created events, many rows per statement. */
-  private async insertLeads(trx: Transaction<Schema>, rows: LeadsTable[], now: Date): Promise<void> {
-    await this.repo.insertMany(trx, rows);
-    await this.deps.events.emitMany(
-      trx,
-      rows.map((row) => ({
-        type: "lead.created" as const,
-        accountId: row.account_id,
-        data: { leadId: row.id, email: row.email },
-      })),
-      now,
-    );
+    this.importer = new LeadImport(deps, this.repo);
   }
 
   async create(accountId: string, input: LeadCreateInput, source = "api"): Promise<LeadView> {
     const now = this.deps.clock.now();
-    const built = this.newRow(accountId, input, source, now);
-    if ("errors" in built) throw validationError(built.errors!);
+    const built = newLeadRow(accountId, input, source, now, this.deps.normalizeWebsite);
+    if ("errors" in built) throw validationError(built.errors);
     const { row, validate } = built;
     const { db, caps } = this.deps.database;
     try {
@@ -280,9 +43,10 @@ export class LeadsService {
       // less); the lead goes in before the charge, so a duplicate is refused as one even when the
       // account could not pay, and a refused lead rolls its charge back with it.
       await runInTransaction(db, async (trx) => {
-        await this.insertLeads(trx, [row], now);
+        await insertLeads(this.repo, this.deps.events, trx, [row], now);
         if (validate) {
-          await this.charge(
+          await chargeLeads(
+            this.deps.credits,
             trx,
             accountId,
             this.deps.prices.leadCreateWithValidation,
@@ -293,7 +57,7 @@ export class LeadsService {
         }
       });
     } catch (error) {
-      if (caps.isUniqueViolation(error)) throw duplicate(row.email);
+      if (caps.isUniqueViolation(error)) throw duplicateLead(row.email);
       throw error;
     }
     return toLeadView(row);
@@ -314,8 +78,11 @@ export class LeadsService {
       recommendation: q.leadRecommendation,
       campaign: q.campaign,
       source: q.source,
+      search: q.search?.trim().toLowerCase() || undefined,
+      tag: q.tag,
     };
-    const { rows, total } = await this.repo.list(this.deps.database.db, accountId, filter, q.limit, q.offset);
+    const { db, caps } = this.deps.database;
+    const { rows, total } = await this.repo.list(db, caps, accountId, filter, q.limit, q.offset);
     const hasMore = q.offset + rows.length < total;
     return {
       leads: rows.map(toLeadView),
@@ -329,7 +96,7 @@ export class LeadsService {
 
   async update(accountId: string, leadId: string, input: LeadUpdateInput): Promise<LeadView> {
     const errors: FieldError[] = [];
-    const fields = this.mapFields(input, errors);
+    const fields = mapLeadFields(input, this.deps.normalizeWebsite, errors);
     const { db, caps } = this.deps.database;
     const now = this.deps.clock.now();
     try {
@@ -345,7 +112,7 @@ export class LeadsService {
             if (v === null) delete merged[k];
             else merged[k] = v;
           }
-          this.checkCustomFields(merged, errors);
+          checkCustomFields(merged, errors);
           changes.custom_fields = JSON.stringify(merged);
         }
         if (errors.length > 0) throw validationError(errors);
@@ -353,7 +120,7 @@ export class LeadsService {
           changes.email_lower &&
           (await this.repo.liveEmailTaken(trx, accountId, changes.email_lower, leadId))
         ) {
-          throw duplicate(changes.email!);
+          throw duplicateLead(changes.email!);
         }
         changes.updated_at = now.toISOString();
         await this.repo.update(trx, accountId, leadId, changes);
@@ -362,7 +129,7 @@ export class LeadsService {
         return toLeadView({ ...existing, ...changes });
       });
     } catch (error) {
-      if (caps.isUniqueViolation(error)) throw duplicate(fields.email ?? "");
+      if (caps.isUniqueViolation(error)) throw duplicateLead(fields.email ?? "");
       throw error;
     }
   }
@@ -392,128 +159,31 @@ export class LeadsService {
     );
     for (const r of s.byRec) byRecommendation[r.key] = Number(r.n);
     const total = Object.values(byStatus).reduce((a, b) => a + b, 0);
+    // The email verdict of validated leads; a verdict outside the four (none recorded) is unknown.
+    const byVerdict = { valid: 0, risky: 0, invalid: 0, unknown: 0, notValidated: total - s.validated };
+    for (const r of s.byVerdict) {
+      const key = r.key === "valid" || r.key === "risky" || r.key === "invalid" ? r.key : "unknown";
+      byVerdict[key] += Number(r.n);
+    }
     return {
       total,
       validated: s.validated,
+      byVerdict,
       byValidationStatus: byStatus,
       byRecommendation,
       averageRating: s.averageRating === null ? null : Math.round(s.averageRating * 10) / 10,
     };
   }
 
-  /** Each item is checked on its own; the good ones are created and, when validating, charged
-   *  in one debit and validated as one batch. Not enough credits for all: 402, nothing created. */
-  async bulk(
+  /** Many leads in one request (bulk JSON, CSV import); see LeadImport. */
+  bulk(
     accountId: string,
     items: LeadCreateInput[],
     validate: boolean,
     source = "api",
-    /** Import mode: any bad item refuses the whole request (422 by line number), nothing created. */
     strict?: { lines: number[] },
   ): Promise<BulkResult> {
-    // Items arrive unchecked (see itemSchemaErrors).
-    const now = this.deps.clock.now();
-    const itemErrors: BulkResult["errors"] = [];
-    const rows: LeadsTable[] = [];
-    /** email_lower -> index of the item that produced the row. */
-    const indexOf = new Map<string, number>();
-    items.forEach((item, index) => {
-      const email = typeof item?.email === "string" ? item.email : null;
-      const schemaError = itemSchemaErrors(item);
-      if (schemaError) {
-        itemErrors.push({ index, email, error: schemaError });
-        return;
-      }
-      const built = this.newRow(accountId, { ...item, validate }, source, now);
-      if ("errors" in built) {
-        itemErrors.push({
-          index,
-          email,
-          error: built.errors!.map((e) => `${e.field}: ${e.message}`).join("; "),
-        });
-      } else if (indexOf.has(built.row.email_lower)) {
-        itemErrors.push({ index, email, error: "duplicate email in this request" });
-      } else {
-        indexOf.set(built.row.email_lower, index);
-        rows.push(built.row);
-      }
-    });
-    const { db, caps } = this.deps.database;
-    const attempt = () =>
-      runInTransaction(db, async (trx) => {
-        const errors = [...itemErrors];
-        const taken = await this.repo.liveEmailsTaken(
-          trx,
-          accountId,
-          rows.map((r) => r.email_lower),
-        );
-        const fresh = rows.filter((r) => {
-          if (!taken.has(r.email_lower)) return true;
-          errors.push({
-            index: indexOf.get(r.email_lower)!,
-            email: r.email,
-            error: "a lead with this email already exists",
-          });
-          return false;
-        });
-        if (strict && errors.length > 0) {
-          errors.sort((a, b) => a.index - b.index);
-          throw validationError(
-            errors.slice(0, 200).map((e) => ({
-              field: `line ${strict.lines[e.index] ?? e.index + 2}`,
-              message: e.error,
-              type: "row",
-            })),
-            `${errors.length} bad row(s); nothing was imported`,
-          );
-        }
-        let batchId: string | null = null;
-        if (validate && fresh.length > 0) {
-          await this.charge(
-            trx,
-            accountId,
-            fresh.length * this.deps.prices.leadCreateWithValidation,
-            `Bulk lead creation with validation (${fresh.length})`,
-            fresh[0]!.id,
-          );
-        }
-        await this.insertLeads(trx, fresh, now);
-        if (validate && fresh.length > 0) {
-          const batch = await this.deps.scheduler.startLeadBatch(
-            trx,
-            accountId,
-            fresh.map((r) => r.id),
-            { webhookUrl: null, source },
-          );
-          batchId = batch.batchId;
-        }
-        errors.sort((a, b) => a.index - b.index);
-        return {
-          created: fresh.length,
-          failed: errors.length,
-          batchId,
-          leads: fresh.map((r) => ({ id: r.id, email: r.email, status: "created" as const })),
-          errors,
-        };
-      });
-    // A lead with one of these emails was created between the read and the insert (the unique
-    // index refused it, nothing of this request was kept): the next look reports it per item.
-    // Each refusal means another request took one of these emails, so the taken set only grows:
-    // after as many tries as there are rows, only churn (leads created and archived meanwhile)
-    // could still refuse, and that is a conflict the caller retries.
-    for (let tries = 0; ; tries++) {
-      try {
-        return await attempt();
-      } catch (error) {
-        if (!caps.isUniqueViolation(error)) throw error;
-        if (tries >= rows.length) {
-          throw new AppError(
-            "CONFLICT",
-            "Leads with these emails kept changing while they were created; retry",
-          );
-        }
-      }
-    }
+    return this.importer.bulk(accountId, items, validate, source, strict);
   }
 
   /** Validates existing leads as a batch: all ids must be the account's (else 404 listing the
@@ -528,7 +198,8 @@ export class LeadsService {
         throw new AppError("NOT_FOUND", `${missing.length} lead(s) not found`, { missingLeadIds: missing });
       }
       const batchRef = `validate:${ids[0]}:${ids.length}`;
-      await this.charge(
+      await chargeLeads(
+        this.deps.credits,
         trx,
         accountId,
         ids.length * this.deps.prices.leadValidation,
@@ -542,8 +213,4 @@ export class LeadsService {
       return { ...batch, totalLeads: ids.length };
     });
   }
-}
-
-function duplicate(email: string): AppError {
-  return new AppError("DUPLICATE_LEAD", `A lead with email ${email} already exists`, { email });
 }

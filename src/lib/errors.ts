@@ -155,12 +155,13 @@ export function rateLimited(
   message: string,
   retryAfterSeconds: number,
   code: ErrorCode = "RATE_LIMIT_EXCEEDED",
+  details: Record<string, unknown> = {},
 ) {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
   return new AppError(
     code,
     message,
-    { retry_after: seconds },
+    { ...details, retry_after: seconds },
     { retry_after: seconds },
     { "Retry-After": String(seconds) },
   );

@@ -40,9 +40,11 @@ export interface StalledWorkSweeperDeps {
 export class StalledWorkSweeper {
   private readonly batches = new BatchesRepo();
   private readonly leads = new LeadsRepo();
-  private readonly validationJobs = new ValidationJobsRepo();
+  private readonly validationJobs: ValidationJobsRepo;
 
-  constructor(private readonly deps: StalledWorkSweeperDeps) {}
+  constructor(private readonly deps: StalledWorkSweeperDeps) {
+    this.validationJobs = new ValidationJobsRepo(deps.database.db);
+  }
 
   /** One pass; returns how many rows of each kind it closed. */
   async sweep(): Promise<Record<SweptKind, number>> {
@@ -66,7 +68,7 @@ export class StalledWorkSweeper {
       }
     }
     const jobCutoff = new Date(now - settings.validationJobGraceMs).toISOString();
-    for (const jobId of await this.validationJobs.overdueIds(db, jobCutoff, SWEEP_BATCH)) {
+    for (const jobId of await this.validationJobs.overdueIds(jobCutoff, SWEEP_BATCH)) {
       const reason = "maximum validation time of 5 minutes exceeded (its job was lost)";
       await this.deps.emailChecks.failJob(jobId, reason);
       this.deps.onClosed("validation_job", jobId, reason);

@@ -1,5 +1,6 @@
 // Meters the services main.ts builds without teaching them about Prometheus: each function wraps
 // one method of an instance (or the handlers of the job catalog) and counts its outcomes.
+import type { VerifyOptions } from "../checks/email/email.types.js";
 import type { WebsiteCheckResult } from "../checks/website/website.types.js";
 import type { CreditsService } from "../credits/credits.service.js";
 import type { JobDefinition } from "../jobs/catalog.js";
@@ -10,7 +11,7 @@ interface WebsiteChecker {
 }
 
 interface EmailVerifier {
-  verify(email: string): Promise<{ status: string }>;
+  verify(email: string, options?: VerifyOptions): Promise<{ status: string }>;
 }
 
 /** Counts checks by verdict. verifyMany goes through verify, so batches are counted too. */
@@ -26,8 +27,9 @@ export function meterChecks(
     return result;
   };
   const verify = email.verify.bind(email);
-  email.verify = async (address) => {
-    const verdict = await verify(address);
+  // The options carry a background job's budget: they must reach the engine.
+  email.verify = async (address, options) => {
+    const verdict = await verify(address, options);
     metrics.checks.inc({ kind: "email", verdict: verdict.status });
     return verdict;
   };

@@ -7,7 +7,7 @@ import { isIP } from "node:net";
 import type { Answer, Packet } from "dns-packet";
 import DnsSocket from "dns-socket";
 
-export type DnsRecordType = "A" | "AAAA" | "MX" | "NS" | "CNAME" | "TXT";
+export type DnsRecordType = "A" | "AAAA" | "MX" | "NS" | "CNAME" | "TXT" | "PTR";
 
 /** Why a lookup produced no records. NXDOMAIN: the name does not exist; NODATA: it exists without
  *  records of that type; SERVFAIL/TIMEOUT/REFUSED/ERROR: the answer is unknown. */
@@ -25,6 +25,7 @@ export interface DnsRecordsByType {
   NS: string;
   CNAME: string;
   TXT: string;
+  PTR: string;
 }
 
 export type DnsAnswer<T> =
@@ -197,6 +198,11 @@ export class DnsResolver {
 /** Sends of one question to one server before it counts as silent. */
 const TRIES_PER_SERVER = 3;
 
+/** The reverse-lookup name of an IPv4 address ("192.0.2.1" -> "1.2.0.192.in-addr.arpa"). */
+export function reverseName(ipv4: string): string {
+  return `${ipv4.split(".").reverse().join(".")}.in-addr.arpa`;
+}
+
 function normalizeName(name: string): string {
   return name.toLowerCase().replace(/\.$/, "");
 }
@@ -222,6 +228,7 @@ function recordData(answer: Answer, type: DnsRecordType): unknown {
       return String(data);
     case "NS":
     case "CNAME":
+    case "PTR":
       return normalizeName(String(data));
     case "MX": {
       const mx = data as { preference: number; exchange: string };

@@ -45,6 +45,17 @@ export interface SmtpConnectOptions {
   maxReplyLines?: number;
 }
 
+/** Opens an SMTP connection. Engines receive one (see `smtpConnector`) instead of dialling
+ *  themselves, so the wiring decides how they reach the network (direct, through a proxy). */
+export type SmtpConnector = (
+  options: Omit<SmtpConnectOptions, "socksProxy">,
+) => Promise<SmtpResult<SmtpConnection>>;
+
+/** The production connector: direct TCP, or through `socksProxy` ("socks5://host:port") when set. */
+export function smtpConnector(settings: { socksProxy?: string | undefined } = {}): SmtpConnector {
+  return (options) => SmtpConnection.connect({ ...options, socksProxy: settings.socksProxy });
+}
+
 const REPLY_LINE = /^(\d{3})([ -])(.*)$/;
 const ENHANCED = /^([245]\.\d{1,3}\.\d{1,3})(?:\s|$)/;
 

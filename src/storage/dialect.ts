@@ -10,6 +10,9 @@ export interface DialectCaps {
   concurrentWriters: boolean;
   /** Unique-violation error check for this driver. */
   isUniqueViolation(error: unknown): boolean;
+  /** How lead search finds a substring through an index (migration 0010): an FTS5 trigram table
+   *  beside `leads`, or a pg_trgm GIN index on `leads.search_text` itself. */
+  leadSearch: "fts5_trigram" | "pg_trgm";
 }
 
 const sqliteCaps: DialectCaps = {
@@ -21,6 +24,7 @@ const sqliteCaps: DialectCaps = {
     e !== null &&
     "code" in e &&
     (e.code === "SQLITE_CONSTRAINT_UNIQUE" || e.code === "SQLITE_CONSTRAINT_PRIMARYKEY"),
+  leadSearch: "fts5_trigram",
 };
 
 const postgresCaps: DialectCaps = {
@@ -28,6 +32,7 @@ const postgresCaps: DialectCaps = {
   skipLocked: true,
   concurrentWriters: true,
   isUniqueViolation: (e) => typeof e === "object" && e !== null && "code" in e && e.code === "23505",
+  leadSearch: "pg_trgm",
 };
 
 export function capsFor(kind: DatabaseKind): DialectCaps {

@@ -130,11 +130,17 @@ export interface LeadsTable {
   email_type: string | null;
   email_risk: string | null;
   email_status: string | null;
+  /** One of EMAIL_REASONS (checks/email), null until validated. */
+  email_reason: string | null;
   domain_status: string | null;
   domain_http_status: number | null;
   domain_final_url: string | null;
   domain_ssl_valid: number | null;
   domain_parked: number | null;
+  /** parked | placeholder, when the website is parked. */
+  website_parked_kind: string | null;
+  /** JSON: the parked evidence (signal, value, provider, type, weight) when the website is parked. */
+  website_parked_evidence: string | null;
   domain_response_time_ms: number | null;
   domain_score: number | null;
   /** JSON: the engines' detailed results. */

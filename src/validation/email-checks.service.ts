@@ -12,11 +12,13 @@ import { defineJob, type JobDefinition } from "../jobs/catalog.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { Clock } from "../lib/clock.js";
 import { untilAborted } from "../lib/concurrency.js";
-import { notFound, paymentRequired, validationError } from "../lib/errors.js";
+import { notFound, validationError } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
+import type { LimitRefusal } from "../lib/limits.js";
 import type { Database } from "../storage/db.js";
 import type { ValidationJobsTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
+import type { ValidationJobsRepo } from "./validation-jobs.repo.js";
 
 export const EMAIL_VERIFY_JOB = "email.verify";
 export const VALIDATION_JOBS_PURGE_JOB = "validation-jobs.purge";
@@ -25,6 +27,8 @@ export const JOB_RETENTION_MS = 24 * 3600_000;
 
 export interface EmailChecksDeps {
   database: Database;
+  /** The only SQL for validation jobs. */
+  jobs: ValidationJobsRepo;
   credits: CreditsService;
   clock: Clock;
   queue: JobQueue;
@@ -48,7 +52,9 @@ type EmailVerifyJobData = Static<typeof EmailVerifyJobData>;
 export type EmailCheckOutcome =
   | { kind: "completed"; job: ValidationJobsTable; verdict: EmailVerdict; balanceMilli: number }
   | { kind: "processing"; job: ValidationJobsTable; balanceMilli: number }
-  | { kind: "finished_without_result"; job: ValidationJobsTable; balanceMilli: number };
+  | { kind: "finished_without_result"; job: ValidationJobsTable; balanceMilli: number }
+  /** Nothing was charged nor started. */
+  | Extract<LimitRefusal, { kind: "insufficient_credits" }>;
 
 /** The spec's snake_case `result` of a validation job. */
 export function jobResultOf(v: EmailVerdict) {
@@ -108,12 +114,11 @@ export class EmailChecksService {
     const { outcome } = await this.deps.credits.debit(
       { accountId, amountMilli: this.deps.priceMilli, reason: "Email check", reference: job.id },
       async (trx) => {
-        await trx.insertInto("validation_jobs").values(job).execute();
+        await this.deps.jobs.insert(trx, job);
         await this.deps.queue.send(EMAIL_VERIFY_JOB, { jobId: job.id }, { trx });
       },
     );
-    if (outcome.kind === "insufficient_credits")
-      throw paymentRequired(outcome.requiredMilli, outcome.availableMilli);
+    if (outcome.kind === "insufficient_credits") return outcome;
     const finished = await this.waitFor(job.id, timeoutSeconds * 1000);
     const balanceMilli = outcome.balanceMilli;
     if (!finished || finished.status === "processing")
@@ -136,11 +141,7 @@ export class EmailChecksService {
   }
 
   private find(jobId: string) {
-    return this.deps.database.db
-      .selectFrom("validation_jobs")
-      .selectAll()
-      .where("id", "=", jobId)
-      .executeTakeFirst();
+    return this.deps.jobs.findById(jobId);
   }
 
   async getJob(accountId: string, jobId: string) {
@@ -171,7 +172,13 @@ export class EmailChecksService {
       await this.finish(row, "timeout", null, "maximum validation time of 5 minutes exceeded");
       return;
     }
-    const verdict = await untilAborted(this.deps.email.verify(row.input), signal);
+    // A background job: the SMTP conversation may wait RFC 5321's minutes, but never past the
+    // job's 5-minute deadline (a second is kept to store the answer), nor past its abort signal.
+    const budgetMs = Math.max(1, Date.parse(row.deadline_at) - now.getTime() - 1000);
+    const verdict = await untilAborted(
+      this.deps.email.verify(row.input, { background: { budgetMs } }),
+      signal,
+    );
     const elapsedMs = now.getTime() - Date.parse(row.created_at);
     const planned =
       verdict.retryAfterMs === undefined
@@ -183,7 +190,7 @@ export class EmailChecksService {
       // Greylisted or temporarily refused: try again later, inside the job's 5 minutes.
       const attempts = Number(row.attempts) + 1;
       await runInTransaction(this.deps.database.db, async (trx) => {
-        await trx.updateTable("validation_jobs").set({ attempts }).where("id", "=", row.id).execute();
+        await this.deps.jobs.setAttempts(trx, row.id, attempts);
         await this.deps.queue.send(
           EMAIL_VERIFY_JOB,
           { jobId: row.id },
@@ -213,18 +220,17 @@ export class EmailChecksService {
     const now = this.deps.clock.now();
     const at = now.toISOString();
     const changed = await runInTransaction(this.deps.database.db, async (trx) => {
-      const r = await trx
-        .updateTable("validation_jobs")
-        .set({
+      const isEnded = await this.deps.jobs.finishIfProcessing(
+        row.id,
+        {
           status,
           result: verdict ? JSON.stringify({ result: jobResultOf(verdict), verdict }) : null,
           error,
           completed_at: at,
-        })
-        .where("id", "=", row.id)
-        .where("status", "=", "processing")
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) === 0) return false;
+        },
+        trx,
+      );
+      if (!isEnded) return false;
       if (status === "failed" || status === "timeout") {
         const data = { jobId: row.id, email: row.input, status, error };
         await this.deps.events.emit(trx, "validation.failed", row.account_id, data, now);
@@ -250,19 +256,17 @@ export class EmailChecksService {
   }
 
   async purgeExpired(): Promise<number> {
-    const r = await this.deps.database.db
-      .deleteFrom("validation_jobs")
-      .where("expires_at", "<=", this.deps.clock.now().toISOString())
-      .executeTakeFirst();
-    return Number(r.numDeletedRows);
+    return this.deps.jobs.deleteExpired(this.deps.clock.now().toISOString());
   }
 
   jobDefinitions(): JobDefinition[] {
+    // An attempt may wait up to the job's remaining time (RFC 5321 timeouts), so it expires after it.
+    const policy = { retryLimit: 2, retryDelayMs: 2000, expireInMs: MAX_VALIDATION_MS + 30_000 };
     return [
       defineJob<EmailVerifyJobData>({
         name: EMAIL_VERIFY_JOB,
         schema: EmailVerifyJobData,
-        policy: { retryLimit: 2, retryDelayMs: 2000, expireInMs: 120_000 },
+        policy,
         concurrency: 50,
         handler: (job) => this.runAttempt(job.data.jobId, job.signal),
         onExhausted: (job) => this.failJob(job.data.jobId, job.error),

@@ -2,7 +2,7 @@
 // the rating. The email is always checked, the website when the lead has one. Work is shared: the
 // email engine groups addresses by domain and MX (one DNS lookup, one catch-all probe and one SMTP
 // session serve a domain's leads) and each distinct website is checked once per call.
-import type { EmailVerdict, EmailVerificationProvider } from "../checks/email/email.types.js";
+import type { EmailVerdict, EmailVerificationProvider, VerifyOptions } from "../checks/email/email.types.js";
 import type { WebsiteCheckResult } from "../checks/website/website.types.js";
 import { type EmailOutcome, type LeadRating, rateLead, type WebsiteOutcome } from "../leads/lead-rating.js";
 import { mapLimit, untilAborted } from "../lib/concurrency.js";
@@ -46,6 +46,7 @@ export function websiteOutcomeOf(w: WebsiteCheckResult): WebsiteOutcome {
     httpStatus: w.httpStatus,
     sslValid: w.sslValid,
     isParked: w.isParked,
+    parkedKind: w.details.parked.kind,
     responseTimeMs: w.responseTimeMs,
     redirectCount: Math.max(0, w.redirectChain.length - 1),
   };
@@ -56,16 +57,21 @@ export class LeadValidator {
 
   /** `signal`: the caller's job ran out of time. The website checks stop at once; the email
    *  probes, shared with other callers, end within their own SMTP deadline, unawaited. Rejects
-   *  with the abort reason, so no half-finished answer is taken for a result. */
+   *  with the abort reason, so no half-finished answer is taken for a result. `emailOptions`:
+   *  a background job's RFC 5321 budget (batch chunks keep the interactive timeouts). */
   async validate(
     leads: readonly Pick<LeadsTable, "id" | "email" | "website">[],
     signal?: AbortSignal,
+    emailOptions: VerifyOptions = {},
   ): Promise<LeadValidation[]> {
     const websites = [...new Set(leads.map((l) => l.website).filter((w): w is string => Boolean(w)))];
     const checkOptions = signal ? { signal } : {};
     const [verdicts, siteResults] = await untilAborted(
       Promise.all([
-        this.deps.email.verifyMany(leads.map((l) => l.email)),
+        this.deps.email.verifyMany(
+          leads.map((l) => l.email),
+          emailOptions,
+        ),
         mapLimit(websites, this.deps.websiteConcurrency ?? 50, (w) =>
           this.deps.website.check(w, checkOptions),
         ),
@@ -88,6 +94,21 @@ export class LeadValidator {
 }
 
 const flag = (b: boolean) => (b ? 1 : 0);
+/** Unknown stays unknown in storage: null, never 0. */
+const maybeFlag = (b: boolean | null) => (b === null ? null : flag(b));
+
+/** The parked evidence a lead keeps: what was seen and how much it weighed, not the row sources. */
+function parkedEvidenceOf(w: WebsiteCheckResult): string | null {
+  if (w.isParked !== true) return null;
+  const items = w.details.parked.evidence.map(({ signal, value, provider, type, weight }) => ({
+    signal,
+    value,
+    provider,
+    type,
+    weight,
+  }));
+  return JSON.stringify(items);
+}
 
 /** The lead columns a validation sets. */
 export function leadColumnsOf(v: LeadValidation, at: string): Partial<LeadsTable> {
@@ -98,7 +119,8 @@ export function leadColumnsOf(v: LeadValidation, at: string): Partial<LeadsTable
     recommendation: v.rating.recommendation,
     quality: v.rating.quality,
     rating_factors: JSON.stringify(v.rating.factors),
-    email_valid: flag(v.email.valid),
+    // Unknown is never written as false (an unknown verdict leaves emailValid null).
+    email_valid: v.email.valid === null ? null : flag(v.email.valid),
     email_catch_all: flag(v.email.catchAll),
     email_disposable: flag(v.email.disposable),
     email_service: v.email.service,
@@ -106,11 +128,14 @@ export function leadColumnsOf(v: LeadValidation, at: string): Partial<LeadsTable
     email_type: v.email.emailType,
     email_risk: v.email.emailRisk,
     email_status: v.email.status,
+    email_reason: v.email.reason,
     domain_status: w ? w.status : null,
     domain_http_status: w ? w.httpStatus : null,
     domain_final_url: w ? w.finalUrl : null,
-    domain_ssl_valid: w ? flag(w.sslValid) : null,
-    domain_parked: w ? flag(w.isParked) : null,
+    domain_ssl_valid: w ? maybeFlag(w.sslValid) : null,
+    domain_parked: w ? maybeFlag(w.isParked) : null,
+    website_parked_kind: w?.isParked ? w.details.parked.kind : null,
+    website_parked_evidence: w ? parkedEvidenceOf(w) : null,
     domain_response_time_ms: w ? Math.round(w.responseTimeMs) : null,
     domain_score: v.domainScore,
     validation_details: JSON.stringify({

@@ -1,7 +1,7 @@
 // Wire shapes of the webhook endpoints (spec "Webhook", "Delivery record"; snake_case as the spec).
 import { type Static, Type } from "@sinclair/typebox";
 import { EVENT_TYPES, type EventType } from "../events/events.js";
-import { Nullable, Timestamp } from "../http/schemas.js";
+import { Nullable, Timestamp } from "../lib/schema.js";
 import { MAX_RETRIES, MAX_RETRY_DELAY_MS } from "./retry-config.js";
 import { MAX_WEBHOOK_URL_LENGTH } from "./webhook-sender.js";
 

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { AxeBuilder } from "@axe-core/playwright";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { SigninLinks } from "../../src/accounts/signin.service.js";
 import { createEmptyDatabase } from "../support/db.js";
@@ -15,6 +16,24 @@ import { freePort, type Proc, runCli, startProcess, waitHealthy } from "../suppo
 export const CHROMIUM = "/usr/bin/chromium";
 const DIST_INDEX = fileURLToPath(new URL("../../dashboard/dist/index.html", import.meta.url));
 export const SCREENSHOTS = fileURLToPath(new URL("../../test-artifacts/screenshots/", import.meta.url));
+/** One JSON file per checked page: axe's violations by impact, and the rules that passed. */
+export const A11Y_REPORTS = fileURLToPath(new URL("../../test-artifacts/a11y/", import.meta.url));
+/** Impacts that fail a page. Moderate and minor findings are recorded in the report only. */
+const BLOCKING_IMPACTS = new Set(["serious", "critical"]);
+export const NARROW_VIEWPORT = { width: 375, height: 812 };
+/** Names the deepest elements that reach past the viewport's right edge (for the failure message). */
+const WIDEST_ELEMENTS = `(() => {
+  const limit = document.documentElement.clientWidth;
+  const out = [];
+  for (const el of document.querySelectorAll("body *")) {
+    const r = el.getBoundingClientRect();
+    if (r.right <= limit + 1 || r.width === 0) continue;
+    if ([...el.children].some((c) => c.getBoundingClientRect().right > limit + 1)) continue;
+    out.push(el.tagName.toLowerCase() + (typeof el.className === "string" && el.className ? "." + el.className.split(" ").join(".") : "") + " (" + Math.round(r.right) + " px)");
+    if (out.length === 6) break;
+  }
+  return out.join(", ");
+})()`;
 
 /** Why the browser tests cannot run here, or false. With CI=true a missing browser is a failure. */
 export function browserSkipReason(): string | false {
@@ -97,7 +116,11 @@ export interface Browser {
   /** Errors the pages threw or logged: a test asserts there were none. */
   problems: string[];
   newPage(): Promise<Page>;
+  /** Checks the page with axe-core (a serious or critical violation fails the test), then saves
+   *  test-artifacts/screenshots/<name>.png. Every page a test shows goes through here. */
   screenshot(page: Page, name: string): Promise<void>;
+  /** The same at 375 px wide (a phone), with a check that nothing makes the page scroll sideways. */
+  screenshotNarrow(page: Page, name: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -137,17 +160,76 @@ export async function launchBrowser(): Promise<Browser> {
   if (first) watch(first);
   const page = first ?? (await context.newPage());
   mkdirSync(SCREENSHOTS, { recursive: true });
+  mkdirSync(A11Y_REPORTS, { recursive: true });
+  const shoot = async (target: Page, name: string) => {
+    await checkAccessibility(target, name);
+    await target.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  };
   return {
     context,
     page,
     problems,
     newPage: () => context.newPage(),
-    async screenshot(target, name) {
-      await target.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+    screenshot: shoot,
+    async screenshotNarrow(target, name) {
+      const before = target.viewportSize();
+      await target.setViewportSize(NARROW_VIEWPORT);
+      try {
+        await shoot(target, name);
+        const overflow = await target.evaluate(
+          "document.documentElement.scrollWidth - document.documentElement.clientWidth",
+        );
+        if (Number(overflow) > 0) {
+          throw new Error(
+            `${name}: the page scrolls sideways by ${overflow} px at 375 px; widest: ${await target.evaluate(WIDEST_ELEMENTS)}`,
+          );
+        }
+      } finally {
+        if (before) await target.setViewportSize(before);
+      }
     },
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+export interface A11yReport {
+  page: string;
+  url: string;
+  width: number;
+  violations: { id: string; impact: string | null; help: string; nodes: string[] }[];
+  passes: number;
+  /** Serious and critical violations: the test fails on any. */
+  blocking: number;
+}
+
+/** Runs every axe-core rule on the page as it is now and writes test-artifacts/a11y/<name>.json;
+ *  throws when a violation is serious or critical. */
+export async function checkAccessibility(page: Page, name: string): Promise<A11yReport> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const violations = results.violations.map((v) => ({
+    id: v.id,
+    impact: v.impact ?? null,
+    help: v.help,
+    nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" ")),
+  }));
+  const report: A11yReport = {
+    page: name,
+    url: page.url(),
+    width: page.viewportSize()?.width ?? 0,
+    violations,
+    passes: results.passes.length,
+    blocking: violations.filter((v) => v.impact !== null && BLOCKING_IMPACTS.has(v.impact)).length,
+  };
+  writeFileSync(join(A11Y_REPORTS, `${name}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  if (report.blocking > 0) {
+    const list = violations
+      .filter((v) => v.impact !== null && BLOCKING_IMPACTS.has(v.impact))
+      .map((v) => `${v.impact} ${v.id} (${v.help}) at ${v.nodes.join(", ")}`)
+      .join("; ");
+    throw new Error(`${name}: axe found ${report.blocking} serious or critical violation(s): ${list}`);
+  }
+  return report;
 }

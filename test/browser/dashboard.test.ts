@@ -68,7 +68,9 @@ describe("dashboard in Chromium", { skip }, () => {
     await page.goto(link);
     await page.getByTestId("signed-in-as").filter({ hasText: USER }).waitFor();
     assert.equal(new URL(page.url()).hash, "", "the token left the address bar");
-    assert.equal(new URL(page.url()).pathname, "/dashboard/leads");
+    assert.equal(new URL(page.url()).pathname, "/dashboard/", "the overview is the landing page");
+    await page.getByRole("heading", { name: "Overview" }).waitFor();
+    await nav("Leads").click();
     await page.getByTestId("empty").filter({ hasText: "No leads yet" }).waitFor();
     await browser.screenshot(page, "leads-empty");
 
@@ -184,6 +186,10 @@ describe("dashboard in Chromium", { skip }, () => {
       await text(page.getByTestId("lead-rating")),
       new RegExp(String(lead.body.leadDeliverabilityRating)),
     );
+    assert.equal(lead.body.emailReason, "deliverable");
+    const reason = page.getByTestId("reason");
+    assert.equal(await reason.getAttribute("title"), "deliverable");
+    assert.equal(await text(reason), "Mailbox accepts mail");
     await browser.screenshot(page, "lead");
   });
 

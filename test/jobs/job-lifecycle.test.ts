@@ -82,6 +82,8 @@ for (const kind of dialects()) {
       const single = await call("POST", "/v1/leads", { email: `c.${tag}@acme.test`, validate: true });
       assert.equal(single.statusCode, 201, single.body);
       const check = await h.services.emailChecks.check(account, `d.${tag}@acme.test`, 0, null);
+      assert.notEqual(check.kind, "insufficient_credits");
+      if (check.kind === "insufficient_credits") throw new Error("the account could not pay");
       return {
         batchId: batch.json().batchId as string,
         batchLeadIds: created,

@@ -66,6 +66,7 @@ for (const kind of dialects()) {
       assert.equal(lead.validationStatus, "new");
       assert.equal(lead.leadDeliverabilityRating, 0);
       assert.equal(lead.emailValid, null);
+      assert.equal(lead.emailReason, null, "null until validated");
       assert.equal(lead.domainHttpStatus, null);
       assert.equal(lead.source, "api");
       assert.deepEqual(lead.metadata, { validate: true });
@@ -74,12 +75,13 @@ for (const kind of dialects()) {
       const done = await settled(lead.id);
       assert.equal(done.validationStatus, "valid", JSON.stringify(done.ratingFactors));
       assert.equal(done.emailValid, true);
+      assert.equal(done.emailReason, "deliverable");
       assert.equal(done.emailCatchAll, false);
       assert.equal(done.domainHttpStatus, 200);
       assert.equal(done.domainSslValid, true);
       assert.equal(done.domainFinalUrl, "https://acme.test/");
       assert.ok(done.domainScore > 50);
-      assert.equal(done.leadDeliverabilityRating, 100);
+      assert.equal(done.leadDeliverabilityRating, 100, JSON.stringify(done.ratingFactors));
       assert.equal(done.leadRecommendation, "high_priority");
       assert.equal(done.leadQuality, "excellent");
       assert.ok(done.ratingFactors.some((f: { code: string }) => f.code === "email_deliverable"));
@@ -278,6 +280,14 @@ for (const kind of dialects()) {
       assert.equal(byEmail.get("x@catchall.test")!.validationStatus, "risky");
       assert.equal(byEmail.get("x@catchall.test")!.emailCatchAll, true);
       assert.equal(byEmail.get("someone@parked.test")!.domainParked, true);
+      assert.equal(byEmail.get("someone@parked.test")!.websiteParkedKind, "parked");
+      const evidence = byEmail.get("someone@parked.test")!.websiteParkedEvidence as { signal: string }[];
+      assert.ok(
+        evidence.some((e) => e.signal === "script"),
+        JSON.stringify(evidence),
+      );
+      assert.equal(byEmail.get("bob@acme.test")!.websiteParkedKind, null);
+      assert.equal(byEmail.get("bob@acme.test")!.websiteParkedEvidence, null);
       assert.equal(byEmail.get("someone@parked.test")!.validationStatus, "invalid");
       assert.equal(await credits(), before - 8, "nothing charged twice");
 

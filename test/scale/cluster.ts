@@ -45,6 +45,12 @@ export interface ClusterOptions {
   env?: Record<string, string>;
   apiEnv?: Record<string, string>;
   workerEnv?: Record<string, string>;
+  /** Another PostgreSQL server than the machine's (the chaos run restarts its own). */
+  pgAdminUrl?: string;
+  /** Another Redis than the machine's. */
+  redisUrl?: string;
+  /** How long a starting process may take to turn ready (default 90 s). */
+  readyTimeoutMs?: number;
 }
 
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
@@ -55,7 +61,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), "leadcheck-scale-"));
   const caFile = join(dir, "test-ca.pem");
   writeFileSync(caFile, fake.ca);
-  const empty = await createEmptyDatabase("postgres");
+  const empty = await createEmptyDatabase("postgres", options.pgAdminUrl);
   const pool = new pg.Pool({ connectionString: empty.url, max: 3 });
 
   const env: Record<string, string> = {
@@ -64,7 +70,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     DATABASE_URL: empty.url,
     DATABASE_POOL_MAX: "8",
     PGBOSS_MAX_CONNECTIONS: "3",
-    REDIS_URL: REDIS_TEST_URL,
+    REDIS_URL: options.redisUrl ?? REDIS_TEST_URL,
     AUTH_JWT_SECRET: TEST_JWT_SECRET,
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     NEW_ACCOUNT_MILLI_CREDITS: "0",
@@ -90,7 +96,13 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     const proc = startProcess(args, { ...env, ...extraEnv, ...portEnv });
     const node: ClusterNode = { kind, port, url: `http://127.0.0.1:${port}`, proc };
     all.push(node);
-    await waitReady(node);
+    try {
+      await waitReady(node, options.readyTimeoutMs);
+    } catch (error) {
+      // Not ready in time: do not leave it running outside the lists.
+      if (proc.child.exitCode === null) proc.child.kill("SIGKILL");
+      throw error;
+    }
     (kind === "api" ? apis : workers).push(node);
     return node;
   }
@@ -131,7 +143,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       node.proc.child.kill("SIGKILL");
       await node.proc.exitCode();
       const list = node.kind === "api" ? apis : workers;
-      list.splice(list.indexOf(node), 1);
+      const at = list.indexOf(node);
+      if (at >= 0) list.splice(at, 1);
     },
     token,
     async apiKey(accountId, api = apis[0]!) {
@@ -163,12 +176,23 @@ export async function waitReady(node: ClusterNode, timeoutMs = 90_000): Promise<
     if (node.proc.child.exitCode !== null) {
       throw new Error(`the ${node.kind} on :${node.port} exited: ${node.proc.output()}`);
     }
+    let last = "";
     const ok = await fetch(`${node.url}/readiness`).then(
-      (res) => res.ok,
-      () => false,
+      async (res) => {
+        last = `${res.status} ${await res.text()}`;
+        return res.ok;
+      },
+      (error) => {
+        last = String(error?.cause?.code ?? error);
+        return false;
+      },
     );
     if (ok) return;
-    if (Date.now() > deadline) throw new Error(`the ${node.kind} on :${node.port} is not ready`);
+    if (Date.now() > deadline) {
+      throw new Error(
+        `the ${node.kind} on :${node.port} is not ready (${last}): ${node.proc.output().slice(-500)}`,
+      );
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
 }

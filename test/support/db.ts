@@ -28,6 +28,7 @@ export async function skipReasonFor(kind: DatabaseKind): Promise<string | false>
 /** Creates an empty database of the given kind and returns its URL (not migrated, not opened). */
 export async function createEmptyDatabase(
   kind: DatabaseKind,
+  adminUrl: string = PG_ADMIN_URL,
 ): Promise<{ url: string; drop(): Promise<void> }> {
   if (kind === "sqlite") {
     const dir = mkdtempSync(join(tmpdir(), "leadcheck-test-"));
@@ -37,16 +38,16 @@ export async function createEmptyDatabase(
     };
   }
   const name = `lc_t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = new URL(PG_ADMIN_URL);
+  const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
     drop: async () => {
-      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();

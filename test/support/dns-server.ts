@@ -11,6 +11,8 @@ export interface ZoneEntry {
   NS?: string[];
   CNAME?: string;
   TXT?: string[];
+  /** Reverse records, on "<reversed ip>.in-addr.arpa" names. */
+  PTR?: string[];
   /** Answer every query for this name with this rcode instead of records. */
   rcode?: "SERVFAIL" | "REFUSED";
   /** Never answer queries for this name (the client times out). */
@@ -115,6 +117,8 @@ function answersFor(zone: Zone, name: string, type: string, depth: number): Answ
       return entry.CNAME ? [{ type: "CNAME", name, ttl, data: norm(entry.CNAME) } as Answer] : [];
     case "TXT":
       return (entry.TXT ?? []).map((data) => ({ type: "TXT", name, ttl, data }) as Answer);
+    case "PTR":
+      return (entry.PTR ?? []).map((data) => ({ type: "PTR", name, ttl, data }) as Answer);
     default:
       return [];
   }

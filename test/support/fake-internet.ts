@@ -59,6 +59,8 @@ export async function startFakeInternet(extraZone: Zone = {}): Promise<FakeInter
       DNS_TIMEOUT_MS: "500",
       SMTP_PORT: String(smtp.port),
       SMTP_HELO_NAME: "verifier.leadcheck.test",
+      // The start-up egress self-check connects here instead of a public MX.
+      SMTP_EGRESS_PROBE_HOST: "mx.acme.test",
       SMTP_CONNECT_TIMEOUT_MS: "2000",
       SMTP_COMMAND_TIMEOUT_MS: "2000",
       SMTP_TOTAL_DEADLINE_MS: "10000",

@@ -62,9 +62,14 @@ export async function waitFor<T>(
 }
 
 export async function waitHealthy(port: number, proc?: Proc): Promise<void> {
-  await waitFor(async () => {
-    if (proc && proc.child.exitCode !== null) throw new Error(`process exited: ${proc.output()}`);
-    const res = await fetch(`http://127.0.0.1:${port}/readiness`);
-    return res.ok ? true : undefined;
-  }, `readiness on :${port}`);
+  await waitFor(
+    async () => {
+      if (proc && proc.child.exitCode !== null) throw new Error(`process exited: ${proc.output()}`);
+      const res = await fetch(`http://127.0.0.1:${port}/readiness`);
+      return res.ok ? true : undefined;
+      // A loaded machine (CI shares its cores) can take tens of seconds to start the service.
+    },
+    `readiness on :${port}`,
+    90_000,
+  );
 }

@@ -39,6 +39,10 @@ export interface MxBehaviour {
   endlessLineAt?: SmtpCommandName;
   /** RCPTs per transaction before 452 4.5.3. */
   maxRcptsPerTransaction?: number;
+  /** Wait this long before the greeting (Exim's smtp_banner delays, tarpits). */
+  bannerDelayMs?: number;
+  /** Wait this long before answering the first RCPT of each connection (a slow recipient lookup). */
+  firstRcptDelayMs?: number;
 }
 
 export interface RecordedCommand {
@@ -229,6 +233,9 @@ async function converse(plain: Socket, ctx: ConversationContext): Promise<void> 
 
   if (misbehave("banner")) return;
   if (b().banner === null) return;
+  const bannerDelayMs = b().bannerDelayMs ?? 0;
+  if (bannerDelayMs > 0) await new Promise((r) => setTimeout(r, bannerDelayMs));
+  let rcptsAnswered = 0;
   await send(b().banner ?? `220 ${ctx.ip} ESMTP test`);
   if (b().banner && !b().banner!.startsWith("220")) {
     socket.end();
@@ -288,6 +295,8 @@ async function converse(plain: Socket, ctx: ConversationContext): Promise<void> 
           await reply("503 5.5.1 Error: need MAIL command");
           break;
         }
+        if (rcptsAnswered++ === 0 && (b().firstRcptDelayMs ?? 0) > 0)
+          await new Promise((r) => setTimeout(r, b().firstRcptDelayMs));
         await reply(rcptReply(line, ++rcpts, ctx));
         break;
       case "RSET":

@@ -1,6 +1,6 @@
 // Small shared pieces: error and empty states, paging, a confirmation dialog, a copyable secret,
 // a progress bar, and formatting.
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { LeadcheckError } from "../../../sdk/src/errors.js";
 import { Link } from "../router.js";
 
@@ -9,6 +9,13 @@ export const formatDate = (iso: string | null | undefined): string =>
 
 export const formatNumber = (n: number | null | undefined): string =>
   n === null || n === undefined ? "—" : n.toLocaleString();
+
+/** "1 lead", "2 leads": a count with its noun in the right number. */
+export const plural = (n: number, one: string, many = `${one}s`): string =>
+  `${formatNumber(n)} ${n === 1 ? one : many}`;
+
+/** Display credits in words: "1 credit", "6,979 credits" (1 credit per check, the dashboard's unit). */
+export const creditsText = (displayCredits: number): string => plural(displayCredits, "credit");
 
 /** Stored credits in display credits (the spec's unit conversion: x 1000), for the fields the API
  *  gives only in stored credits. Amounts the API gives in display credits are shown as given. */
@@ -83,6 +90,16 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
+/** A table that scrolls sideways on a narrow screen; the region takes focus so a keyboard can scroll it. */
+export function ScrollTable({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to scroll by keyboard
+    <section className="table-scroll" aria-label={label} tabIndex={0}>
+      {children}
+    </section>
+  );
+}
+
 /** Previous/next over an offset-paged list, with the position in words. */
 export function Pager(props: {
   offset: number;
@@ -119,6 +136,7 @@ export function ConfirmDialog(props: {
   onCancel(): void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -126,8 +144,8 @@ export function ConfirmDialog(props: {
     if (!props.open && dialog.open) dialog.close();
   }, [props.open]);
   return (
-    <dialog ref={ref} onCancel={props.onCancel} aria-labelledby="confirm-title" data-testid="confirm-dialog">
-      <h2 id="confirm-title">{props.title}</h2>
+    <dialog ref={ref} onCancel={props.onCancel} aria-labelledby={titleId} data-testid="confirm-dialog">
+      <h2 id={titleId}>{props.title}</h2>
       <div>{props.children}</div>
       <div className="actions">
         <button type="button" onClick={props.onCancel}>

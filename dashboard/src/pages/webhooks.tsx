@@ -17,6 +17,7 @@ import {
   formatNumber,
   Loading,
   Pager,
+  ScrollTable,
   SecretField,
 } from "../components/ui.js";
 import { labelOf, WEBHOOK_EVENTS } from "../labels.js";
@@ -103,62 +104,64 @@ export function WebhooksPage({ selected }: { selected?: string }) {
         </Empty>
       ) : null}
       {hooks.length > 0 ? (
-        <table data-testid="webhooks-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">URL</th>
-              <th scope="col">Events</th>
-              <th scope="col">Active</th>
-              <th scope="col" className="num">
-                Delivered / failed
-              </th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {hooks.map((hook) => (
-              <tr
-                key={hook.webhook_id}
-                aria-selected={hook.webhook_id === selected}
-                data-testid="webhook-row"
-              >
-                <td>
-                  <Link to={`/webhooks/${encodeURIComponent(hook.webhook_id)}`}>{hook.name}</Link>
-                </td>
-                <td className="wrap">{hook.url}</td>
-                <td>{hook.events.map((e) => labelOf(WEBHOOK_EVENTS, e)).join(", ")}</td>
-                <td>{hook.active ? "yes" : "paused"}</td>
-                <td className="num">
-                  {formatNumber(hook.delivery_stats.successful_deliveries)} /{" "}
-                  {formatNumber(hook.delivery_stats.failed_deliveries)}
-                </td>
-                <td className="actions">
-                  <button type="button" onClick={() => setEditing(hook)} aria-label={`Edit ${hook.name}`}>
-                    Edit
-                  </button>
-                  <button
-                    type="button"
-                    onClick={() => rotate(hook)}
-                    aria-label={`New secret for ${hook.name}`}
-                  >
-                    New secret
-                  </button>
-                  <button
-                    type="button"
-                    className="danger"
-                    onClick={() => setDeleting(hook)}
-                    aria-label={`Delete ${hook.name}`}
-                  >
-                    Delete
-                  </button>
-                </td>
+        <ScrollTable label="Webhooks table">
+          <table data-testid="webhooks-table">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">URL</th>
+                <th scope="col">Events</th>
+                <th scope="col">Active</th>
+                <th scope="col" className="num">
+                  Delivered / failed
+                </th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {hooks.map((hook) => (
+                <tr
+                  key={hook.webhook_id}
+                  aria-selected={hook.webhook_id === selected}
+                  data-testid="webhook-row"
+                >
+                  <td>
+                    <Link to={`/webhooks/${encodeURIComponent(hook.webhook_id)}`}>{hook.name}</Link>
+                  </td>
+                  <td className="wrap url-cell">{hook.url}</td>
+                  <td>{hook.events.map((e) => labelOf(WEBHOOK_EVENTS, e)).join(", ")}</td>
+                  <td>{hook.active ? "yes" : "paused"}</td>
+                  <td className="num">
+                    {formatNumber(hook.delivery_stats.successful_deliveries)} /{" "}
+                    {formatNumber(hook.delivery_stats.failed_deliveries)}
+                  </td>
+                  <td className="actions">
+                    <button type="button" onClick={() => setEditing(hook)} aria-label={`Edit ${hook.name}`}>
+                      Edit
+                    </button>
+                    <button
+                      type="button"
+                      onClick={() => rotate(hook)}
+                      aria-label={`New secret for ${hook.name}`}
+                    >
+                      New secret
+                    </button>
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() => setDeleting(hook)}
+                      aria-label={`Delete ${hook.name}`}
+                    >
+                      Delete
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollTable>
       ) : null}
       {selected && list.data && !current ? (
         <p className="alert">That webhook does not exist (any more).</p>

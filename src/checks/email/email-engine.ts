@@ -4,8 +4,10 @@
 // calls for the same address or domain share their work. Network failures are verdict reasons.
 import type { Clock } from "../../lib/clock.js";
 import { systemClock } from "../../lib/clock.js";
-import type { EmailVerdict, EmailVerificationProvider } from "./email.types.js";
+import type { SmtpConnector } from "../../net/smtp-client.js";
+import type { EmailVerdict, EmailVerificationProvider, VerifyOptions } from "./email.types.js";
 import { type MailHost, type MailRoute, type MxDns, resolveMailRoute } from "./mx.js";
+import { providerRuleFor } from "./provider-rules.js";
 import {
   type CatchAllStore,
   type ProbeTask,
@@ -14,7 +16,20 @@ import {
   SmtpSession,
 } from "./smtp-session.js";
 import { type ParsedEmail, parseEmail } from "./syntax.js";
-import { errorVerdict, routeVerdict, smtpVerdict, syntaxVerdict } from "./verdict.js";
+import {
+  budgetVerdict,
+  egressVerdict,
+  errorVerdict,
+  routeVerdict,
+  smtpVerdict,
+  syntaxVerdict,
+} from "./verdict.js";
+
+/** RFC 5321 §4.5.3.2: a client should wait 5 minutes for the greeting and for the replies to MAIL
+ *  and RCPT. Background verifications use these, bounded by their job's budget. */
+export const RFC5321_TIMEOUTS_MS = { banner: 300_000, mail: 300_000, rcpt: 300_000 } as const;
+
+type Mode = "interactive" | "background";
 
 export interface EmailEngineOptions {
   /** Addresses waiting for one mail server's sessions at most; more are answered at once with
@@ -24,7 +39,8 @@ export interface EmailEngineOptions {
   smtpPort: number;
   heloName: string;
   mailFrom: string;
-  socksProxy?: string | undefined;
+  /** How SMTP connections are opened (`smtpConnector(...)` in production, with its proxy). */
+  connectSmtp: SmtpConnector;
   connectTimeoutMs: number;
   commandTimeoutMs: number;
   /** Bound on one SMTP session (connect to the last reply). */
@@ -42,6 +58,10 @@ export interface EmailEngineOptions {
   addressesPerSession?: number;
   /** MX addresses the probe may connect to (e.g. the SSRF guard's public-address test). */
   isAddressAllowed?: (address: string) => boolean;
+  /** Positive-only second signal for accept-all Microsoft 365 tenants (off unless configured). */
+  m365PersonalSite?: { confirms(email: string): Promise<boolean> } | undefined;
+  /** The start-up self-check's finding: true when port 25 (or the SOCKS proxy) is unreachable. */
+  isEgressBlocked?: () => boolean;
 }
 
 type Parsed = Extract<ParsedEmail, { ok: true }>;
@@ -49,6 +69,7 @@ type HostRoute = Extract<MailRoute, { kind: "mx" | "implicit" }>;
 
 interface MxGroup {
   key: string;
+  mode: Mode;
   hosts: MailHost[];
   queue: ProbeTask[];
   active: number;
@@ -64,6 +85,8 @@ export class EmailEngine implements EmailVerificationProvider {
   private readonly maxConnectionsPerMx: number;
   private readonly addressesPerSession: number;
   private readonly maxQueuedPerMx: number;
+  private readonly isEgressBlocked: () => boolean;
+  private readonly m365PersonalSite: EmailEngineOptions["m365PersonalSite"];
   private readonly inflight = new Map<string, Promise<EmailVerdict>>();
   private readonly routes = new Map<string, Promise<MailRoute>>();
   private readonly groups = new Map<string, MxGroup>();
@@ -79,12 +102,14 @@ export class EmailEngine implements EmailVerificationProvider {
     this.maxConnectionsPerMx = Math.max(1, options.maxConnectionsPerMx);
     this.addressesPerSession = options.addressesPerSession ?? 10;
     this.maxQueuedPerMx = options.maxQueuedPerMx ?? 20_000;
+    this.isEgressBlocked = options.isEgressBlocked ?? (() => false);
+    this.m365PersonalSite = options.m365PersonalSite;
     this.settings = {
       dns: options.dns,
       port: options.smtpPort,
       heloName: options.heloName,
       mailFrom: options.mailFrom,
-      socksProxy: options.socksProxy,
+      connect: options.connectSmtp,
       connectTimeoutMs: options.connectTimeoutMs,
       commandTimeoutMs: options.commandTimeoutMs,
       totalDeadlineMs: options.totalDeadlineMs,
@@ -96,21 +121,32 @@ export class EmailEngine implements EmailVerificationProvider {
     };
   }
 
-  verify(email: string): Promise<EmailVerdict> {
+  verify(email: string, options: VerifyOptions = {}): Promise<EmailVerdict> {
     const parsed = parseEmail(email);
     if (!parsed.ok) return Promise.resolve(syntaxVerdict(String(email ?? ""), parsed));
-    const key = parsed.email.toLowerCase();
-    const running = this.inflight.get(key);
-    if (running) return running.then((v) => ({ ...v, email: parsed.email }));
-    const p = this.check(parsed)
-      .catch((err: unknown) => errorVerdict(parsed, err))
-      .finally(() => this.inflight.delete(key));
-    this.inflight.set(key, p);
-    return p;
+    const budgetMs = options.background ? Math.max(1, options.background.budgetMs) : undefined;
+    const mode: Mode = budgetMs === undefined ? "interactive" : "background";
+    const key = `${mode}:${parsed.email.toLowerCase()}`;
+    let p = this.inflight.get(key);
+    if (p) p = p.then((v) => ({ ...v, email: parsed.email }));
+    else {
+      const deadlineAt = budgetMs === undefined ? undefined : this.settings.now() + budgetMs;
+      p = this.check(parsed, mode, deadlineAt)
+        .catch((err: unknown) => errorVerdict(parsed, err))
+        .finally(() => this.inflight.delete(key));
+      this.inflight.set(key, p);
+    }
+    if (budgetMs === undefined) return p;
+    // The caller's budget holds even if a shared session outlives it.
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<EmailVerdict>((resolve) => {
+      timer = setTimeout(() => resolve(budgetVerdict(parsed, budgetMs)), budgetMs);
+    });
+    return Promise.race([p, expired]).finally(() => clearTimeout(timer));
   }
 
-  verifyMany(emails: readonly string[]): Promise<EmailVerdict[]> {
-    return Promise.all(emails.map((e) => this.verify(e)));
+  verifyMany(emails: readonly string[], options: VerifyOptions = {}): Promise<EmailVerdict[]> {
+    return Promise.all(emails.map((e) => this.verify(e, options)));
   }
 
   /** Waits for verifications under way; caches are dropped. */
@@ -120,11 +156,20 @@ export class EmailEngine implements EmailVerificationProvider {
     this.probeLocals.clear();
   }
 
-  private async check(parsed: Parsed): Promise<EmailVerdict> {
+  private async check(parsed: Parsed, mode: Mode, deadlineAt: number | undefined): Promise<EmailVerdict> {
     const route = await this.route(parsed.domain);
     if (route.kind !== "mx" && route.kind !== "implicit") return routeVerdict(parsed, route);
-    const outcome = await this.probe(parsed, route);
-    return smtpVerdict(parsed, route, outcome);
+    // DNS answers stand on their own; anything that needs port 25 is unknown while it is blocked.
+    if (this.isEgressBlocked())
+      return egressVerdict(
+        parsed,
+        "this host cannot reach port 25 (or its SOCKS proxy): no mail server was asked",
+      );
+    const outcome = await this.probe(parsed, route, mode, deadlineAt);
+    const verdict = smtpVerdict(parsed, route, outcome);
+    if (verdict.reason === "tenant_accept_all" && (await this.m365PersonalSite?.confirms(parsed.email)))
+      return smtpVerdict(parsed, route, outcome, { confirmedBy: "m365_personal_site" });
+    return verdict;
   }
 
   private route(domain: string): Promise<MailRoute> {
@@ -135,11 +180,17 @@ export class EmailEngine implements EmailVerificationProvider {
     return p;
   }
 
-  private probe(parsed: Parsed, route: HostRoute): Promise<RcptOutcome> {
-    const key = route.hosts.map((h) => h.host).join(",");
+  private probe(
+    parsed: Parsed,
+    route: HostRoute,
+    mode: Mode,
+    deadlineAt: number | undefined,
+  ): Promise<RcptOutcome> {
+    // Background and interactive addresses never share a session: their timeouts differ.
+    const key = `${mode}|${route.hosts.map((h) => h.host).join(",")}`;
     let group = this.groups.get(key);
     if (!group) {
-      group = { key, hosts: route.hosts, queue: [], active: 0 };
+      group = { key, mode, hosts: route.hosts, queue: [], active: 0 };
       this.groups.set(key, group);
     }
     const g = group;
@@ -154,7 +205,13 @@ export class EmailEngine implements EmailVerificationProvider {
         settled = true;
         resolve(o);
       };
-      g.queue.push({ email: parsed.email, domain: parsed.domain, attempts: 0, resolve: once });
+      g.queue.push({
+        email: parsed.email,
+        domain: parsed.domain,
+        attempts: 0,
+        resolve: once,
+        ...(deadlineAt === undefined ? {} : { deadlineAt }),
+      });
       this.schedulePump();
     });
   }
@@ -171,12 +228,19 @@ export class EmailEngine implements EmailVerificationProvider {
 
   private pumpGroup(group: MxGroup): void {
     const primary = group.hosts[0]!.host;
+    // The provider's own limit (data/provider-rules.json) caps the configured one.
+    const limit = Math.min(this.maxConnectionsPerMx, providerRuleFor(primary)?.maxConnections ?? Infinity);
     while (group.queue.length > group.active * this.addressesPerSession) {
       const open = this.hostConnections.get(primary) ?? 0;
-      if (open >= this.maxConnectionsPerMx) break;
+      if (open >= limit) break;
       this.hostConnections.set(primary, open + 1);
       group.active++;
-      const session = new SmtpSession(this.settings, group.hosts, this.queueOf(group), this.catchAllStore);
+      const session = new SmtpSession(
+        this.sessionSettings(group),
+        group.hosts,
+        this.queueOf(group),
+        this.catchAllStore,
+      );
       void session.run().finally(() => {
         group.active--;
         const left = (this.hostConnections.get(primary) ?? 1) - 1;
@@ -186,6 +250,20 @@ export class EmailEngine implements EmailVerificationProvider {
         this.schedulePump();
       });
     }
+  }
+
+  /** Background sessions wait RFC 5321's times and may last until the latest queued deadline. */
+  private sessionSettings(group: MxGroup): SessionSettings {
+    if (group.mode === "interactive") return this.settings;
+    const now = this.settings.now();
+    const deadlineAt = Math.max(
+      ...group.queue.map((t) => t.deadlineAt ?? now + this.settings.totalDeadlineMs),
+    );
+    return {
+      ...this.settings,
+      stageTimeoutsMs: RFC5321_TIMEOUTS_MS,
+      totalDeadlineMs: Math.max(1, deadlineAt - now),
+    };
   }
 
   private queueOf(group: MxGroup) {

@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import mailchecker from "mailchecker";
+import { getDomain } from "tldts";
 
 const require = createRequire(import.meta.url);
 const ROLE_LOCAL_PARTS = new Set(
@@ -38,14 +39,16 @@ function loadFreeDomains(): Set<string> {
   return freeDomains;
 }
 
-/** The domain or one of its parents is a known throwaway-mail domain. */
+/** The domain or one of its parents, down to its registrable domain (public suffix list, so
+ *  "x.mailinator.co.uk" stops at "mailinator.co.uk"), is a known throwaway-mail domain. */
 export function isDisposableDomain(domain: string): boolean {
   const list = mailchecker.blacklist();
-  let current = domain.toLowerCase();
+  let current = domain.toLowerCase().replace(/\.$/, "");
+  const registrable = getDomain(current) ?? current;
   for (;;) {
     if (list.has(current)) return true;
     const dot = current.indexOf(".");
-    if (dot === -1 || current.indexOf(".", dot + 1) === -1) return false;
+    if (current === registrable || dot === -1) return false;
     current = current.slice(dot + 1);
   }
 }

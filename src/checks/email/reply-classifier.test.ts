@@ -54,7 +54,7 @@ const CASES: [string, SmtpStage, string[], ReplyOutcome][] = [
       "450-4.2.1 The user you are trying to contact is receiving mail at a rate that",
       "450 4.2.1 prevents additional messages from being delivered.",
     ],
-    "temporary",
+    "rate_limited",
   ],
   ["Gmail closing", "rcpt", ["421-4.7.0 Try again later, closing connection."], "temporary"],
   [
@@ -117,7 +117,7 @@ const CASES: [string, SmtpStage, string[], ReplyOutcome][] = [
     [
       "421 4.7.0 [TSS04] Messages from 203.0.113.5 temporarily deferred due to unexpected volume or user complaints - 4.16.55.1",
     ],
-    "temporary",
+    "blocked",
   ],
   [
     "Spamhaus listing at RCPT",
@@ -170,10 +170,10 @@ const CASES: [string, SmtpStage, string[], ReplyOutcome][] = [
   ],
   ["Exim unrouteable", "rcpt", ["550 Unrouteable address"], "invalid"],
   [
-    "Relaying denied says nothing of the mailbox",
+    "Relaying denied is a refusal of us, not of the mailbox",
     "rcpt",
     ["554 5.7.1 <x@other.example>: Relay access denied"],
-    "unknown",
+    "blocked",
   ],
   [
     "Policy 5.7.1 without a mailbox reason",

@@ -1,6 +1,16 @@
-// What an SMTP reply means for the address being probed. One ordered table decides it: first the
-// stage (a refusal before RCPT is about us, not the mailbox), then the code class, then the RFC 3463
-// enhanced status code, then texts that providers document. The first matching rule wins.
+// What an SMTP reply means for the address being probed, decided by meaning rather than by code
+// class. One ordered table; the first matching row wins. The order is the precedence recorded in
+// docs/decisions/0010-email-verdicts.md:
+//   1. stage: before RCPT a refusal is about us, never the mailbox;
+//   2. 2xx at RCPT: accepted;
+//   3. greylisting, in any code class: retry;
+//   4. a refusal of our sender or IP (block lists, reputation, reverse DNS, relay, authentication,
+//      policy links): blocked, so the verdict is unknown and never invalid;
+//   5. a per-mailbox rate limit, in any class: the mailbox exists;
+//   6. text that plainly says the mailbox does not exist: invalid, whatever the code class;
+//   7. full, then disabled mailbox texts;
+//   8. RFC 3463 enhanced codes, then bare reply codes, as the last resort.
+// The corpus test (reply-corpus.test.ts) measures the table against real replies.
 export type SmtpStage = "banner" | "ehlo" | "starttls" | "mail" | "rcpt";
 
 export type ReplyOutcome =
@@ -10,6 +20,8 @@ export type ReplyOutcome =
   | "invalid"
   | "mailbox_full"
   | "disabled"
+  /** The mailbox exists but receives mail too fast right now. */
+  | "rate_limited"
   | "greylisted"
   | "temporary"
   /** Our IP, HELO name or sender was refused: says nothing about the mailbox. */
@@ -21,7 +33,7 @@ export interface ClassifiedReply {
   outcome: ReplyOutcome;
   /** The rule that decided, for the verdict details. */
   rule: string;
-  /** For greylisted and temporary outcomes: when a retry makes sense. */
+  /** For greylisted, rate-limited and temporary outcomes: when a retry makes sense. */
   retryAfterMs?: number;
 }
 
@@ -36,7 +48,7 @@ type StageScope = "rcpt" | "session" | "any";
 interface Rule {
   id: string;
   scope: StageScope;
-  codeClass: 2 | 4 | 5 | "any";
+  codeClass: 2 | 4 | 5 | "4or5" | "any";
   enhanced?: RegExp;
   text?: RegExp;
   codes?: number[];
@@ -46,64 +58,136 @@ interface Rule {
 export const DEFAULT_GREYLIST_RETRY_MS = 60_000;
 export const DEFAULT_TEMPORARY_RETRY_MS = 120_000;
 
-const BLOCK_TEXT =
-  /spamhaus|spamcop|barracudacentral|sorbs|\bsurbl\b|\brbl\b|\bdnsbl\b|block ?list|black ?list|blocked using|listed (at|on|in|by)|is (on|in) (our|a|the) .*list|banned sending ip|poor reputation|low reputation|bad reputation|reputation of the sending|\(S3150\)|\[BL\d+\]|not authorized to send email directly|client host .*(rejected|blocked)|connections? (will not be|not) accepted|your ip|sender ip|access denied, (banned|blocked)|too many (connections|errors)/i;
+const GREYLIST_TEXT = /gr[ae]y-? ?list|delayed by postgrey|internal resource temporarily unavailable/i;
 
-const GREYLIST_TEXT =
-  /gr[ae]y ?list|gr[ae]ylisted|greylisting|try (again )?later|please retry|retry later|come back later|temporarily (deferred|rejected)|deferred/i;
+/** Refusals of the connecting client, its IP, HELO name or envelope sender. */
+const SENDER_REFUSAL_TEXT = new RegExp(
+  [
+    // block lists and reputation
+    String.raw`spamhaus|spamcop|barracudacentral|barracudanetworks\.com/reputation|sorbs|abusix|\bsurbl\b|\brbl\b|dnsbl`,
+    "block ?list|black ?list|blocked using|listed (at|on|in|by)|is (on|in) (our|a|the) .*list|ipcheck|dnsbl-lookup",
+    String.raw`reputation|sbrs score|senderbase|cloudmark|\(S3150\)|\[BL\d+\]|\[TSS?\d+\]|\(BL\)|AUP#`,
+    "banned sending ip|junkmail|unsolicited|spam|virus|content rejected|message filtered|security polic",
+    // the client host or IP
+    String.raw`client host|your (ip|location|access)|sender ip|mail from ip|from ip|blocked ip|\bip address\b|IP name`,
+    String.raw`mail from \d{1,3}\.\d{1,3}|messages from \S+ (temporarily|permanently) deferred|permanently deferred`,
+    "frequency limited|rate limited due to|has sent to too many recipients|excessive unknown recipients",
+    String.raw`reverse (dns|hostname)|\bptr\b|\brdns\b|cannot find your hostname|ip name lookup failed|may not be mail exchanger`,
+    "mismatches client ip|not in whitelist|tls required|host network not allowed|not allowed to connect",
+    "not accepting connections|connections? (will not be|not) accepted|connection rejected|service refus",
+    "not (yet )?authorized to (send|deliver)|administratively denied|access denied|denied by policy",
+    // relaying and authentication
+    "relay(ing)? (access )?(denied|not permitted|not allowed|prohibited)|not permitted to relay|unable to relay",
+    "authentication (is )?required|authrequired|smtp authentication|unauthenticated|check for new mail before sending",
+    // the envelope sender and its domain
+    String.raw`\bspf\b|dmarc|dkim|sender (address )?rejected|sender address|mailfrom domain|mail from domain`,
+    "purported responsible address|valid sender domain|sender domain",
+    // policy refusals
+    "polic(y|ies)|not allowed|too many (connections|errors)",
+  ].join("|"),
+  "i",
+);
 
-const USER_UNKNOWN_TEXT =
-  /user ?unknown|unknown user|no such (user|mailbox|recipient|account|address)|user not found|user doesn.?t exist|(does not|doesn.?t|not) exist|no mailbox|mailbox (not found|unavailable|does not exist)|invalid (recipient|mailbox|address|user)|unknown (recipient|mailbox|address)|recipient (unknown|not found|invalid)|recipientnotfound|not a valid (mailbox|recipient|user)|unrouteable address|address rejected|doesn.?t have an? .* account|undeliverable address|no longer (valid|available)|bad destination mailbox/i;
+const RATE_LIMIT_TEXT = /receiving mail (too quickly|at a rate)/i;
 
-const DISABLED_TEXT =
-  /disabled|deactivated|inactive|suspended|account (has been )?(closed|locked|terminated)/i;
+const USER_UNKNOWN_TEXT = new RegExp(
+  [
+    "user ?unknown|unknown (user|recipient|mailbox|address|local part)|utilisateur inconnu",
+    "no such (user|mailbox|recipient|account|address|person)|(user|recipient|mailbox) not found",
+    "(does not|doesn.?t|dosn.?t|not|is not) exist|no mailbox|mailbox (is )?unavailable|mailbox not found",
+    "invalid (recipient|mailbox|address|user|email address)|(recipient|destinataire) invalide?|user invalid",
+    "recipient (unknown|not found|invalid)|recipnotfound|recipientnotfound|not a valid (mailbox|recipient|user)",
+    "unrouteable address|address rejected|recipient rejected|doesn.?t have an? .*account|address error",
+    "no longer (valid|available|on server)|bad destination mailbox|could not be found",
+    "not our (user|customer)|not a registered|address is not handled|user not local or invalid",
+  ].join("|"),
+  "i",
+);
+
 const FULL_TEXT =
-  /over ?quota|quota exceeded|exceeds? (its |the )?quota|mailbox (is )?full|insufficient (system )?storage|storage (allocation|limit)|out of storage/i;
-const TOO_MANY_RCPT_TEXT = /too many recipients|recipient limit|too many rcpt/i;
-const RELAY_TEXT =
-  /relay(ing)? (access )?(denied|not permitted|not allowed|prohibited)|not permitted to relay|unable to relay/i;
+  /over ?quota|quota exceeded|exceeds? (its |the )?quota|mailbox (is )?full|out of storage|storage (allocation|limit)|too many messages/i;
+const DISABLED_TEXT =
+  /disabled|deactivated|inactive|suspended|frozen|discontinued|account (has been |is )?(closed|locked|terminated|blocked)|compte du destinataire est bloque/i;
+const TOO_MANY_RCPT_TEXT =
+  /too many recipients|recipient limit|too many rcpt|separate transaction|multiple destination domains per transaction/i;
 
 /** Order matters: the first matching row decides. */
 export const REPLY_RULES: readonly Rule[] = [
-  // Stage first: before RCPT, a refusal is about our connection, never the mailbox.
+  // 1. Before RCPT, a refusal is about our connection, never the mailbox.
   { id: "session_ok", scope: "session", codeClass: 2, outcome: "ok" },
-  { id: "session_blocklisted", scope: "session", codeClass: "any", text: BLOCK_TEXT, outcome: "blocked" },
-  { id: "session_greylisted", scope: "session", codeClass: 4, text: /gr[ae]y ?list/i, outcome: "greylisted" },
+  { id: "session_greylisted", scope: "session", codeClass: 4, text: GREYLIST_TEXT, outcome: "greylisted" },
+  {
+    id: "session_blocked",
+    scope: "session",
+    codeClass: "any",
+    text: SENDER_REFUSAL_TEXT,
+    outcome: "blocked",
+  },
   { id: "session_temporary", scope: "session", codeClass: 4, outcome: "temporary" },
   { id: "session_refused", scope: "session", codeClass: 5, outcome: "blocked" },
-  // RCPT, code class 2: accepted.
+  // 2. Accepted.
   { id: "rcpt_accepted", scope: "rcpt", codeClass: 2, outcome: "deliverable" },
-  // RCPT, 4xx: never a final "invalid".
-  { id: "rcpt_too_many", scope: "rcpt", codeClass: 4, enhanced: /^4\.5\.3$/, outcome: "too_many_recipients" },
+  // 3. Greylisting, whatever the class ("450 ...: Recipient address rejected: Greylisted").
+  { id: "rcpt_greylisted", scope: "rcpt", codeClass: "4or5", text: GREYLIST_TEXT, outcome: "greylisted" },
+  // Microsoft 365 directory-based edge blocking: "Recipient address rejected: Access denied" with
+  // 5.4.1 means the recipient is not in the tenant (Microsoft's NDR documentation for 5.4.1).
+  {
+    id: "rcpt_m365_dbeb",
+    scope: "rcpt",
+    codeClass: 5,
+    enhanced: /^5\.4\.1$/,
+    text: /recipient address rejected: access denied/i,
+    outcome: "invalid",
+  },
+  // Batching refusals ("Domain policy size per transaction exceeded"): not an answer about this
+  // address, the session retries it in another transaction.
+  {
+    id: "rcpt_too_many",
+    scope: "rcpt",
+    codeClass: "4or5",
+    enhanced: /^[45]\.5\.3$/,
+    outcome: "too_many_recipients",
+  },
+  // 4. A refusal of our sender or IP.
+  { id: "rcpt_blocked", scope: "rcpt", codeClass: "4or5", text: SENDER_REFUSAL_TEXT, outcome: "blocked" },
+  {
+    id: "rcpt_sender_code",
+    scope: "rcpt",
+    codeClass: "4or5",
+    enhanced: /^[45]\.1\.[78]$/,
+    outcome: "blocked",
+  },
+  // 5. A per-mailbox rate limit proves the mailbox exists.
+  {
+    id: "rcpt_rate_limited",
+    scope: "rcpt",
+    codeClass: "4or5",
+    text: RATE_LIMIT_TEXT,
+    outcome: "rate_limited",
+  },
   {
     id: "rcpt_too_many_text",
     scope: "rcpt",
-    codeClass: 4,
+    codeClass: "4or5",
     text: TOO_MANY_RCPT_TEXT,
     outcome: "too_many_recipients",
   },
-  { id: "rcpt_full_4xx", scope: "rcpt", codeClass: 4, enhanced: /^4\.2\.2$/, outcome: "mailbox_full" },
-  { id: "rcpt_full_4xx_text", scope: "rcpt", codeClass: 4, text: FULL_TEXT, outcome: "mailbox_full" },
-  { id: "rcpt_blocked_4xx", scope: "rcpt", codeClass: 4, text: BLOCK_TEXT, outcome: "blocked" },
+  // 6. The mailbox does not exist, whatever the class.
+  {
+    id: "rcpt_user_unknown_text",
+    scope: "rcpt",
+    codeClass: "4or5",
+    text: USER_UNKNOWN_TEXT,
+    outcome: "invalid",
+  },
+  // 7. Full before disabled: "out of storage space and inactive" is a full mailbox.
+  { id: "rcpt_full_text", scope: "rcpt", codeClass: "4or5", text: FULL_TEXT, outcome: "mailbox_full" },
+  { id: "rcpt_disabled_text", scope: "rcpt", codeClass: 5, text: DISABLED_TEXT, outcome: "disabled" },
+  // 8. Enhanced codes, then reply codes.
   { id: "rcpt_closing", scope: "rcpt", codeClass: 4, codes: [421], outcome: "temporary" },
-  { id: "rcpt_greylisted", scope: "rcpt", codeClass: 4, text: GREYLIST_TEXT, outcome: "greylisted" },
+  { id: "rcpt_full_4xx", scope: "rcpt", codeClass: 4, enhanced: /^4\.2\.2$/, outcome: "mailbox_full" },
   { id: "rcpt_greylisted_code", scope: "rcpt", codeClass: 4, enhanced: /^4\.7\.1$/, outcome: "greylisted" },
   { id: "rcpt_temporary", scope: "rcpt", codeClass: 4, outcome: "temporary" },
-  // RCPT, 5xx: enhanced codes first, then texts.
-  {
-    id: "rcpt_too_many_5xx",
-    scope: "rcpt",
-    codeClass: 5,
-    enhanced: /^5\.5\.3$/,
-    outcome: "too_many_recipients",
-  },
-  {
-    id: "rcpt_too_many_5xx_text",
-    scope: "rcpt",
-    codeClass: 5,
-    text: TOO_MANY_RCPT_TEXT,
-    outcome: "too_many_recipients",
-  },
   {
     id: "rcpt_bad_mailbox",
     scope: "rcpt",
@@ -113,28 +197,19 @@ export const REPLY_RULES: readonly Rule[] = [
   },
   { id: "rcpt_disabled", scope: "rcpt", codeClass: 5, enhanced: /^5\.2\.1$/, outcome: "disabled" },
   { id: "rcpt_full", scope: "rcpt", codeClass: 5, enhanced: /^5\.2\.2$/, outcome: "mailbox_full" },
-  // Microsoft 365 directory-based edge blocking: the recipient is not in the tenant.
-  {
-    id: "rcpt_m365_dbeb",
-    scope: "rcpt",
-    codeClass: 5,
-    enhanced: /^5\.4\.1$/,
-    text: /recipient address rejected/i,
-    outcome: "invalid",
-  },
-  { id: "rcpt_blocklisted", scope: "rcpt", codeClass: 5, text: BLOCK_TEXT, outcome: "blocked" },
-  { id: "rcpt_relay_denied", scope: "rcpt", codeClass: 5, text: RELAY_TEXT, outcome: "unknown" },
-  { id: "rcpt_disabled_text", scope: "rcpt", codeClass: 5, text: DISABLED_TEXT, outcome: "disabled" },
-  { id: "rcpt_full_text", scope: "rcpt", codeClass: 5, text: FULL_TEXT, outcome: "mailbox_full" },
-  // A 5.7.x policy refusal says nothing about the mailbox, however its text reads ("Recipient
-  // address rejected: Access denied", "sender address does not exist"): before the user-unknown text.
+  // A 5.7.x refusal says nothing about the mailbox unless its text said so above.
   { id: "rcpt_policy", scope: "rcpt", codeClass: 5, enhanced: /^5\.7\.\d+$/, outcome: "blocked" },
-  { id: "rcpt_user_unknown_text", scope: "rcpt", codeClass: 5, text: USER_UNKNOWN_TEXT, outcome: "invalid" },
   { id: "rcpt_storage_552", scope: "rcpt", codeClass: 5, codes: [552], outcome: "mailbox_full" },
-  { id: "rcpt_rejected", scope: "rcpt", codeClass: 5, codes: [550, 551, 553], outcome: "invalid" },
+  // A bare refusal with no recognisable reason: left unknown, never guessed as invalid.
   { id: "rcpt_other_5xx", scope: "rcpt", codeClass: 5, outcome: "unknown" },
   { id: "fallback", scope: "any", codeClass: "any", outcome: "unknown" },
 ];
+
+function classMatches(rule: Rule, codeClass: number): boolean {
+  if (rule.codeClass === "any") return true;
+  if (rule.codeClass === "4or5") return codeClass === 4 || codeClass === 5;
+  return rule.codeClass === codeClass;
+}
 
 export function classifyReply(stage: SmtpStage, reply: ReplyLike): ClassifiedReply {
   const scope: StageScope = stage === "rcpt" ? "rcpt" : "session";
@@ -142,7 +217,7 @@ export function classifyReply(stage: SmtpStage, reply: ReplyLike): ClassifiedRep
   const rule = REPLY_RULES.find(
     (r) =>
       (r.scope === "any" || r.scope === scope) &&
-      (r.codeClass === "any" || r.codeClass === codeClass) &&
+      classMatches(r, codeClass) &&
       (!r.codes || r.codes.includes(reply.code)) &&
       (!r.enhanced || (reply.enhanced !== undefined && r.enhanced.test(reply.enhanced))) &&
       (!r.text || r.text.test(reply.text)),
@@ -150,7 +225,7 @@ export function classifyReply(stage: SmtpStage, reply: ReplyLike): ClassifiedRep
   const result: ClassifiedReply = { outcome: rule.outcome, rule: rule.id };
   if (rule.outcome === "greylisted")
     result.retryAfterMs = parseRetryAfterMs(reply.text) ?? DEFAULT_GREYLIST_RETRY_MS;
-  else if (rule.outcome === "temporary")
+  else if (rule.outcome === "temporary" || rule.outcome === "rate_limited")
     result.retryAfterMs = parseRetryAfterMs(reply.text) ?? DEFAULT_TEMPORARY_RETRY_MS;
   return result;
 }

@@ -19,7 +19,7 @@ const CASES: [string, Partial<ScoreInput>, { status: string; risk: string; min: 
   ["deliverable role account", { role: true }, { status: "valid", risk: "low", min: 75, max: 85 }],
   [
     "catch-all domain",
-    { reason: "catch_all", catchAll: true },
+    { reason: "accept_all", catchAll: true },
     { status: "risky", risk: "medium", min: 45, max: 65 },
   ],
   ["disposable but accepted", { disposable: true }, { status: "risky", risk: "high", min: 30, max: 50 }],
@@ -31,7 +31,7 @@ const CASES: [string, Partial<ScoreInput>, { status: string; risk: string; min: 
   ],
   [
     "blocked",
-    { reason: "smtp_blocked", catchAll: undefined },
+    { reason: "ip_blocked", catchAll: undefined },
     { status: "unknown", risk: "medium", min: 40, max: 50 },
   ],
   ["mailbox not found", { reason: "mailbox_not_found" }, { status: "invalid", risk: "high", min: 0, max: 0 }],
@@ -67,11 +67,23 @@ describe("scoreEmail", () => {
     );
   });
 
-  it("marks accepted addresses valid=true even when catch-all, and never for others", () => {
-    const accepted: EmailReason[] = ["deliverable", "catch_all"];
-    const refused: EmailReason[] = ["mailbox_not_found", "greylisted", "smtp_timeout", "mailbox_full"];
-    for (const reason of accepted) assert.equal(scoreEmail({ ...base, reason }).valid, true);
-    for (const reason of refused) assert.equal(scoreEmail({ ...base, reason }).valid, false);
+  it("marks accepted or proven mailboxes valid=true, refused ones false, and unknown ones null", () => {
+    const accepted: EmailReason[] = ["deliverable", "accept_all", "tenant_accept_all", "rate_limited"];
+    const refused: EmailReason[] = ["mailbox_not_found", "mailbox_disabled", "null_mx", "mailbox_full"];
+    const unknown: EmailReason[] = [
+      "greylisted",
+      "smtp_timeout",
+      "ip_blocked",
+      "egress_blocked",
+      "provider_unverifiable",
+      "smtp_unknown_reply",
+    ];
+    for (const reason of accepted) assert.equal(scoreEmail({ ...base, reason }).valid, true, reason);
+    for (const reason of refused) assert.equal(scoreEmail({ ...base, reason }).valid, false, reason);
+    for (const reason of unknown) {
+      assert.equal(scoreEmail({ ...base, reason }).valid, null, reason);
+      assert.equal(scoreEmail({ ...base, reason }).status, "unknown", reason);
+    }
   });
 
   it("types addresses as role, personal or corporate", () => {

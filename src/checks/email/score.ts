@@ -14,7 +14,8 @@ export interface ScoreInput {
 
 export interface ScoreResult {
   status: EmailStatus;
-  valid: boolean;
+  /** null whenever the status is unknown: a fact never reached is not "false". */
+  valid: boolean | null;
   emailScore: number;
   emailRisk: EmailRisk;
   factors: ScoreFactor[];
@@ -25,15 +26,32 @@ const INVALID_REASONS = new Set<EmailReason>([
   "unsupported_syntax",
   "dns_nxdomain",
   "null_mx",
-  "no_mail_host",
+  "no_mx",
   "mailbox_not_found",
   "mailbox_disabled",
 ]);
 
+/** The mailbox accepted the address at RCPT. */
+const ACCEPTED = new Set<EmailReason>(["deliverable", "accept_all", "tenant_accept_all", "disposable"]);
+
+/** Statuses other than unknown, for reasons that are not invalid. */
+const STATUS: Partial<Record<EmailReason, EmailStatus>> = {
+  deliverable: "valid",
+  accept_all: "risky",
+  tenant_accept_all: "risky",
+  disposable: "risky",
+  mailbox_full: "risky",
+  rate_limited: "risky",
+};
+
 /** Base points for the SMTP/DNS outcome before the labels adjust them. */
 const BASE: Partial<Record<EmailReason, number>> = {
   deliverable: 92,
-  catch_all: 55,
+  disposable: 92,
+  accept_all: 55,
+  tenant_accept_all: 50,
+  rate_limited: 60,
+  provider_unverifiable: 50,
   mailbox_full: 25,
 };
 const UNKNOWN_BASE = 45;
@@ -59,7 +77,7 @@ export function scoreEmail(input: ScoreInput): ScoreResult {
   }
   const base = BASE[input.reason] ?? UNKNOWN_BASE;
   const factors: ScoreFactor[] = [{ code: input.reason, points: base }];
-  const accepted = input.reason === "deliverable" || input.reason === "catch_all";
+  const accepted = ACCEPTED.has(input.reason);
   if (input.disposable) factors.push({ code: "disposable_domain", points: -45 });
   if (input.role) factors.push({ code: "role_account", points: -12 });
   if (input.free) factors.push({ code: "free_provider", points: -5 });
@@ -74,10 +92,12 @@ export function scoreEmail(input: ScoreInput): ScoreResult {
       factors.reduce((sum, f) => sum + f.points, 0),
     ),
   );
-  let status: EmailStatus = "unknown";
-  if (input.reason === "deliverable") status = input.disposable ? "risky" : "valid";
-  else if (input.reason === "catch_all" || input.reason === "mailbox_full") status = "risky";
+  let status: EmailStatus = STATUS[input.reason] ?? "unknown";
+  if (status === "valid" && input.disposable) status = "risky";
+  let valid: boolean | null = null;
+  if (accepted || input.reason === "rate_limited") valid = true;
+  else if (input.reason === "mailbox_full") valid = false;
   let emailRisk: EmailRisk = emailScore >= 75 ? "low" : emailScore >= 40 ? "medium" : "high";
   if (input.disposable) emailRisk = "high";
-  return { status, valid: accepted, emailScore, emailRisk, factors };
+  return { status, valid, emailScore, emailRisk, factors };
 }

@@ -1,12 +1,7 @@
 // Opening a probe session: connect to the MX hosts in preference order (moving on only after
 // connection-class failures: refused, unreachable, timed out, no banner, 421), greet with EHLO or
 // HELO, and upgrade with STARTTLS when offered (retrying in plain text if the handshake fails).
-import {
-  SmtpConnection as Connection,
-  type SmtpConnection,
-  type SmtpFailure,
-  type SmtpReply,
-} from "../../net/smtp-client.js";
+import type { SmtpConnection, SmtpConnector, SmtpFailure, SmtpReply } from "../../net/smtp-client.js";
 import { type MailHost, type MxDns, resolveHostAddresses } from "./mx.js";
 import { type ClassifiedReply, classifyReply, type SmtpStage } from "./reply-classifier.js";
 
@@ -15,9 +10,12 @@ export interface SessionSettings {
   port: number;
   heloName: string;
   mailFrom: string;
-  socksProxy: string | undefined;
+  /** Opens connections (direct or through a proxy): the engine's injected SMTP connector. */
+  connect: SmtpConnector;
   connectTimeoutMs: number;
   commandTimeoutMs: number;
+  /** Per-stage overrides of commandTimeoutMs (background jobs: RFC 5321 §4.5.3.2). */
+  stageTimeoutsMs?: Partial<Record<"banner" | "mail" | "rcpt", number>> | undefined;
   totalDeadlineMs: number;
   maxRcptsPerSession: number;
   maxRcptsPerTransaction: number;
@@ -42,7 +40,8 @@ export interface RcptOutcome {
 export interface HandshakeContext {
   settings: SessionSettings;
   remainingMs(): number;
-  timeoutMs(): number;
+  /** The timeout for a command of this stage, never past the session's deadline. */
+  timeoutMs(stage?: "banner" | "mail" | "rcpt"): number;
 }
 
 export interface Session {
@@ -110,11 +109,10 @@ async function handshake(
   allowTls: boolean,
 ): Promise<Opened> {
   const s = ctx.settings;
-  const connected = await Connection.connect({
+  const connected = await s.connect({
     host: address,
     port: s.port,
     connectTimeoutMs: Math.max(1, Math.min(s.connectTimeoutMs, ctx.remainingMs())),
-    socksProxy: s.socksProxy,
   });
   if (!connected.ok)
     return {
@@ -144,7 +142,7 @@ async function handshake(
       outcome: outcome(host, stage, { reply: r.value, classified, tls }),
     };
   };
-  const banner = await conn.readReply(ctx.timeoutMs());
+  const banner = await conn.readReply(ctx.timeoutMs("banner"));
   if (!banner.ok || banner.value.code !== 220) return fail("banner", banner);
   let ehlo = await greet(ctx, conn);
   if (!ehlo.ok || ehlo.value.code >= 300) return fail("ehlo", ehlo);

@@ -4,6 +4,7 @@
 // queue until it is empty or a session limit is reached. DATA is never sent.
 import type { SmtpConnection, SmtpReply } from "../../net/smtp-client.js";
 import type { MailHost } from "./mx.js";
+import { providerRuleFor } from "./provider-rules.js";
 import { type ClassifiedReply, classifyReply } from "./reply-classifier.js";
 import {
   openSession,
@@ -20,6 +21,8 @@ export interface ProbeTask {
   domain: string;
   /** Sessions that ended before answering for this address. */
   attempts: number;
+  /** Background tasks: when the caller's budget ends (epoch ms). */
+  deadlineAt?: number;
   /** The first call wins; later ones are ignored. */
   resolve(outcome: RcptOutcome): void;
 }
@@ -62,7 +65,11 @@ export class SmtpSession {
     let held: ProbeTask[] = [];
     try {
       const opened = await openSession(
-        { settings: this.settings, remainingMs: () => this.remainingMs(), timeoutMs: () => this.timeoutMs() },
+        {
+          settings: this.settings,
+          remainingMs: () => this.remainingMs(),
+          timeoutMs: (stage) => this.timeoutMs(stage),
+        },
         this.hosts,
       );
       if (!opened.ok) {
@@ -99,17 +106,21 @@ export class SmtpSession {
     return this.deadline - this.settings.now();
   }
 
-  private timeoutMs(): number {
-    return Math.max(1, Math.min(this.settings.commandTimeoutMs, this.remainingMs()));
+  private timeoutMs(stage?: "banner" | "mail" | "rcpt"): number {
+    const stageMs = stage ? this.settings.stageTimeoutsMs?.[stage] : undefined;
+    return Math.max(1, Math.min(stageMs ?? this.settings.commandTimeoutMs, this.remainingMs()));
   }
 
   /** One transaction: MAIL FROM, a RCPT per address, a RCPT for the catch-all probe of each
    *  domain not yet known, RSET. Pipelined when the server offers it. Returns whether the
    *  connection can carry another transaction. */
   private async transaction(conn: SmtpConnection, at: Session, batch: ProbeTask[]): Promise<boolean> {
-    const probeDomains = [...new Set(batch.map((t) => t.domain))].filter(
-      (d) => this.catchAll.get(d) === undefined,
-    );
+    // Providers whose data-file rule forbids the random-address probe (gateways that list
+    // probing IPs, accept-then-bounce providers where it proves nothing) are never probed.
+    const mayProbe = providerRuleFor(at.host)?.catchAllProbe ?? true;
+    const probeDomains = mayProbe
+      ? [...new Set(batch.map((t) => t.domain))].filter((d) => this.catchAll.get(d) === undefined)
+      : [];
     const lines = [
       `MAIL FROM:<${this.settings.mailFrom}>`,
       ...batch.map((t) => `RCPT TO:<${t.email}>`),
@@ -168,11 +179,13 @@ export class SmtpSession {
   }
 
   private async exchange(conn: SmtpConnection, pipelining: boolean, lines: string[]) {
-    // Each reply within a command's timeout, and all of them within the session's deadline.
-    if (pipelining) return conn.pipeline(lines, Math.max(1, this.remainingMs()), this.timeoutMs());
+    // Pipelined, every reply may take as long as a RCPT may (MAIL and RCPT share the RFC's 5
+    // minutes), and all of them together no longer than the session's deadline.
+    if (pipelining) return conn.pipeline(lines, Math.max(1, this.remainingMs()), this.timeoutMs("rcpt"));
     const replies: Awaited<ReturnType<SmtpConnection["command"]>>[] = [];
     for (const line of lines) {
-      const r = await conn.command(line, this.timeoutMs());
+      const stage = /^MAIL /i.test(line) ? "mail" : /^RCPT /i.test(line) ? "rcpt" : undefined;
+      const r = await conn.command(line, this.timeoutMs(stage));
       replies.push(r);
       const mailRefused = replies.length === 1 && r.ok && r.value.code >= 300;
       if (!r.ok || mailRefused) {

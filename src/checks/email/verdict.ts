@@ -3,6 +3,7 @@ import type { SmtpFailureKind } from "../../net/smtp-client.js";
 import type { EmailReason, EmailVerdict, SmtpDetails } from "./email.types.js";
 import { isDisposableDomain, isFreeDomain, isRoleLocal } from "./lists.js";
 import type { MailRoute } from "./mx.js";
+import { providerRuleFor } from "./provider-rules.js";
 import { DEFAULT_TEMPORARY_RETRY_MS, type ReplyOutcome } from "./reply-classifier.js";
 import { emailTypeOf, scoreEmail } from "./score.js";
 import { detectService } from "./service.js";
@@ -26,9 +27,10 @@ const OUTCOME_REASON: Record<ReplyOutcome, EmailReason> = {
   invalid: "mailbox_not_found",
   disabled: "mailbox_disabled",
   mailbox_full: "mailbox_full",
+  rate_limited: "rate_limited",
   greylisted: "greylisted",
   temporary: "smtp_temporary",
-  blocked: "smtp_blocked",
+  blocked: "ip_blocked",
   too_many_recipients: "smtp_unknown_reply",
   unknown: "smtp_unknown_reply",
 };
@@ -46,7 +48,7 @@ const TRANSIENT = new Set<EmailReason>([
 const ROUTE_REASON = {
   nxdomain: "dns_nxdomain",
   null_mx: "null_mx",
-  no_mail_host: "no_mail_host",
+  no_mail_host: "no_mx",
 } as const;
 
 export function syntaxVerdict(input: string, parsed: Extract<ParsedEmail, { ok: false }>): EmailVerdict {
@@ -82,6 +84,20 @@ export function routeVerdict(parsed: Extract<ParsedEmail, { ok: true }>, route: 
   return assemble({ ...parsed, reason, message: route.kind === "dns_error" ? route.message : undefined });
 }
 
+/** This host cannot reach port 25 (or its SOCKS proxy) at all: no mail server was asked. */
+export function egressVerdict(parsed: Extract<ParsedEmail, { ok: true }>, message: string): EmailVerdict {
+  return assemble({ ...parsed, reason: "egress_blocked", message });
+}
+
+/** A background verification that used up its budget without an answer. */
+export function budgetVerdict(parsed: Extract<ParsedEmail, { ok: true }>, budgetMs: number): EmailVerdict {
+  return assemble({
+    ...parsed,
+    reason: "smtp_timeout",
+    message: `no answer within the job's remaining ${Math.round(budgetMs / 1000)} s`,
+  });
+}
+
 export function errorVerdict(parsed: Extract<ParsedEmail, { ok: true }>, err: unknown): EmailVerdict {
   const message = err instanceof Error ? err.message : String(err);
   return assemble({ ...parsed, reason: "internal_error", message });
@@ -91,11 +107,17 @@ export function smtpVerdict(
   parsed: Extract<ParsedEmail, { ok: true }>,
   route: Extract<MailRoute, { kind: "mx" | "implicit" }>,
   o: RcptOutcome,
+  /** A second signal proved the mailbox exists although the tenant accepts every address. */
+  evidence?: { confirmedBy: "m365_personal_site" },
 ): EmailVerdict {
   let reason: EmailReason = o.failure
     ? FAILURE_REASON[o.failure.kind]
     : OUTCOME_REASON[o.classified?.outcome ?? "unknown"];
-  if (reason === "deliverable" && o.catchAll === true) reason = "catch_all";
+  const provider = providerRuleFor(o.host || (route.hosts[0]?.host ?? ""));
+  if (reason === "deliverable" && o.catchAll === true) reason = provider?.acceptAllReason ?? "accept_all";
+  // An accepted RCPT at a provider that accepts everything and bounces later proves nothing.
+  else if (reason === "deliverable" && provider?.acceptsThenBounces) reason = "provider_unverifiable";
+  if (reason === "tenant_accept_all" && evidence) reason = "deliverable";
   const smtp: SmtpDetails = {
     host: o.host,
     stage: o.stage,
@@ -113,7 +135,9 @@ export function smtpVerdict(
     catchAll: o.catchAll,
     catchAllSource: o.catchAllSource,
     retryAfterMs: o.classified?.retryAfterMs,
-    message: o.failure?.message,
+    message: evidence
+      ? "the tenant accepts every address; the mailbox's Microsoft 365 personal site exists"
+      : o.failure?.message,
   });
 }
 
@@ -140,8 +164,9 @@ function assemble(input: AssembleInput): EmailVerdict {
     hosts.map((h) => h.host),
   );
   const implicitMx = input.route?.kind === "implicit";
+  const reason: EmailReason = input.reason === "deliverable" && disposable ? "disposable" : input.reason;
   const score = scoreEmail({
-    reason: input.reason,
+    reason,
     catchAll: input.catchAll,
     disposable,
     free,
@@ -160,7 +185,7 @@ function assemble(input: AssembleInput): EmailVerdict {
     emailType: emailTypeOf(role, free, disposable),
     emailRisk: score.emailRisk,
     emailScore: score.emailScore,
-    reason: input.reason,
+    reason,
     free,
     role,
     details: {

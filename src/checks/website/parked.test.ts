@@ -38,10 +38,10 @@ describe("evaluateParked", () => {
       ["redirect"],
     ],
     [
-      "a provider page marker decides alone",
+      "a provider page marker decides alone (seen both in the markup and as a script host)",
       { body: '<script src="//www.google.com/adsense/domains/caf.js"></script>' },
       true,
-      ["page"],
+      ["page", "script", "thin_page"],
     ],
     [
       "registrar default DNS alone is not evidence enough",
@@ -50,14 +50,20 @@ describe("evaluateParked", () => {
       ["ns"],
     ],
     [
-      "for-sale phrases alone are weak",
-      { body: "buy this domain. related searches: web hosting" },
+      "weak generic phrases alone are not parked",
+      { body: "<p>Related searches: web hosting. Search the web.</p>" },
       false,
       ["page"],
     ],
     [
-      "a for-sale phrase with registrar DNS is still not parked",
-      { body: "buy this domain; related links", nameServers: ["dns1.registrar-servers.com"] },
+      "a short page whose whole message is 'buy this domain' is parked",
+      { body: "<p>Buy this domain. Related searches: web hosting</p>" },
+      true,
+      ["page", "text", "thin_page"],
+    ],
+    [
+      "registrar DNS with a weak phrase is still not parked",
+      { body: "<p>search the web</p>", nameServers: ["dns1.registrar-servers.com"] },
       false,
       ["ns", "page"],
     ],
@@ -71,13 +77,13 @@ describe("evaluateParked", () => {
       "a _for-sale TXT record with a for-sale page is parked",
       { forSaleTxt: ["v=FORSALE1;"], body: "This domain is for sale!" },
       true,
-      ["page", "txt"],
+      ["page", "text", "thin_page", "txt"],
     ],
     [
       "a medium page marker with the GoDaddy lander path is parked",
       { chain: ["https://example.com/", "https://example.com/lander"], body: "this domain is parked" },
       true,
-      ["page", "url"],
+      ["page", "text", "thin_page", "url"],
     ],
     ["a _for-sale TXT without the version tag is ignored", { forSaleTxt: ["hello"] }, false, []],
   ];

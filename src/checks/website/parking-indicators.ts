@@ -1,4 +1,6 @@
-// Loads parking-indicators.tsv (see data/README.md for sources) into compiled matchers, once per path.
+// Loads the indicator tables (data/parking-indicators.tsv for DNS, redirect and markup rows,
+// data/page-indicators.tsv for page structure and wording; see data/README.md for sources) into
+// compiled matchers, once per path.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseIpLiteral } from "../../net/guard.js";
@@ -13,6 +15,8 @@ export interface ParkingIndicator {
   type: string;
   strength: IndicatorStrength;
   source: string;
+  /** Free-form note; page wording rows carry `lang=xx`. */
+  note: string;
   /**
    * Tests one observed value (a host name, an address, a page body, a header line...), lowercased
    * by the caller: once per value, not once per row (a page body is up to 256 KiB).
@@ -28,14 +32,22 @@ export interface ParkingIndicators {
 export const DEFAULT_INDICATORS_PATH = fileURLToPath(
   new URL("./data/parking-indicators.tsv", import.meta.url),
 );
+export const PAGE_INDICATORS_PATH = fileURLToPath(new URL("./data/page-indicators.tsv", import.meta.url));
 
 const loaded = new Map<string, ParkingIndicators>();
 
-export function loadParkingIndicators(path: string = DEFAULT_INDICATORS_PATH): ParkingIndicators {
-  let set = loaded.get(path);
+/** One table or several merged; the default is both bundled tables. */
+export function loadParkingIndicators(
+  paths: string | readonly string[] = [DEFAULT_INDICATORS_PATH, PAGE_INDICATORS_PATH],
+): ParkingIndicators {
+  const list = typeof paths === "string" ? [paths] : paths;
+  const key = list.join("\n");
+  let set = loaded.get(key);
   if (!set) {
-    set = parseParkingIndicators(readFileSync(path, "utf8"));
-    loaded.set(path, set);
+    const header = "kind\tmatch\tpattern\tprovider\ttype\tstrength\tsource\tnote";
+    const body = list.map((p) => readFileSync(p, "utf8").split(/\r?\n/).slice(1).join("\n"));
+    set = parseParkingIndicators([header, ...body].join("\n"));
+    loaded.set(key, set);
   }
   return set;
 }
@@ -45,7 +57,7 @@ export function parseParkingIndicators(tsv: string): ParkingIndicators {
   let size = 0;
   const lines = tsv.split(/\r?\n/).filter((l) => l.trim() !== "");
   for (const line of lines.slice(1)) {
-    const [kind, match, pattern, provider, type, strength, source] = line.split("\t");
+    const [kind, match, pattern, provider, type, strength, source, note] = line.split("\t");
     if (!kind || !match || !pattern) continue;
     const test = compile(kind, match, pattern);
     if (!test) continue;
@@ -57,6 +69,7 @@ export function parseParkingIndicators(tsv: string): ParkingIndicators {
       type: type ?? "",
       strength: (strength ?? "weak") as IndicatorStrength,
       source: source ?? "",
+      note: note ?? "",
       test,
     };
     groups.set(kind, [...(groups.get(kind) ?? []), row]);
@@ -97,6 +110,19 @@ function compile(kind: string, match: string, pattern: string): ((value: string)
       return (v) => v.includes(p);
     case "path":
       return (v) => v === p || v.startsWith(`${p}/`);
+    case "url": {
+      // "host[/path-prefix]" against "host/path?query" (scheme dropped, lowercased): the host by
+      // suffix, so www. and other subdomains match; the path by prefix.
+      const slash = p.indexOf("/");
+      const host = slash === -1 ? p : p.slice(0, slash);
+      const path = slash === -1 ? "" : p.slice(slash);
+      return (v) => {
+        const at = v.search(/[/?#]/);
+        const h = at === -1 ? v : v.slice(0, at);
+        const rest = at === -1 ? "/" : v.slice(at);
+        return (h === host || h.endsWith(`.${host}`)) && (path === "" || rest.startsWith(path));
+      };
+    }
     default:
       return null;
   }

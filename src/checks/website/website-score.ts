@@ -29,8 +29,13 @@ export function websiteScore(result: ScoreInput): WebsiteScore {
     {
       factor: "ssl",
       max: 20,
-      points: result.sslValid ? 20 : 0,
-      note: result.sslValid ? "valid" : "not valid",
+      points: result.sslValid === true ? 20 : 0,
+      note:
+        result.sslValid === true
+          ? "valid"
+          : result.sslValid === false
+            ? "not valid"
+            : "unknown: no server reached",
     },
     {
       factor: "responseTime",
@@ -46,12 +51,17 @@ export function websiteScore(result: ScoreInput): WebsiteScore {
     },
   ];
   const sum = factors.reduce((s, f) => s + f.points, 0);
-  const score = result.isParked ? Math.min(sum, PARKED_CAP) : sum;
+  const score = result.isParked === true ? Math.min(sum, PARKED_CAP) : sum;
   factors.push({
     factor: "parked",
     max: 0,
     points: score - sum,
-    note: result.isParked ? `parked: capped at ${PARKED_CAP}` : "not parked",
+    note:
+      result.isParked === true
+        ? `parked: capped at ${PARKED_CAP}`
+        : result.isParked === false
+          ? "not parked"
+          : "unknown: no page received",
   });
   return { score, factors };
 }

@@ -7,11 +7,12 @@
 import { performance } from "node:perf_hooks";
 import { type Clock, iso, systemClock } from "../../lib/clock.js";
 import type { DnsResolver } from "../../net/dns.js";
-import { HttpClient, type HttpTimings, type TlsInfo } from "../../net/http-client.js";
+import type { HttpClient, HttpTimings, TlsInfo } from "../../net/http-client.js";
 import { collectDnsEvidence, type DnsEvidence, NO_DNS_EVIDENCE } from "./dns-evidence.js";
+import { scanHtml } from "./html-scan.js";
 import { type ProbeResult, probeUrl } from "./http-probe.js";
 import { type NormalizedWebsite, normalizeWebsite } from "./normalize.js";
-import { evaluateParked } from "./parked.js";
+import { evaluateParked, PARKED_THRESHOLD, type ParkedVerdict } from "./parked.js";
 import { loadParkingIndicators, type ParkingIndicators } from "./parking-indicators.js";
 import type {
   AttemptOutcome,
@@ -23,19 +24,14 @@ import type {
 
 export interface WebsiteEngineOptions {
   dns: DnsResolver;
+  /** Makes every request, behind the SSRF guard; its options (private targets, CA, default ports,
+   *  user agent) are the wiring's choice, not the engine's. */
+  client: HttpClient;
   clock?: Clock;
   firstTryTimeoutMs: number;
   retryTimeoutMs: number;
   fallbackTimeoutMs: number;
   totalDeadlineMs: number;
-  allowPrivateTargets: boolean;
-  /** Exact addresses allowed despite the SSRF guard (a known internal host). */
-  allowAddresses?: readonly string[];
-  /** Extra trusted CA certificates (PEM); production relies on NODE_EXTRA_CA_CERTS instead. */
-  ca?: string | Buffer | (string | Buffer)[];
-  /** Ports for URLs that name none (80/443); tests point them at local servers. */
-  httpPort?: number;
-  httpsPort?: number;
   /** Bytes of a page read for parked detection (default 256 KiB). */
   maxBodyBytes?: number;
   /** Time allowed to read that prefix once headers arrived (default 3 s). */
@@ -43,7 +39,16 @@ export interface WebsiteEngineOptions {
   maxRedirects?: number;
   /** Preloaded indicators, or a path to a TSV in the parking-indicators format. */
   indicators?: ParkingIndicators | string;
-  userAgent?: string;
+  /**
+   * Ask a random path of the same host when the page looks parked but falls short of the
+   * threshold by no more than the corroboration weight (default true): a lander answers every
+   * path with the same page. Costs one request, within the total deadline.
+   */
+  corroborateParked?: boolean;
+  /** Time allowed for that request (default 3 s). */
+  corroborationTimeoutMs?: number;
+  /** Randomness for the random path (tests inject it). */
+  random?: () => number;
 }
 
 type Attempt = ProbeResult & {
@@ -74,15 +79,7 @@ export class WebsiteEngine {
   private readonly probe: { maxRedirects: number; maxBodyBytes: number; bodyTimeoutMs: number };
 
   constructor(private readonly options: WebsiteEngineOptions) {
-    this.client = new HttpClient({
-      dns: options.dns,
-      allowPrivateTargets: options.allowPrivateTargets,
-      ...(options.allowAddresses ? { allowAddresses: options.allowAddresses } : {}),
-      ...(options.ca ? { ca: options.ca } : {}),
-      ...(options.httpPort ? { httpPort: options.httpPort } : {}),
-      ...(options.httpsPort ? { httpsPort: options.httpsPort } : {}),
-      ...(options.userAgent ? { userAgent: options.userAgent } : {}),
-    });
+    this.client = options.client;
     this.indicators =
       typeof options.indicators === "object" ? options.indicators : loadParkingIndicators(options.indicators);
     this.clock = options.clock ?? systemClock;
@@ -109,7 +106,61 @@ export class WebsiteEngine {
     // failure waiting on more lookups against the same silent or missing zone.
     const resolved = attempts.some((a) => a.hops.some((h) => h.address !== null));
     const evidence = resolved ? await withinDeadline(dnsFacts, deadline) : NO_DNS_EVIDENCE;
-    return this.verdict(input, site.host, attempts, evidence, checkedAt, performance.now() - started);
+    const best = bestAttempt(attempts);
+    let parked = this.judgeParked(site.host, best, evidence, null);
+    let randomPath: { url: string; samePage: boolean } | null = null;
+    if (this.shouldCorroborate(best, parked)) {
+      randomPath = await this.askRandomPath(best, deadline);
+      if (randomPath) parked = this.judgeParked(site.host, best, evidence, randomPath.samePage);
+    }
+    return this.verdict(input, attempts, best, parked, randomPath, checkedAt, performance.now() - started);
+  }
+
+  private judgeParked(
+    host: string,
+    best: Attempt,
+    dnsFacts: DnsEvidence,
+    samePageAtRandomPath: boolean | null,
+  ): ParkedVerdict {
+    const last = best.last;
+    return evaluateParked(
+      {
+        host,
+        ...dnsFacts,
+        addresses: best.hops[0]?.address ? [best.hops[0].address] : [],
+        chain: best.hops.map((h) => h.url),
+        headers: last?.ok ? last.headers : {},
+        body: last?.ok ? last.body.toString("utf8") : "",
+        samePageAtRandomPath,
+      },
+      this.indicators,
+    );
+  }
+
+  private shouldCorroborate(best: Attempt, parked: ParkedVerdict): boolean {
+    if (this.options.corroborateParked === false || best.outcome !== "ok" || parked.isParked) return false;
+    return parked.score >= PARKED_THRESHOLD - RANDOM_PATH_WEIGHT;
+  }
+
+  /** GETs a random path on the final URL's origin and compares its page with the one judged. */
+  private async askRandomPath(best: Attempt, deadline: number) {
+    const finalUrl = best.hops[best.hops.length - 1]?.url;
+    const last = best.last;
+    if (!finalUrl || !last?.ok) return null;
+    const random = this.options.random ?? Math.random;
+    const token = Array.from(
+      { length: 12 },
+      () => "abcdefghijklmnopqrstuvwxyz0123456789"[Math.floor(random() * 36)],
+    ).join("");
+    const url = new URL(`/${token}`, finalUrl).href;
+    const budget = Math.floor(
+      Math.min(this.options.corroborationTimeoutMs ?? 3_000, deadline - performance.now()),
+    );
+    if (budget <= 0) return null;
+    const probe = await probeUrl(this.client, url, budget, this.probe);
+    const answer = probe.last;
+    if (probe.outcome !== "ok" || !answer?.ok) return { url, samePage: false };
+    return { url, samePage: samePage(last.body.toString("utf8"), answer.body.toString("utf8")) };
   }
 
   private async runStrategy(
@@ -155,32 +206,26 @@ export class WebsiteEngine {
 
   private verdict(
     input: string,
-    host: string,
     attempts: Attempt[],
-    dnsFacts: DnsEvidence,
+    best: Attempt,
+    parked: ParkedVerdict,
+    randomPath: { url: string; samePage: boolean } | null,
     checkedAt: string,
     elapsedMs: number,
   ): WebsiteCheckResult {
-    const best = attempts.reduce((a, b) => (rank(b.outcome) > rank(a.outcome) ? b : a));
     const status: WebsiteStatus =
       best.outcome === "ok" ? "active" : INACTIVE.has(best.outcome) ? "inactive" : "error";
     const finalHop = best.hops[best.hops.length - 1];
     const finalUrl = finalHop?.url ?? best.url;
-    const last = best.last;
     const tls = finalTls(best, attempts);
-    const sslValid = finalUrl.startsWith("https:") && best.outcome !== "tls_error" && tls?.valid === true;
+    // Reached: some attempt got an HTTP answer, or a certificate was refused (a server was there
+    // and offers no working HTTPS). DNS failures, refusals and timeouts alone reach nobody.
+    const answered = attempts.some((a) => a.hops.some((h) => h.status !== null));
+    const reached = answered || attempts.some((a) => a.outcome === "tls_error");
+    const sslValid = reached
+      ? finalUrl.startsWith("https:") && best.outcome !== "tls_error" && tls?.valid === true
+      : null;
     const chain = best.hops.map((h) => h.url);
-    const parked = evaluateParked(
-      {
-        host,
-        ...dnsFacts,
-        addresses: best.hops[0]?.address ? [best.hops[0].address] : [],
-        chain,
-        headers: last?.ok ? last.headers : {},
-        body: last?.ok ? last.body.toString("utf8") : "",
-      },
-      this.indicators,
-    );
     return {
       website: best.url,
       status,
@@ -188,7 +233,7 @@ export class WebsiteEngine {
       httpStatus: best.httpStatus,
       finalUrl,
       sslValid,
-      isParked: parked.isParked,
+      isParked: answered ? parked.isParked : null,
       responseTimeMs: Math.round(elapsedMs),
       redirectChain: chain.length > 0 ? chain : [best.url],
       error: status === "error" ? (best.error ?? best.outcome) : null,
@@ -198,13 +243,40 @@ export class WebsiteEngine {
         checkedAt,
         attempts: attempts.map(toRecord),
         tls,
-        parked: { score: parked.score, threshold: parked.threshold, evidence: parked.evidence },
+        parked: {
+          score: parked.score,
+          threshold: parked.threshold,
+          kind: answered ? parked.kind : null,
+          evidence: parked.evidence,
+          randomPath,
+        },
         botProtection: parked.botProtection,
         timings: sumTimings(best),
         resolvedAddress: best.hops[0]?.address ?? null,
       },
     };
   }
+}
+
+/** The most informative attempt: a response beats a timeout beats an error; ties go to the earlier. */
+function bestAttempt(attempts: Attempt[]): Attempt {
+  return attempts.reduce((a, b) => (rank(b.outcome) > rank(a.outcome) ? b : a));
+}
+
+const RANDOM_PATH_WEIGHT = 30;
+
+/** Same page: same title and visible text, and (for pages without text) the same script sources. */
+export function samePage(a: string, b: string): boolean {
+  const fa = scanHtml(a);
+  const fb = scanHtml(b);
+  if (fa.title !== fb.title || fa.text.slice(0, 4000) !== fb.text.slice(0, 4000)) return false;
+  if (fa.text !== "" || fa.title !== "") return true;
+  const scripts = (refs: typeof fa.refs) =>
+    refs
+      .filter((r) => r.element === "script")
+      .map((r) => r.url)
+      .join(" ");
+  return scripts(fa.refs) === scripts(fb.refs) && fa.inlineScript.length > 0 === fb.inlineScript.length > 0;
 }
 
 function rejected(input: string, site: Extract<NormalizedWebsite, { ok: false }>, checkedAt: string) {
@@ -214,8 +286,8 @@ function rejected(input: string, site: Extract<NormalizedWebsite, { ok: false }>
     valid: false,
     httpStatus: null,
     finalUrl: "",
-    sslValid: false,
-    isParked: false,
+    sslValid: null,
+    isParked: null,
     responseTimeMs: 0,
     redirectChain: [],
     error: site.message,
@@ -225,7 +297,7 @@ function rejected(input: string, site: Extract<NormalizedWebsite, { ok: false }>
       checkedAt,
       attempts: [],
       tls: null,
-      parked: { score: 0, threshold: 0, evidence: [] },
+      parked: { score: 0, threshold: 0, kind: null, evidence: [], randomPath: null },
       botProtection: false,
       timings: { dnsMs: null, connectMs: null, tlsMs: null, firstByteMs: null, totalMs: 0 },
       resolvedAddress: null,

@@ -1,7 +1,7 @@
 // Wire shape of a website check (spec "Website check result") plus the details that explain it.
 import type { HttpFailure, HttpTimings, TlsInfo } from "../../net/http-client.js";
 import type { WebsiteRejection } from "./normalize.js";
-import type { ParkedEvidence } from "./parked.js";
+import type { ParkedEvidence, ParkedKind } from "./parked.js";
 
 export type WebsiteStatus = "active" | "inactive" | "error";
 
@@ -13,8 +13,14 @@ export interface WebsiteCheckResult {
   /** Status of the last hop; null when no HTTP response was received. */
   httpStatus: number | null;
   finalUrl: string;
-  sslValid: boolean;
-  isParked: boolean;
+  /**
+   * True only when the final URL is https and its certificate verified; false when a server was
+   * reached but offers no working HTTPS (http only, or a certificate problem); null when no server
+   * was reached at all (DNS failure, every connection refused, unreachable or timed out).
+   */
+  sslValid: boolean | null;
+  /** Parked, for sale or placeholder; null when no HTTP response arrived, so no page was judged. */
+  isParked: boolean | null;
   /** Wall-clock milliseconds of the whole check, every attempt included. */
   responseTimeMs: number;
   /** Every URL requested in the answering attempt, in order: the first is `website`, the last `finalUrl`. */
@@ -71,7 +77,15 @@ export interface WebsiteCheckDetails {
   attempts: AttemptRecord[];
   /** Certificate of the final hop, else of the last HTTPS handshake seen. */
   tls: TlsInfo | null;
-  parked: { score: number; threshold: number; evidence: ParkedEvidence[] };
+  parked: {
+    score: number;
+    threshold: number;
+    /** `parked` (parking lander, for sale) or `placeholder` (default or holding page); null when not parked. */
+    kind: ParkedKind | null;
+    evidence: ParkedEvidence[];
+    /** Whether a random path was requested as corroboration, and whether it served the same page. */
+    randomPath: { url: string; samePage: boolean } | null;
+  };
   botProtection: boolean;
   /** Phases summed over the hops of the answering attempt; totalMs is that attempt's duration. */
   timings: HttpTimings;

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { milliFromStoredCredits } from "../../credits/credits.service.js";
-import type { App, AppDeps } from "../app.js";
+import type { App, AppDeps } from "../app-types.js";
 import { validationError } from "../errors.js";
 import { BEARER_SECURITY } from "../schemas.js";
 import { balanceBody, CreditBalance } from "./credits.routes.js";

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { MAX_DOMAIN_BATCH } from "../../batches/batches.schemas.js";
-import type { App, AppDeps } from "../app.js";
+import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY, Nullable, PageQuery } from "../schemas.js";
 import { BatchView } from "./leads.routes.js";
@@ -10,6 +10,31 @@ const BatchParams = Type.Object({ batchId: Type.String({ minLength: 1, maxLength
 export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
   const common = { tags: ["batches"], security: DATA_SECURITY };
   const config = { auth: "data" as const };
+
+  app.get(
+    "/v1/batches",
+    {
+      config,
+      schema: {
+        ...common,
+        operationId: "listBatches",
+        summary: "The account's batches, newest first, with progress",
+        querystring: PageQuery,
+        response: {
+          200: Type.Object({
+            batches: Type.Array(BatchView),
+            total: Type.Integer(),
+            limit: Type.Integer(),
+            offset: Type.Integer(),
+            hasMore: Type.Boolean(),
+            nextOffset: Nullable(Type.Integer()),
+          }),
+        },
+      },
+    },
+    async (request) =>
+      deps.batches.list(principalOf(request).accountId, request.query.limit, request.query.offset),
+  );
 
   app.get(
     "/v1/batches/:batchId",
@@ -47,7 +72,16 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
                 leadId: Nullable(Type.String()),
                 status: Type.String(),
                 verdict: Nullable(Type.String()),
-                result: Nullable(Type.Object({}, { additionalProperties: true })),
+                result: Nullable(
+                  Type.Object(
+                    {},
+                    {
+                      additionalProperties: true,
+                      description:
+                        "The item's check result. For a website: sslValid is null when no server was reached at all and false when the site answers without working HTTPS; isParked is null when no HTTP response arrived (no page judged).",
+                    },
+                  ),
+                ),
                 error: Nullable(Type.String()),
               }),
             ),

@@ -1,10 +1,11 @@
 import { Type } from "@sinclair/typebox";
 import { shortWebsiteResult } from "../../batches/batches.schemas.js";
+import { EMAIL_VALID_DOC, EmailReasonSchema } from "../../checks/email/email.schemas.js";
 import { toStoredCredits } from "../../credits/credits.service.js";
 
-import type { App, AppDeps } from "../app.js";
+import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
-import { paymentRequired, validationError } from "../errors.js";
+import { refusalError, validationError } from "../errors.js";
 import { DATA_SECURITY, Nullable, Timestamp } from "../schemas.js";
 
 const WebsiteResult = Type.Object(
@@ -14,8 +15,18 @@ const WebsiteResult = Type.Object(
     valid: Type.Boolean(),
     httpStatus: Nullable(Type.Integer()),
     finalUrl: Type.String(),
-    sslValid: Type.Boolean(),
-    isParked: Type.Boolean(),
+    sslValid: Nullable(
+      Type.Boolean({
+        description:
+          "true: the final URL is https and its certificate verified. false: a server answered but offers no working HTTPS (http only, or a certificate problem; see details.tls). null: no server was reached at all (DNS failure, every connection refused, unreachable or timed out), so TLS is unknown, not invalid.",
+      }),
+    ),
+    isParked: Nullable(
+      Type.Boolean({
+        description:
+          "true: parked, for sale or a placeholder page (details.parked.kind is `parked` or `placeholder`, details.parked.evidence says why). false: a page was received and judged not parked. null: no HTTP response arrived, so no page was judged.",
+      }),
+    ),
     responseTimeMs: Type.Number(),
     redirectChain: Type.Array(Type.String()),
     error: Nullable(Type.String()),
@@ -29,7 +40,8 @@ const WebsiteResult = Type.Object(
 const EmailResult = Type.Object({
   email: Type.String(),
   status: Type.String({ description: "valid, invalid, risky, unknown or processing" }),
-  valid: Type.Optional(Type.Boolean()),
+  valid: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { description: EMAIL_VALID_DOC })),
+  reason: Type.Optional(EmailReasonSchema),
   catchAll: Type.Optional(Type.Boolean()),
   disposable: Type.Optional(Type.Boolean()),
   service: Type.Optional(Type.String()),
@@ -65,23 +77,14 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
   const config = { auth: "data" as const };
 
   async function checkWebsite(accountId: string, input: string, returnDetails: boolean) {
-    const normalized = deps.normalizeWebsite(input);
-    if (!normalized.ok)
-      throw validationError([{ field: "website", message: normalized.message, type: "format" }]);
-    const price = deps.config.prices.websiteCheck;
-    const { outcome } = await deps.credits.debit({
-      accountId,
-      amountMilli: price,
-      reason: "Website check",
-      reference: normalized.url,
-    });
-    if (outcome.kind === "insufficient_credits")
-      throw paymentRequired(outcome.requiredMilli, outcome.availableMilli);
-    const result = await deps.websiteEngine.check(input);
-    const body = returnDetails ? result : shortWebsiteResult(result);
+    const outcome = await deps.websiteChecks.check(accountId, input);
+    if (outcome.kind === "invalid_website")
+      throw validationError([{ field: "website", message: outcome.message, type: "format" }]);
+    if (outcome.kind !== "checked") throw refusalError(outcome);
+    const body = returnDetails ? outcome.result : shortWebsiteResult(outcome.result);
     return {
       ...body,
-      creditsDeducted: toStoredCredits(price),
+      creditsDeducted: toStoredCredits(outcome.chargedMilli),
       creditsRemaining: toStoredCredits(outcome.balanceMilli),
     };
   }
@@ -160,6 +163,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
         request.body.timeout ?? 30,
         webhookUrl,
       );
+      if (out.kind === "insufficient_credits") throw refusalError(out);
       const credits = {
         creditsDeducted: toStoredCredits(deps.config.prices.emailCheck),
         creditsRemaining: toStoredCredits(out.balanceMilli),
@@ -171,6 +175,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
           email: v.email,
           status: v.status,
           valid: v.valid,
+          reason: v.reason,
           catchAll: v.catchAll,
           disposable: v.disposable,
           service: v.service,

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { toStoredCredits } from "../../credits/credits.service.js";
-import type { App, AppDeps } from "../app.js";
+import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY, Nullable, PageQuery, Timestamp } from "../schemas.js";
 

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { App, AppDeps } from "../app.js";
+import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { notFound } from "../errors.js";
 import { BEARER_SECURITY, Nullable, Timestamp } from "../schemas.js";

@@ -1,9 +1,17 @@
 import type { Readable } from "node:stream";
 import { Type } from "@sinclair/typebox";
+import { SELECTION_MAX } from "../../leads/lead-bulk-actions.js";
 import { leadsCsvStream, parseLeadsCsv } from "../../leads/lead-csv.js";
 import type { LeadCreateInput } from "../../leads/leads.schemas.js";
-import { Lead, LeadCreateBody, LeadListQuery, LeadUpdateBody } from "../../leads/leads.schemas.js";
-import type { App, AppDeps } from "../app.js";
+import {
+  Lead,
+  LeadCreateBody,
+  LeadListQuery,
+  LeadUpdateBody,
+  TAG_MAX_CHARS,
+  TAGS_PER_LEAD_MAX,
+} from "../../leads/leads.schemas.js";
+import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { AppError, validationError } from "../errors.js";
 import { DATA_SECURITY, Nullable, Timestamp } from "../schemas.js";
@@ -14,6 +22,14 @@ const BulkBody = Type.Object({
   leads: Type.Array(Type.Object({}, { additionalProperties: true }), { minItems: 1, maxItems: 500 }),
   validate: Type.Optional(Type.Boolean({ default: true })),
 });
+
+const LeadIds = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+  minItems: 1,
+  maxItems: SELECTION_MAX,
+  description: `1-${SELECTION_MAX} ids of the account's live leads; any other id refuses the whole request (404 with details.missingLeadIds)`,
+});
+
+const TagList = Type.Array(Type.String({ minLength: 1, maxLength: TAG_MAX_CHARS }), { maxItems: 20 });
 
 const ValidateBody = Type.Object({
   leadIds: Type.Optional(
@@ -70,7 +86,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       schema: {
         ...common,
         operationId: "listLeads",
-        summary: "List leads, newest first",
+        summary: "List leads, newest first; search by email, name or company, filter by tag",
         querystring: LeadListQuery,
         response: {
           200: Type.Object({
@@ -94,13 +110,23 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       schema: {
         ...common,
         operationId: "getLeadStats",
-        summary: "Lead statistics: counts by validation status and recommendation, average rating",
+        summary: "Lead statistics: counts by validation status, recommendation and verdict, average rating",
         response: {
           200: Type.Object({
             total: Type.Integer(),
             validated: Type.Integer(),
             byValidationStatus: Type.Record(Type.String(), Type.Integer()),
             byRecommendation: Type.Record(Type.String(), Type.Integer()),
+            byVerdict: Type.Object(
+              {
+                valid: Type.Integer(),
+                risky: Type.Integer(),
+                invalid: Type.Integer(),
+                unknown: Type.Integer(),
+                notValidated: Type.Integer(),
+              },
+              { description: "Live leads by email verdict; notValidated: never validated yet" },
+            ),
             averageRating: Nullable(Type.Number()),
           }),
         },
@@ -275,6 +301,68 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   );
 
   app.post(
+    "/v1/leads/archive",
+    {
+      config,
+      schema: {
+        ...common,
+        operationId: "archiveLeads",
+        summary: "Archive a selection of leads (soft delete), all or none",
+        body: Type.Object({ leadIds: LeadIds }),
+        response: { 200: Type.Object({ archived: Type.Integer(), leadIds: Type.Array(Type.String()) }) },
+      },
+    },
+    async (request) => deps.leadActions.archive(principalOf(request).accountId, request.body.leadIds),
+  );
+
+  app.post(
+    "/v1/leads/tags",
+    {
+      config,
+      schema: {
+        ...common,
+        operationId: "tagLeads",
+        summary: "Add and remove tags on a selection of leads, all or none",
+        description: `Tags are trimmed, 1-${TAG_MAX_CHARS} characters, case-sensitive; a lead carries at most ${TAGS_PER_LEAD_MAX} (422 otherwise, nothing changed). \`updated\` counts the leads whose tags changed; each gets a lead.updated event.`,
+        body: Type.Object({ leadIds: LeadIds, add: Type.Optional(TagList), remove: Type.Optional(TagList) }),
+        response: { 200: Type.Object({ updated: Type.Integer(), leadIds: Type.Array(Type.String()) }) },
+      },
+    },
+    async (request) =>
+      deps.leadActions.tag(principalOf(request).accountId, request.body.leadIds, {
+        add: request.body.add,
+        remove: request.body.remove,
+      }),
+  );
+
+  app.post(
+    "/v1/leads/export",
+    {
+      config,
+      schema: {
+        ...common,
+        operationId: "exportLeadSelection",
+        summary: "Export a selection of leads as CSV (the columns of GET /v1/leads/export)",
+        body: Type.Object({ leadIds: LeadIds }),
+        response: {
+          200: {
+            description: "One header row, then one row per selected lead, in id order",
+            content: { "text/csv": { schema: Type.Unsafe<Readable>({ type: "string" }) } },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const rows = await deps.leadActions.selection(principalOf(request).accountId, request.body.leadIds);
+      const stamp = new Date().toISOString().slice(0, 10);
+      reply
+        .header("Content-Type", "text/csv; charset=utf-8")
+        .header("Content-Disposition", `attachment; filename="leads-selection-${stamp}.csv"`);
+      return reply.send(leadsCsvStream(fromArray(rows)));
+    },
+  );
+
+  app.post(
     "/v1/leads/validate",
     {
       config,
@@ -315,6 +403,10 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       };
     },
   );
+}
+
+async function* fromArray<T>(items: T[]): AsyncGenerator<T> {
+  yield* items;
 }
 
 /** The CSV text of an import request: a text/csv body or the first file of a multipart upload. */

@@ -1,12 +1,38 @@
 import { Type } from "@sinclair/typebox";
-import { sql } from "kysely";
-import type { App, AppDeps } from "../app.js";
+import { isDatabaseReachable } from "../../storage/ping.js";
+import type { App, AppDeps } from "../app-types.js";
 import { NO_SECURITY } from "../schemas.js";
 
 const ProbeBody = Type.Object({
   status: Type.String(),
   timestamp: Type.String(),
   checks: Type.Optional(Type.Record(Type.String(), Type.String())),
+  details: Type.Optional(
+    Type.Object(
+      {
+        smtp: Type.Optional(
+          Type.Object(
+            {
+              egress: Type.Union([Type.Literal("unchecked"), Type.Literal("ok"), Type.Literal("blocked")], {
+                description:
+                  "Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready.",
+              }),
+              egressMessage: Type.Optional(Type.String()),
+              egressAddress: Type.Optional(Type.String()),
+              heloName: Type.String(),
+              heloWarnings: Type.Array(Type.String(), {
+                description:
+                  "SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back.",
+              }),
+              checkedAt: Type.Optional(Type.String()),
+            },
+            { additionalProperties: false },
+          ),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  ),
 });
 
 export async function probeRoutes(app: App, deps: AppDeps): Promise<void> {
@@ -42,10 +68,7 @@ export async function probeRoutes(app: App, deps: AppDeps): Promise<void> {
     },
     async (_request, reply) => {
       const checks: Record<string, string> = {};
-      checks.database = await sql`select 1 as ok`
-        .execute(deps.database.db)
-        .then(() => "ok")
-        .catch(() => "unavailable");
+      checks.database = (await isDatabaseReachable(deps.database.db)) ? "ok" : "unavailable";
       if (deps.queueReady) {
         checks.queue = await deps.queueReady().then(
           (ok) => (ok ? "ok" : "unavailable"),
@@ -54,10 +77,25 @@ export async function probeRoutes(app: App, deps: AppDeps): Promise<void> {
       }
       if (deps.lifecycle.shuttingDown) checks.lifecycle = "shutting_down";
       const ready = Object.values(checks).every((v) => v === "ok");
+      const smtp = deps.smtpSelfCheck?.snapshot();
       return reply.status(ready ? 200 : 503).send({
         status: ready ? "ready" : "not_ready",
         timestamp: deps.clock.now().toISOString(),
         checks,
+        ...(smtp
+          ? {
+              details: {
+                smtp: {
+                  egress: smtp.egress,
+                  heloName: smtp.heloName,
+                  heloWarnings: smtp.heloWarnings,
+                  ...(smtp.egressMessage ? { egressMessage: smtp.egressMessage } : {}),
+                  ...(smtp.egressAddress ? { egressAddress: smtp.egressAddress } : {}),
+                  ...(smtp.checkedAt ? { checkedAt: smtp.checkedAt } : {}),
+                },
+              },
+            }
+          : {}),
       });
     },
   );

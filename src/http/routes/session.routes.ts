@@ -1,8 +1,7 @@
 // POST /v1/auth/session: the dashboard trades a one-time sign-in token (from `leadcheck dashboard
 // link`) for a 12-hour session token it then sends as `Authorization: Bearer`.
 import { Type } from "@sinclair/typebox";
-import { SigninService } from "../../accounts/signin.service.js";
-import type { App, AppDeps } from "../app.js";
+import type { App, AppDeps } from "../app-types.js";
 import { AppError } from "../errors.js";
 import { NO_SECURITY, Timestamp } from "../schemas.js";
 
@@ -24,12 +23,7 @@ const REFUSALS = {
 } as const;
 
 export async function sessionRoutes(app: App, deps: AppDeps): Promise<void> {
-  const signin = new SigninService(deps.database.db, {
-    secret: deps.config.auth.jwtSecret,
-    issuer: deps.config.auth.issuer,
-    audience: deps.config.auth.audience,
-    clock: deps.clock,
-  });
+  const { signin } = deps;
 
   app.post(
     "/v1/auth/session",

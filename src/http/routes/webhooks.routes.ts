@@ -9,7 +9,7 @@ import {
   WebhookCreateBody,
   WebhookUpdateBody,
 } from "../../webhooks/webhooks.schemas.js";
-import type { App, AppDeps } from "../app.js";
+import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY, PageQuery } from "../schemas.js";
 

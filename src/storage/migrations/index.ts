@@ -5,7 +5,10 @@ import * as m0002 from "./0002-jobs.js";
 import * as m0003 from "./0003-leads-batches.js";
 import * as m0004 from "./0004-webhooks.js";
 import * as m0005 from "./0005-signin.js";
+import * as m0006 from "./0006-email-reason.js";
+import * as m0007 from "./0007-lead-parked-evidence.js";
 import * as m0009 from "./0009-job-lifecycle.js";
+import * as m0010 from "./0010-lead-search-tags.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-foundation": m0001,
@@ -13,5 +16,8 @@ export const migrations: Record<string, Migration> = {
   "0003-leads-batches": m0003,
   "0004-webhooks": m0004,
   "0005-signin": m0005,
+  "0006-email-reason": m0006,
+  "0007-lead-parked-evidence": m0007,
   "0009-job-lifecycle": m0009,
+  "0010-lead-search-tags": m0010,
 };

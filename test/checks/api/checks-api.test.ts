@@ -77,6 +77,7 @@ describe("check endpoints", () => {
     const r = res.json();
     assert.equal(r.status, "valid");
     assert.equal(r.valid, true);
+    assert.equal(r.reason, "deliverable");
     assert.equal(r.catchAll, false);
     assert.equal(r.emailType, "corporate");
     assert.match(r.waitTime, /^\d+(\.\d)?s$/);
@@ -88,9 +89,11 @@ describe("check endpoints", () => {
     const catchAll = (await post("/v1/check-email", { email: "anyone@catchall.test", timeout: 10 })).json();
     assert.equal(catchAll.catchAll, true);
     assert.equal(catchAll.status, "risky");
+    assert.equal(catchAll.reason, "accept_all");
     const unknown = (await post("/v1/check-email", { email: "ghost@acme.test", timeout: 10 })).json();
     assert.equal(unknown.status, "invalid");
     assert.equal(unknown.valid, false);
+    assert.equal(unknown.reason, "mailbox_not_found");
   });
 
   it("hands back a job for a greylisted address and settles it in the background", async () => {

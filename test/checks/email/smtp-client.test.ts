@@ -4,7 +4,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { after, describe, it } from "node:test";
 import { EmailEngine } from "../../../src/checks/email/email-engine.js";
 import { DnsResolver } from "../../../src/net/dns.js";
-import { SmtpConnection } from "../../../src/net/smtp-client.js";
+import { SmtpConnection, smtpConnector } from "../../../src/net/smtp-client.js";
 import { startDnsServer } from "../../support/dns-server.js";
 import { startSmtpServer } from "../../support/smtp-server.js";
 import { startSocksServer } from "./socks5-server.js";
@@ -153,7 +153,7 @@ describe("EmailEngine through a SOCKS5 proxy", () => {
         smtpPort: smtp.port,
         heloName: "verifier.test",
         mailFrom: "probe@verifier.test",
-        socksProxy: `socks5://127.0.0.1:${proxy.port}`,
+        connectSmtp: smtpConnector({ socksProxy: `socks5://127.0.0.1:${proxy.port}` }),
         connectTimeoutMs: 500,
         commandTimeoutMs: 500,
         totalDeadlineMs: 3000,

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { WebsiteEngine } from "../../../src/checks/website/website.engine.js";
 import { DnsResolver } from "../../../src/net/dns.js";
+import { HttpClient } from "../../../src/net/http-client.js";
 import { startDnsServer, type TestDnsServer } from "../../support/dns-server.js";
 import { startSites, type TestSites } from "../../support/http-servers.js";
 import { createTestPki } from "../../support/test-ca.js";
@@ -44,14 +45,17 @@ describe("SSRF: the shared must-block list", () => {
     sentinel = await startSites({}, { fallback: await pki.issue(Object.keys(OUTSIDE_NAMES)) });
     engine = new WebsiteEngine({
       dns,
+      client: new HttpClient({
+        dns,
+        allowPrivateTargets: false,
+        ca: pki.ca.cert,
+        httpPort: sentinel.httpPort,
+        httpsPort: sentinel.httpsPort,
+      }),
       firstTryTimeoutMs: 4_000,
       retryTimeoutMs: 4_000,
       fallbackTimeoutMs: 4_000,
       totalDeadlineMs: 10_000,
-      allowPrivateTargets: false,
-      ca: pki.ca.cert,
-      httpPort: sentinel.httpPort,
-      httpsPort: sentinel.httpsPort,
     });
   });
 

@@ -3,6 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { WebsiteEngine, type WebsiteEngineOptions } from "../../../src/checks/website/website.engine.js";
 import type { WebsiteCheckResult } from "../../../src/checks/website/website.types.js";
 import { DnsResolver } from "../../../src/net/dns.js";
+import { HttpClient, type HttpClientOptions } from "../../../src/net/http-client.js";
 import { startDnsServer, type TestDnsServer, type Zone } from "../../support/dns-server.js";
 import { closedPort, type Site, startSites, type TestSites, waitFor } from "../../support/http-servers.js";
 import { createTestPki, type KeyPair } from "../../support/test-ca.js";
@@ -10,6 +11,12 @@ import { createTestPki, type KeyPair } from "../../support/test-ca.js";
 const LOCAL = { A: ["127.0.0.1"] };
 const DAY_MS = 86_400_000;
 const PARKED_PAGE = '<html><script src="//www.google.com/adsense/domains/caf.js"></script></html>';
+// Short of the threshold on its own (one for-sale phrase on a page of 80 words).
+const RESERVED_PAGE = `<title>Welcome</title><p>This domain is reserved.</p><p>${"lorem ".repeat(80)}</p>`;
+const FOR_SALE_PAGE = `<h1>This domain is for sale</h1>
+  <a href="https://sedo.com/search/details/?domain=forsale.test&origin=parking">Sedo</a>
+  <a href="https://dan.com/buy-domain/forsale.test">Dan</a>
+  <script src="https://www.parkingcrew.net/js/lander.js"></script>`;
 
 // Budgets only bound the worst case, so checks expected to succeed get roomy ones (a loaded machine
 // must not turn them into timeouts); tests about timeouts use SHORT, against sites that never answer.
@@ -41,6 +48,9 @@ const SITES: Record<string, Site> = {
   "www.wwwonly.test": { body: "www only" },
   "parked.test": { body: PARKED_PAGE },
   "parkedns.test": { body: "<p>coming soon</p>" },
+  "reserved.test": { body: RESERVED_PAGE },
+  "reservedlive.test/": { body: RESERVED_PAGE },
+  "forsale.test": { body: FOR_SALE_PAGE },
   "huge.test": { hugeBytes: 8_000_000 },
   "trickle.test": { body: "<html>", trickleIntervalMs: 25 },
   "hop.test/internal": { location: "http://internal.test/" },
@@ -71,14 +81,19 @@ describe("WebsiteEngine against local DNS, HTTP and HTTPS servers", () => {
   let sites: TestSites;
   let ca: string;
   let engine: WebsiteEngine;
-  const make = (over: Partial<WebsiteEngineOptions> = {}) =>
+  /** `net`: options of the engine's HTTP client (guard, ports). */
+  const make = (over: Partial<WebsiteEngineOptions> = {}, net: Partial<HttpClientOptions> = {}) =>
     new WebsiteEngine({
       dns,
+      client: new HttpClient({
+        dns,
+        allowPrivateTargets: true,
+        ca,
+        httpPort: sites.httpPort,
+        httpsPort: sites.httpsPort,
+        ...net,
+      }),
       ...TIMEOUTS,
-      allowPrivateTargets: true,
-      ca,
-      httpPort: sites.httpPort,
-      httpsPort: sites.httpsPort,
       bodyTimeoutMs: 150,
       ...over,
     });
@@ -270,7 +285,7 @@ describe("WebsiteEngine against local DNS, HTTP and HTTPS servers", () => {
 
   it("answers connection refused without retrying, trying http only for a bare domain", async () => {
     const closed = await closedPort();
-    const r = await make({ httpsPort: closed, httpPort: closed }).check("ok.test");
+    const r = await make({}, { httpsPort: closed, httpPort: closed }).check("ok.test");
     assert.deepEqual(steps(r), ["initial:refused", "fallback_http:refused"]);
     assert.equal(r.status, "error");
     assert.match(r.error ?? "", /refused/);
@@ -279,7 +294,7 @@ describe("WebsiteEngine against local DNS, HTTP and HTTPS servers", () => {
   });
 
   it("reaches an http-only site given as a bare domain", async () => {
-    const r = await make({ httpsPort: await closedPort() }).check("ok.test");
+    const r = await make({}, { httpsPort: await closedPort() }).check("ok.test");
     assert.deepEqual(steps(r), ["initial:refused", "fallback_http:ok"]);
     assert.equal(r.status, "active");
     assert.equal(r.sslValid, false);
@@ -290,6 +305,65 @@ describe("WebsiteEngine against local DNS, HTTP and HTTPS servers", () => {
     assert.equal(r.status, "active");
     assert.equal(r.isParked, true);
     assert.equal(r.details.parked.evidence[0]?.signal, "page");
+  });
+
+  it("reports a missing domain's TLS and parked state as unknown (null), not false", async () => {
+    const r = await engine.check("nxdomain.test");
+    assert.equal(r.sslValid, null);
+    assert.equal(r.isParked, null);
+    assert.equal(r.details.parked.kind, null);
+  });
+
+  it("reports TLS and parked state as unknown when every connection is refused", async () => {
+    const closed = await closedPort();
+    const r = await make({}, { httpsPort: closed, httpPort: closed }).check("ok.test");
+    assert.equal(r.sslValid, null);
+    assert.equal(r.isParked, null);
+  });
+
+  it("reports TLS and parked state as unknown when the site never answers", async () => {
+    const r = await make({ ...SHORT, totalDeadlineMs: 2_000 }).check("slow.test");
+    assert.equal(r.status, "inactive");
+    assert.equal(r.sslValid, null);
+    assert.equal(r.isParked, null);
+  });
+
+  it("answers sslValid false, not null, for a site that answers over http without https", async () => {
+    const r = await make({}, { httpsPort: await closedPort() }).check("ok.test");
+    assert.equal(r.sslValid, false);
+    assert.equal(r.isParked, false);
+  });
+
+  it("detects a for-sale page from its structure: marketplace links and a parking script", async () => {
+    const r = await engine.check("forsale.test");
+    assert.equal(r.isParked, true);
+    assert.equal(r.details.parked.kind, "parked");
+    const seen = new Set<string>(r.details.parked.evidence.map((e) => e.signal));
+    for (const signal of ["text", "link", "script"]) assert.ok(seen.has(signal), signal);
+  });
+
+  it("corroborates a doubtful page with a random path that answers the same page", async () => {
+    const before = sites.requests.length;
+    const r = await make({ random: () => 0 }).check("reserved.test");
+    assert.equal(r.isParked, true);
+    assert.deepEqual(r.details.parked.randomPath, {
+      url: "https://reserved.test/aaaaaaaaaaaa",
+      samePage: true,
+    });
+    assert.ok(r.details.parked.evidence.some((e) => e.signal === "random_path"));
+    const paths = sites.requests.slice(before).map((q) => `${q.host}${q.path}`);
+    assert.deepEqual(paths, ["reserved.test/", "reserved.test/aaaaaaaaaaaa"]);
+  });
+
+  it("keeps a doubtful page live when a random path gets a 404, and asks nothing when disabled", async () => {
+    const r = await make({ random: () => 0.5 }).check("reservedlive.test");
+    assert.equal(r.isParked, false);
+    assert.equal(r.details.parked.randomPath?.samePage, false);
+    const before = sites.requests.length;
+    const off = await make({ corroborateParked: false }).check("reservedlive.test");
+    assert.equal(off.isParked, false);
+    assert.equal(off.details.parked.randomPath, null);
+    assert.equal(sites.requests.length - before, 1);
   });
 
   it("detects parking name servers", async () => {
@@ -336,7 +410,7 @@ describe("WebsiteEngine against local DNS, HTTP and HTTPS servers", () => {
 
   it("refuses private targets unless allowed, and the target sees no request", async () => {
     const accepted = sites.acceptedConnections();
-    const r = await make({ allowPrivateTargets: false }).check("ok.test");
+    const r = await make({}, { allowPrivateTargets: false }).check("ok.test");
     assert.equal(r.status, "error");
     assert.deepEqual(steps(r), ["initial:blocked"]);
     assert.match(r.error ?? "", /refused target ok\.test.*loopback/);
@@ -351,7 +425,7 @@ describe("WebsiteEngine against local DNS, HTTP and HTTPS servers", () => {
   ];
   for (const [path, reason] of hopCases) {
     it(`guards every redirect hop: a redirect to a ${reason} target is refused (${path})`, async () => {
-      const strict = make({ allowPrivateTargets: false, allowAddresses: ["127.0.0.1"] });
+      const strict = make({}, { allowPrivateTargets: false, allowAddresses: ["127.0.0.1"] });
       const r = await strict.check(`http://hop.test/${path}`);
       assert.deepEqual(steps(r), ["initial:blocked"]);
       assert.equal(r.details.attempts[0]!.hops.length, 2);

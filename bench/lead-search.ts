@@ -1,0 +1,163 @@
+// Lead search at 100,000 leads (ADR 0015), on SQLite and PostgreSQL: the time of one
+// GET /v1/leads?search= page (20 rows and the total, through LeadsRepo.list) for a rare term, a
+// common term and a short one, beside two baselines measured in the same run: the same page without
+// a search, and the same rare search written the naive way (LIKE over each column, no index).
+//   npm run bench:search   (BENCH_DATABASES=sqlite|postgres, BENCH_LEADS=100000, BENCH_ROUNDS=15)
+import { loadavg } from "node:os";
+import { performance } from "node:perf_hooks";
+import { sql } from "kysely";
+import type { DatabaseKind } from "../src/config/config.js";
+import { LeadsRepo } from "../src/leads/leads.repo.js";
+import type { LeadsTable } from "../src/storage/schema.js";
+import { createTestDatabase } from "../test/support/db.js";
+
+const LEADS = Number(process.env.BENCH_LEADS ?? 100_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
+const KINDS = (process.env.BENCH_DATABASES ?? "sqlite,postgres").split(",") as DatabaseKind[];
+const ACCOUNT = "acct_bench";
+const FIRST = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy"];
+const LAST = ["Smith", "Lopez", "Chen", "Müller", "Okafor", "Silva", "Novak", "Kim", "Rossi", "Dubois"];
+const COMPANY = [
+  "Acme",
+  "Globex",
+  "Initech",
+  "Umbrella",
+  "Hooli",
+  "Stark",
+  "Wayne",
+  "Wonka",
+  "Tyrell",
+  "Cyberdyne",
+];
+
+function row(i: number, accountId: string): LeadsTable {
+  const first = FIRST[i % 10]!;
+  const last = LAST[Math.floor(i / 10) % 10]!;
+  const company = `${COMPANY[Math.floor(i / 100) % 10]} ${Math.floor(i / 1000)}`;
+  const at = new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
+  const email = `${first}.${last}${i}@${COMPANY[i % 7]!.toLowerCase()}${i % 50}.test`.toLowerCase();
+  return {
+    id: `lead_${String(i).padStart(26, "0")}`,
+    account_id: accountId,
+    email,
+    email_lower: email,
+    website: null,
+    first_name: first,
+    last_name: last,
+    company,
+    title: null,
+    phone: null,
+    linkedin: null,
+    twitter: null,
+    service_category: null,
+    service_subcategory: null,
+    campaign: null,
+    tags: "[]",
+    notes: null,
+    priority: "normal",
+    active: 1,
+    custom_fields: "{}",
+    source: "api",
+    metadata: "{}",
+    validation_status: "new",
+    rating: 0,
+    recommendation: "skip",
+    quality: "poor",
+    rating_factors: "[]",
+    email_valid: null,
+    email_catch_all: null,
+    email_disposable: null,
+    email_service: null,
+    email_score: null,
+    email_type: null,
+    email_risk: null,
+    email_status: null,
+    domain_status: null,
+    domain_http_status: null,
+    domain_final_url: null,
+    domain_ssl_valid: null,
+    domain_parked: null,
+    domain_response_time_ms: null,
+    domain_score: null,
+    validation_details: null,
+    validated_at: null,
+    archived_at: null,
+    created_at: at,
+    updated_at: at,
+  } as LeadsTable;
+}
+
+async function median(run: () => Promise<unknown>): Promise<{ ms: number; result: unknown }> {
+  let result: unknown;
+  const times: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const start = performance.now();
+    result = await run();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return { ms: times[Math.floor(times.length / 2)]!, result };
+}
+
+async function benchKind(kind: DatabaseKind) {
+  const testDb = await createTestDatabase(kind);
+  const { db, caps } = testDb.database;
+  const repo = new LeadsRepo();
+  try {
+    const seedStart = performance.now();
+    for (let i = 0; i < LEADS; i += 1000) {
+      const rows = Array.from({ length: Math.min(1000, LEADS - i) }, (_, j) => row(i + j, ACCOUNT));
+      await repo.insertMany(db, rows);
+    }
+    // Another account's leads share the indexes.
+    await repo.insertMany(
+      db,
+      Array.from({ length: 1000 }, (_, j) => row(LEADS + j, "acct_other")),
+    );
+    await sql`analyze`.execute(db);
+    const seedS = (performance.now() - seedStart) / 1000;
+    const page = (search?: string) => repo.list(db, caps, ACCOUNT, search ? { search } : {}, 20, 0);
+    const naive = (term: string) => {
+      const like = `%${term}%`;
+      return db
+        .selectFrom("leads")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("account_id", "=", ACCOUNT)
+        .where("archived_at", "is", null)
+        .where((eb) =>
+          eb.or([
+            eb(sql`lower(email)`, "like", like),
+            eb(sql`lower(first_name)`, "like", like),
+            eb(sql`lower(last_name)`, "like", like),
+            eb(sql`lower(company)`, "like", like),
+          ]),
+        )
+        .executeTakeFirstOrThrow();
+    };
+    const cases: [string, () => Promise<unknown>][] = [
+      ["baseline: first page, no search", () => page()],
+      ["baseline: naive LIKE on 4 columns (count only), 'lopez4212'", () => naive("lopez4212")],
+      ["search 'lopez4212' (rare, 1 match)", () => page("lopez4212")],
+      ["search 'globex 42' (company, 100 matches)", () => page("globex 42")],
+      ["search 'umbrella' (common, 10% of leads)", () => page("umbrella")],
+      ["search 'zq' (2 chars: scan, no match)", () => page("zq")],
+    ];
+    console.log(
+      `\n${kind}: ${LEADS.toLocaleString()} leads seeded in ${seedS.toFixed(1)} s; median of ${ROUNDS} runs`,
+    );
+    for (const [name, run] of cases) {
+      const { ms, result } = await median(run);
+      const total = (result as { total?: number; n?: number }).total ?? Number((result as { n?: number }).n);
+      console.log(`  ${name.padEnd(62)} ${ms.toFixed(2).padStart(9)} ms   (total ${total})`);
+    }
+  } finally {
+    await testDb.destroy();
+  }
+}
+
+console.log(
+  `lead search bench; load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}`,
+);
+for (const kind of KINDS) await benchKind(kind);

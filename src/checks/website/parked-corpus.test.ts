@@ -1,0 +1,123 @@
+// The parked detector against the labelled corpus of real saved pages (test/fixtures/pages,
+// provenance per row in manifest.tsv). Pages are judged on their HTML alone (no DNS, no redirect
+// chain), so the figures are what page evidence earns by itself.
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { gunzipSync } from "node:zlib";
+import { evaluateParked, type ParkedVerdict } from "./parked.js";
+import { loadParkingIndicators } from "./parking-indicators.js";
+
+const DIR = fileURLToPath(new URL("../../../test/fixtures/pages/", import.meta.url));
+const MIN_RECALL = 0.95;
+const MAX_FALSE_PARKED = 0.02;
+
+type Label = "parked" | "placeholder" | "live";
+interface Row {
+  file: string;
+  label: Label;
+  source: string;
+  note: string;
+  /** The host the page was served at, when known: its own links are not evidence. */
+  host: string;
+}
+
+function manifest(): Row[] {
+  const lines = readFileSync(`${DIR}manifest.tsv`, "utf8").trim().split("\n").slice(1);
+  return lines.map((line) => {
+    const [file = "", label = "", source = "", note = "", host = ""] = line.split("\t");
+    return { file, label: label as Label, source, note, host };
+  });
+}
+
+function judge(row: Row, indicators: ReturnType<typeof loadParkingIndicators>): ParkedVerdict {
+  const body = gunzipSync(readFileSync(`${DIR}${row.file}`)).toString("utf8");
+  return evaluateParked(
+    {
+      host: row.host || "corpus.invalid",
+      nameServers: [],
+      cnames: [],
+      addresses: [],
+      forSaleTxt: [],
+      chain: [`https://${row.host || "corpus.invalid"}/`],
+      headers: {},
+      body,
+    },
+    indicators,
+  );
+}
+
+describe("parked detector on the real-page corpus", () => {
+  const rows = manifest();
+  const indicators = loadParkingIndicators();
+
+  it("lists every fixture once, with a label and a source", () => {
+    const listed = new Set(rows.map((r) => r.file));
+    assert.equal(listed.size, rows.length, "a file is listed twice");
+    for (const label of ["parked", "placeholder", "live"]) {
+      for (const name of readdirSync(`${DIR}${label}`)) {
+        assert.ok(listed.has(`${label}/${name}`), `${label}/${name} is not in manifest.tsv`);
+      }
+    }
+    for (const r of rows) {
+      assert.ok(["parked", "placeholder", "live"].includes(r.label), `${r.file}: label ${r.label}`);
+      assert.ok(r.file.startsWith(`${r.label}/`), `${r.file} is not under its label's folder`);
+      assert.ok(r.source.length > 10, `${r.file} has no source`);
+    }
+    assert.ok(rows.length >= 200, `only ${rows.length} pages`);
+  });
+
+  it(`finds at least ${MIN_RECALL * 100} % of parked and placeholder pages and calls at most ${MAX_FALSE_PARKED * 100} % of live pages parked`, () => {
+    let truePositive = 0;
+    let falseNegative = 0;
+    let falsePositive = 0;
+    let trueNegative = 0;
+    const missed: string[] = [];
+    const wronglyParked: string[] = [];
+    for (const row of rows) {
+      const verdict = judge(row, indicators);
+      const positive = row.label !== "live";
+      if (positive && verdict.isParked) truePositive++;
+      else if (positive) {
+        falseNegative++;
+        missed.push(`${row.file} (score ${verdict.score})`);
+      } else if (verdict.isParked) {
+        falsePositive++;
+        const why = verdict.evidence.map((e) => `${e.signal}:${e.value}`).join("; ");
+        wronglyParked.push(`${row.file} (score ${verdict.score}: ${why})`);
+      } else trueNegative++;
+    }
+    const recall = truePositive / (truePositive + falseNegative);
+    const falseParked = falsePositive / (falsePositive + trueNegative);
+    const precision = truePositive / Math.max(1, truePositive + falsePositive);
+    const counts = {
+      parked: rows.filter((r) => r.label === "parked").length,
+      placeholder: rows.filter((r) => r.label === "placeholder").length,
+      live: rows.filter((r) => r.label === "live").length,
+    };
+    console.log(
+      `parked corpus: ${JSON.stringify(counts)}; recall ${(recall * 100).toFixed(1)} %, precision ${(precision * 100).toFixed(1)} %, false parked ${(falseParked * 100).toFixed(1)} %`,
+    );
+    assert.ok(recall >= MIN_RECALL, `recall ${recall.toFixed(3)}; missed:\n${missed.join("\n")}`);
+    assert.ok(
+      falseParked <= MAX_FALSE_PARKED,
+      `false parked ${falseParked.toFixed(3)}; live pages called parked:\n${wronglyParked.join("\n")}`,
+    );
+  });
+
+  it("tells placeholders from parked pages on the corpus (kind agrees with the label)", () => {
+    const disagreements: string[] = [];
+    let judged = 0;
+    for (const row of rows.filter((r) => r.label !== "live")) {
+      const verdict = judge(row, indicators);
+      if (!verdict.isParked) continue;
+      judged++;
+      if (verdict.kind !== row.label) disagreements.push(`${row.file}: ${verdict.kind}`);
+    }
+    assert.ok(
+      disagreements.length <= Math.floor(judged * 0.1),
+      `kind differs from the label on ${disagreements.length} of ${judged}:\n${disagreements.join("\n")}`,
+    );
+  });
+});

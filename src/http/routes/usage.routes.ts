@@ -1,0 +1,59 @@
+import { Type } from "@sinclair/typebox";
+import { USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS } from "../../usage/usage.service.js";
+import type { App, AppDeps } from "../app.js";
+import { principalOf } from "../auth.js";
+import { DATA_SECURITY } from "../schemas.js";
+
+const Day = Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", description: "UTC day, YYYY-MM-DD" });
+
+const UsageCounts = {
+  creditsSpent: Type.Integer({
+    minimum: 0,
+    description:
+      "Credits charged, in display credits (1 per check at the default prices; stored credits x 1000)",
+  }),
+  creditsAdded: Type.Integer({
+    minimum: 0,
+    description: "Credits granted or bought (the signup grant included), in display credits",
+  }),
+  charges: Type.Integer({
+    minimum: 0,
+    description: "Charged requests (ledger debits; a bulk request is one)",
+  }),
+  validations: Type.Integer({
+    minimum: 0,
+    description: "Lead validations and batch items counted toward the daily validation limit",
+  }),
+};
+
+export async function usageRoutes(app: App, deps: AppDeps): Promise<void> {
+  app.get(
+    "/v1/usage",
+    {
+      config: { auth: "data" as const },
+      schema: {
+        tags: ["credits"],
+        security: DATA_SECURITY,
+        operationId: "getUsage",
+        summary: "Credits and validations per UTC day (from the credit ledger)",
+        description: `Every day of [from, to] is listed, zeros included. Defaults: the last ${USAGE_DEFAULT_DAYS} days up to today; at most ${USAGE_MAX_DAYS} days.`,
+        querystring: Type.Object({
+          from: Type.Optional(Day),
+          to: Type.Optional(Day),
+          granularity: Type.Optional(Type.Literal("day", { default: "day" })),
+        }),
+        response: {
+          200: Type.Object({
+            from: Day,
+            to: Day,
+            granularity: Type.Literal("day"),
+            days: Type.Array(Type.Object({ date: Day, ...UsageCounts })),
+            totals: Type.Object(UsageCounts),
+          }),
+        },
+      },
+    },
+    async (request) =>
+      deps.usage.daily(principalOf(request).accountId, { from: request.query.from, to: request.query.to }),
+  );
+}

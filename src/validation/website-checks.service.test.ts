@@ -1,0 +1,66 @@
+// The website-check service on an in-memory SQLite database: the debit comes before the check, a
+// refused debit runs no check, and an input that is not a website is neither charged nor checked.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { WebsiteCheckResult } from "../checks/website/website.types.js";
+import { CreditsService } from "../credits/credits.service.js";
+import { EventBus } from "../events/events.js";
+import { systemClock } from "../lib/clock.js";
+import { type Database, migrateToLatest, openDatabase } from "../storage/db.js";
+import { WebsiteChecksService } from "./website-checks.service.js";
+
+describe("WebsiteChecksService", () => {
+  let database: Database;
+  let credits: CreditsService;
+  const checked: string[] = [];
+  let service: WebsiteChecksService;
+
+  before(async () => {
+    database = openDatabase("sqlite::memory:");
+    await migrateToLatest(database.db);
+    credits = new CreditsService({
+      database,
+      events: new EventBus(),
+      clock: systemClock,
+      newAccountMilliCredits: 5,
+    });
+    service = new WebsiteChecksService({
+      credits,
+      // Records what would have been checked: the engine itself is tested against local servers.
+      website: {
+        check: async (input) => {
+          checked.push(input);
+          return { website: input } as WebsiteCheckResult;
+        },
+      },
+      normalizeWebsite: (input) =>
+        input.includes(".") ? { ok: true, url: `https://${input}/` } : { ok: false, message: "not a domain" },
+      priceMilli: 2,
+    });
+  });
+  after(() => database?.close());
+
+  it("charges the price, then checks, and reports the balance after the debit", async () => {
+    await credits.ensureAccount("alice");
+    const outcome = await service.check("alice", "acme.test");
+    assert.equal(outcome.kind, "checked");
+    assert.deepEqual(outcome.kind === "checked" && [outcome.chargedMilli, outcome.balanceMilli], [2, 3]);
+    assert.deepEqual(checked, ["acme.test"]);
+  });
+
+  it("refuses with insufficient_credits and runs no check once the balance is short", async () => {
+    await service.check("alice", "acme.test"); // 3 -> 1
+    const outcome = await service.check("alice", "acme.test");
+    assert.deepEqual(outcome, { kind: "insufficient_credits", requiredMilli: 2, availableMilli: 1 });
+    assert.equal(checked.length, 2);
+    assert.equal((await credits.balance("alice")).displayCredits, 1);
+  });
+
+  it("answers invalid_website for an input that is not a website, charging nothing", async () => {
+    await credits.ensureAccount("bob");
+    const outcome = await service.check("bob", "nodots");
+    assert.deepEqual(outcome, { kind: "invalid_website", message: "not a domain" });
+    assert.equal((await credits.balance("bob")).displayCredits, 5);
+    assert.equal(checked.length, 2);
+  });
+});

@@ -1,0 +1,42 @@
+// POST /v1/check-website and POST /v1/check (spec "Website check"): charge the price upfront, then
+// run the check synchronously. The HTTP route, the CLI and jobs call this, never the engine and the
+// ledger separately, so a check is never run unpaid nor paid twice.
+import type { WebsiteCheckResult } from "../checks/website/website.types.js";
+import type { CreditsService } from "../credits/credits.service.js";
+import type { WebsiteNormalizer } from "../leads/lead-fields.js";
+import type { LimitRefusal } from "../lib/limits.js";
+import type { WebsiteChecker } from "./lead-validator.js";
+
+export interface WebsiteChecksDeps {
+  credits: CreditsService;
+  website: WebsiteChecker;
+  normalizeWebsite: WebsiteNormalizer;
+  priceMilli: number;
+}
+
+export type WebsiteCheckOutcome =
+  | { kind: "checked"; result: WebsiteCheckResult; chargedMilli: number; balanceMilli: number }
+  /** Not a website we can check (nothing charged); `message` says why. */
+  | { kind: "invalid_website"; message: string }
+  | Extract<LimitRefusal, { kind: "insufficient_credits" }>;
+
+export class WebsiteChecksService {
+  constructor(private readonly deps: WebsiteChecksDeps) {}
+
+  /** Normalizes `input`, debits the check's price and runs it. A failed check is still a paid
+   *  answer (an inactive site is a result), so nothing is refunded. */
+  async check(accountId: string, input: string): Promise<WebsiteCheckOutcome> {
+    const normalized = this.deps.normalizeWebsite(input);
+    if (!normalized.ok) return { kind: "invalid_website", message: normalized.message };
+    const { priceMilli } = this.deps;
+    const { outcome } = await this.deps.credits.debit({
+      accountId,
+      amountMilli: priceMilli,
+      reason: "Website check",
+      reference: normalized.url,
+    });
+    if (outcome.kind === "insufficient_credits") return outcome;
+    const result = await this.deps.website.check(input);
+    return { kind: "checked", result, chargedMilli: priceMilli, balanceMilli: outcome.balanceMilli };
+  }
+}
