@@ -8,8 +8,9 @@ import type { JobQueue } from "../jobs/job-queue.js";
 import { LeadsRepo } from "../leads/leads.repo.js";
 import type { ValidationScheduler, WebsiteNormalizer } from "../leads/leads.service.js";
 import type { Clock } from "../lib/clock.js";
-import { type FieldError, notFound, paymentRequired, validationError } from "../lib/errors.js";
+import { type FieldError, notFound, validationError } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
+import { LimitRefused } from "../lib/limits.js";
 import type { Database } from "../storage/db.js";
 import type { BatchItemsTable, Schema } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
@@ -110,8 +111,7 @@ export class BatchesService implements ValidationScheduler {
         reason: `Domain batch (${domains.length})`,
         reference: batchId,
       });
-      if (outcome.kind === "insufficient_credits")
-        throw paymentRequired(outcome.requiredMilli, outcome.availableMilli);
+      if (outcome.kind === "insufficient_credits") throw new LimitRefused(outcome);
       await this.deps.limits.enforceForBatch(trx, accountId, domains.length);
       await this.repo.insertBatch(trx, {
         id: batchId,

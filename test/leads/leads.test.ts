@@ -397,6 +397,26 @@ describe("batch limits", () => {
     assert.equal(after, before);
   });
 
+  it("refuses a domain batch the account cannot pay with 402 and starts nothing", async () => {
+    const key = await h.apiKey("acct_poor");
+    const get = (url: string) => h.app.inject({ method: "GET", url, headers: { "x-api-key": key } });
+    const before = (await get("/v1/credits")).json().displayCredits as number;
+    const domains = Array.from({ length: before + 1 }, (_, i) => `poor${i}.test`);
+    const refused = await h.app.inject({
+      method: "POST",
+      url: "/v1/batch",
+      headers: { "x-api-key": key },
+      payload: { domains },
+    });
+    assert.equal(refused.statusCode, 402, refused.body);
+    const body = refused.json();
+    assert.equal(body.error_code, "PAYMENT_REQUIRED");
+    assert.equal(body.displayCreditsRequired, before + 1);
+    assert.equal(body.displayCreditsAvailable, before);
+    assert.equal((await get("/v1/credits")).json().displayCredits, before);
+    assert.equal((await get("/v1/batches")).json().total, 0);
+  });
+
   it("refuses validations past the daily limit with 429 DAILY_LIMIT_EXCEEDED", async () => {
     const key = await h.apiKey("acct_daily");
     const call = (payload: object) =>
