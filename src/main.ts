@@ -136,8 +136,10 @@ export async function createServices(
 
   const dns = new DnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });
   // Run by the serve and worker processes at start-up (server.ts); until then nothing is blocked.
+  const connectSmtp = smtpConnector({ socksProxy: config.smtp.socksProxy });
   const smtpSelfCheck = new SmtpSelfCheck({
     dns,
+    connectSmtp,
     heloName: config.smtp.heloName,
     probeHost: config.smtp.egressProbeHost,
     port: config.smtp.port,
@@ -155,7 +157,7 @@ export async function createServices(
     smtpPort: config.smtp.port,
     heloName: config.smtp.heloName,
     mailFrom: config.smtp.mailFrom,
-    connectSmtp: smtpConnector({ socksProxy: config.smtp.socksProxy }),
+    connectSmtp,
     connectTimeoutMs: config.smtp.connectTimeoutMs,
     commandTimeoutMs: config.smtp.commandTimeoutMs,
     totalDeadlineMs: config.smtp.totalDeadlineMs,
