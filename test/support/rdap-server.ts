@@ -1,0 +1,112 @@
+// A fake registry RDAP service (RFC 9082 queries, RFC 9083 answers) on the local HTTP and HTTPS
+// test servers: GET /rdap/domain/<name> answers per domain as scripted: registered (with events
+// and a registrar entity), unregistered (404 with an RFC 9083 error body), slow, or malformed.
+import type { IncomingMessage } from "node:http";
+import { type SiteBehavior, startSites, type TestSites } from "./http-servers.js";
+import type { KeyPair } from "./test-ca.js";
+
+export type RdapAnswer =
+  | { kind: "registered"; registeredAt?: string; expiresAt?: string; registrar?: string }
+  | { kind: "unregistered" }
+  | { kind: "slow"; delayMs: number }
+  | { kind: "malformed"; body: string; contentType?: string }
+  | { kind: "status"; status: number };
+
+export interface FakeRdap {
+  sites: TestSites;
+  /** Host name the servers answer for (point the test DNS at 127.0.0.1 for it). */
+  host: string;
+  httpsBase: string;
+  httpBase: string;
+  /** Domains asked about, in order (both schemes). */
+  queries: string[];
+  set(domain: string, answer: RdapAnswer): void;
+  close(): Promise<void>;
+}
+
+const JSON_TYPE = { "content-type": "application/rdap+json" };
+
+/** An RFC 9083 domain object as registries publish it. */
+export function rdapDomainObject(domain: string, a: Extract<RdapAnswer, { kind: "registered" }>) {
+  const events = [
+    ...(a.registeredAt ? [{ eventAction: "registration", eventDate: a.registeredAt }] : []),
+    ...(a.expiresAt ? [{ eventAction: "expiration", eventDate: a.expiresAt }] : []),
+    { eventAction: "last update of RDAP database", eventDate: "2026-11-01T00:00:00Z" },
+  ];
+  return {
+    rdapConformance: ["rdap_level_0", "icann_rdap_response_profile_0"],
+    objectClassName: "domain",
+    handle: `${domain.toUpperCase().replace(/\./g, "_")}-TEST`,
+    ldhName: domain.toUpperCase(),
+    status: ["client transfer prohibited"],
+    events,
+    entities: a.registrar
+      ? [
+          {
+            objectClassName: "entity",
+            handle: "9999",
+            roles: ["registrar"],
+            publicIds: [{ type: "IANA Registrar ID", identifier: "9999" }],
+            vcardArray: [
+              "vcard",
+              [
+                ["version", {}, "text", "4.0"],
+                ["fn", {}, "text", a.registrar],
+              ],
+            ],
+          },
+        ]
+      : [],
+    nameservers: [{ objectClassName: "nameserver", ldhName: "NS1.EXAMPLE.TEST" }],
+    secureDNS: { delegationSigned: false },
+  };
+}
+
+export async function startRdapServer(
+  answers: Record<string, RdapAnswer>,
+  tls: KeyPair,
+  host = "rdap.test",
+): Promise<FakeRdap> {
+  const table = new Map(Object.entries(answers).map(([d, a]) => [d.toLowerCase(), a]));
+  const queries: string[] = [];
+  const site = (req: IncomingMessage): SiteBehavior => {
+    const m = /^\/rdap\/domain\/([^/?]+)$/.exec(req.url ?? "");
+    if (!m) return { status: 400, headers: JSON_TYPE, body: JSON.stringify({ errorCode: 400 }) };
+    const domain = decodeURIComponent(m[1]!).toLowerCase();
+    queries.push(domain);
+    const answer = table.get(domain) ?? { kind: "unregistered" };
+    switch (answer.kind) {
+      case "registered":
+        return { headers: JSON_TYPE, body: JSON.stringify(rdapDomainObject(domain, answer)) };
+      case "unregistered":
+        return {
+          status: 404,
+          headers: JSON_TYPE,
+          body: JSON.stringify({ errorCode: 404, title: "Not Found", description: ["Object not found"] }),
+        };
+      case "slow":
+        return { delayMs: answer.delayMs, headers: JSON_TYPE, body: "{}" };
+      case "malformed":
+        return {
+          headers: { "content-type": answer.contentType ?? "application/rdap+json" },
+          body: answer.body,
+        };
+      case "status":
+        return {
+          status: answer.status,
+          headers: JSON_TYPE,
+          body: JSON.stringify({ errorCode: answer.status }),
+        };
+    }
+  };
+  const sites = await startSites({ [host]: site }, { fallback: tls });
+  return {
+    sites,
+    host,
+    httpsBase: `https://${host}:${sites.httpsPort}/rdap/`,
+    httpBase: `http://${host}:${sites.httpPort}/rdap/`,
+    queries,
+    set: (domain, answer) => table.set(domain.toLowerCase(), answer),
+    close: () => sites.close(),
+  };
+}
