@@ -21,6 +21,8 @@ export interface FakeRdap {
   /** Domains asked about, in order (both schemes). */
   queries: string[];
   set(domain: string, answer: RdapAnswer): void;
+  /** Serves an IANA-format bootstrap file naming this server for the TLDs, at /dns.json. */
+  serveBootstrap(tlds: string[], scheme?: "https" | "http"): string;
   close(): Promise<void>;
 }
 
@@ -69,7 +71,10 @@ export async function startRdapServer(
 ): Promise<FakeRdap> {
   const table = new Map(Object.entries(answers).map(([d, a]) => [d.toLowerCase(), a]));
   const queries: string[] = [];
+  let bootstrap: unknown = null;
   const site = (req: IncomingMessage): SiteBehavior => {
+    if (req.url === "/dns.json" && bootstrap)
+      return { headers: { "content-type": "application/json" }, body: JSON.stringify(bootstrap) };
     const m = /^\/rdap\/domain\/([^/?]+)$/.exec(req.url ?? "");
     if (!m) return { status: 400, headers: JSON_TYPE, body: JSON.stringify({ errorCode: 400 }) };
     const domain = decodeURIComponent(m[1]!).toLowerCase();
@@ -107,6 +112,19 @@ export async function startRdapServer(
     httpBase: `http://${host}:${sites.httpPort}/rdap/`,
     queries,
     set: (domain, answer) => table.set(domain.toLowerCase(), answer),
+    serveBootstrap(tlds, scheme = "https") {
+      const base =
+        scheme === "https"
+          ? `https://${host}:${sites.httpsPort}/rdap/`
+          : `http://${host}:${sites.httpPort}/rdap/`;
+      bootstrap = {
+        description: "RDAP bootstrap file for Domain Name System registrations",
+        publication: "2026-11-01T00:00:00Z",
+        services: [[tlds, [base]]],
+        version: "1.0",
+      };
+      return `${scheme}://${host}:${scheme === "https" ? sites.httpsPort : sites.httpPort}/dns.json`;
+    },
     close: () => sites.close(),
   };
 }
