@@ -68,21 +68,27 @@ export async function startRdapServer(
   answers: Record<string, RdapAnswer>,
   tls: KeyPair,
   host = "rdap.test",
+  /** Added to every answer (a registry's latency, for benchmarks). */
+  latencyMs = 0,
 ): Promise<FakeRdap> {
   const table = new Map(Object.entries(answers).map(([d, a]) => [d.toLowerCase(), a]));
   const queries: string[] = [];
   let bootstrap: unknown = null;
   const site = (req: IncomingMessage): SiteBehavior => {
+    const behavior = answer(req);
+    return latencyMs > 0 && !behavior.delayMs ? { ...behavior, delayMs: latencyMs } : behavior;
+  };
+  const answer = (req: IncomingMessage): SiteBehavior => {
     if (req.url === "/dns.json" && bootstrap)
       return { headers: { "content-type": "application/json" }, body: JSON.stringify(bootstrap) };
     const m = /^\/rdap\/domain\/([^/?]+)$/.exec(req.url ?? "");
     if (!m) return { status: 400, headers: JSON_TYPE, body: JSON.stringify({ errorCode: 400 }) };
     const domain = decodeURIComponent(m[1]!).toLowerCase();
     queries.push(domain);
-    const answer = table.get(domain) ?? { kind: "unregistered" };
-    switch (answer.kind) {
+    const scripted = table.get(domain) ?? { kind: "unregistered" };
+    switch (scripted.kind) {
       case "registered":
-        return { headers: JSON_TYPE, body: JSON.stringify(rdapDomainObject(domain, answer)) };
+        return { headers: JSON_TYPE, body: JSON.stringify(rdapDomainObject(domain, scripted)) };
       case "unregistered":
         return {
           status: 404,
@@ -90,17 +96,17 @@ export async function startRdapServer(
           body: JSON.stringify({ errorCode: 404, title: "Not Found", description: ["Object not found"] }),
         };
       case "slow":
-        return { delayMs: answer.delayMs, headers: JSON_TYPE, body: "{}" };
+        return { delayMs: scripted.delayMs, headers: JSON_TYPE, body: "{}" };
       case "malformed":
         return {
-          headers: { "content-type": answer.contentType ?? "application/rdap+json" },
-          body: answer.body,
+          headers: { "content-type": scripted.contentType ?? "application/rdap+json" },
+          body: scripted.body,
         };
       case "status":
         return {
-          status: answer.status,
+          status: scripted.status,
           headers: JSON_TYPE,
-          body: JSON.stringify({ errorCode: answer.status }),
+          body: JSON.stringify({ errorCode: scripted.status }),
         };
     }
   };
