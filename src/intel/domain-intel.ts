@@ -38,6 +38,14 @@ export interface DomainIntelOptions {
   maxCacheEntries?: number;
   /** MX hosts whose addresses are looked up in the IP lists. */
   maxMxHosts?: number;
+  /** How long a complete answer for a domain is reused as a whole (default 30 s, well under DNS
+   *  TTLs), so a batch's thousands of leads of one domain cost one map lookup each. */
+  memoTtlMs?: number;
+}
+
+interface Memo<T> {
+  expiresAt: number;
+  result: Promise<T>;
 }
 
 interface CachedAge {
@@ -50,6 +58,8 @@ const DAY_MS = 86_400_000;
 export class DomainIntelEngine implements DomainIntelProvider {
   private readonly clock: Clock;
   private readonly ages = new Map<string, CachedAge>();
+  private readonly lookups = new Map<string, Memo<DomainIntel>>();
+  private readonly standings = new Map<string, Memo<DomainStanding>>();
   private readonly budgetMs: number;
   private readonly rdapTtlMs: number;
   private readonly rdapFailureTtlMs: number;
@@ -65,8 +75,46 @@ export class DomainIntelEngine implements DomainIntelProvider {
     this.maxCacheEntries = options.maxCacheEntries ?? 100_000;
   }
 
-  async standing(domain: string, options: { budgetMs?: number } = {}): Promise<DomainStanding> {
+  standing(domain: string, options: { budgetMs?: number } = {}): Promise<DomainStanding> {
     const d = normalizeDomain(domain);
+    return this.memoized(this.standings, d, () => this.freshStanding(d, options), isComplete);
+  }
+
+  lookup(domain: string, options: { budgetMs?: number } = {}): Promise<DomainIntel> {
+    const d = normalizeDomain(domain);
+    return this.memoized(this.lookups, d, () => this.freshLookup(d, options), isComplete);
+  }
+
+  /**
+   * Reuses a domain's answer (or the lookup under way) for memoTtlMs. An answer with a fact cut
+   * short by the budget is not kept: the next call picks up what the background lookup cached.
+   */
+  private memoized<T>(
+    memo: Map<string, Memo<T>>,
+    domain: string,
+    run: () => Promise<T>,
+    keep: (v: T) => boolean,
+  ) {
+    const now = this.clock.now().getTime();
+    const hit = memo.get(domain);
+    if (hit && hit.expiresAt > now) return hit.result;
+    const entry: Memo<T> = { expiresAt: now + (this.options.memoTtlMs ?? 30_000), result: run() };
+    entry.result.then(
+      (value) => {
+        if (!keep(value) && memo.get(domain) === entry) memo.delete(domain);
+      },
+      () => memo.delete(domain),
+    );
+    if (memo.size >= this.maxCacheEntries) {
+      const oldest = memo.keys().next().value;
+      if (oldest !== undefined) memo.delete(oldest);
+    }
+    memo.delete(domain);
+    memo.set(domain, entry);
+    return entry.result;
+  }
+
+  private async freshStanding(d: string, options: { budgetMs?: number }): Promise<DomainStanding> {
     const registrable = registrableOf(d);
     const deadline = this.deadline(options.budgetMs);
     try {
@@ -80,8 +128,7 @@ export class DomainIntelEngine implements DomainIntelProvider {
     }
   }
 
-  async lookup(domain: string, options: { budgetMs?: number } = {}): Promise<DomainIntel> {
-    const d = normalizeDomain(domain);
+  private async freshLookup(d: string, options: { budgetMs?: number }): Promise<DomainIntel> {
     const registrable = registrableOf(d);
     const deadline = this.deadline(options.budgetMs);
     const route = resolveMailRoute(this.options.dns, d).catch(
@@ -166,6 +213,14 @@ export class DomainIntelEngine implements DomainIntelProvider {
       clear: () => clearTimeout(timer),
     };
   }
+}
+
+/** No fact was cut short by the budget (a timeout inside RDAP itself is an answer, and kept). */
+function isComplete(v: DomainStanding | DomainIntel): boolean {
+  if (v.age === AGE_TIMEOUT) return false;
+  if (v.reputation.answers.length === 0 && v.reputation.status === "unknown") return false;
+  if ("spf" in v && (v.spf === UNKNOWN_SPF || v.dmarc === UNKNOWN_DMARC)) return false;
+  return true;
 }
 
 const AGE_TIMEOUT: DomainAge = {
