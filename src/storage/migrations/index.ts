@@ -7,6 +7,7 @@ import * as m0004 from "./0004-webhooks.js";
 import * as m0005 from "./0005-signin.js";
 import * as m0006 from "./0006-email-reason.js";
 import * as m0007 from "./0007-lead-parked-evidence.js";
+import * as m0008 from "./0008-domain-intel.js";
 import * as m0010 from "./0010-lead-search-tags.js";
 
 export const migrations: Record<string, Migration> = {
@@ -17,5 +18,6 @@ export const migrations: Record<string, Migration> = {
   "0005-signin": m0005,
   "0006-email-reason": m0006,
   "0007-lead-parked-evidence": m0007,
+  "0008-domain-intel": m0008,
   "0010-lead-search-tags": m0010,
 };
