@@ -1,7 +1,9 @@
 // Lead batch validation end to end: N leads over 200 domains are bulk-created with validation and
-// run by the worker to completion, against local fake DNS, SMTP and HTTPS servers that add ~20 ms
-// to every reply, on SQLite and on PostgreSQL. 10,000 and 20,000 leads show how cost grows.
-//   npm run bench:batch                      (BENCH_SIZES=10000,20000 BENCH_DIALECTS=sqlite,postgres)
+// run by the worker to completion, against local fake DNS, SMTP, HTTPS and RDAP servers that add
+// ~20 ms to every reply, on SQLite and on PostgreSQL. 10,000 and 20,000 leads show how cost grows;
+// each batch runs with domain intelligence off (the baseline) and on (RDAP, DNS block lists, SPF
+// and DMARC), and the RDAP and block-list queries the fake servers received are counted.
+//   npm run bench:batch      (BENCH_SIZES=10000,20000 BENCH_DIALECTS=sqlite,postgres BENCH_INTEL=off,on)
 // The fake internet runs in a child process so the RSS figures are the service's alone.
 import { fork } from "node:child_process";
 import { once } from "node:events";
@@ -17,8 +19,12 @@ const MX_HOSTS = 20;
 const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 20);
 const SIZES = (process.env.BENCH_SIZES ?? "10000,20000").split(",").map(Number);
 const DIALECTS = (process.env.BENCH_DIALECTS ?? "sqlite,postgres").split(",") as ("sqlite" | "postgres")[];
+const INTEL = (process.env.BENCH_INTEL ?? "off,on").split(",") as ("off" | "on")[];
 
-const domain = (i: number) => `co${i}.bench.test`;
+// Each company is its own registrable domain, so domain intelligence has 200 domains to look up.
+const domain = (i: number) => `co${i}.test`;
+const DBL_ZONE = "dbl.spamhaus.org";
+const ZEN_ZONE = "zen.spamhaus.org";
 const mxIp = (m: number) => `127.0.2.${m + 1}`;
 
 interface NetInfo {
@@ -31,6 +37,7 @@ async function serveFakeInternet(): Promise<void> {
   const { startSmtpServer } = await import("../test/support/smtp-server.js");
   const { startSites } = await import("../test/support/http-servers.js");
   const { createTestPki } = await import("../test/support/test-ca.js");
+  const { startRdapServer } = await import("../test/support/rdap-server.js");
   const maxPerDomain = Math.ceil(Math.max(...SIZES) / DOMAINS);
   const zone: Zone = {};
   const hosts: Record<string, { mailboxes: string[]; replyDelayMs: number }> = {};
@@ -38,22 +45,46 @@ async function serveFakeInternet(): Promise<void> {
   const sites: Record<string, { body: string; delayMs: number }> = {};
   for (let i = 0; i < DOMAINS; i++) {
     const m = i % MX_HOSTS;
-    zone[domain(i)] = { A: ["127.0.0.1"], MX: [{ exchange: `mx${m}.bench.test`, priority: 10 }], ttl: 3600 };
+    zone[domain(i)] = {
+      A: ["127.0.0.1"],
+      MX: [{ exchange: `mx${m}.bench.test`, priority: 10 }],
+      TXT: i % 4 === 0 ? [] : ["v=spf1 mx ~all"],
+      ttl: 3600,
+    };
+    if (i % 3 === 0) zone[`_dmarc.${domain(i)}`] = { TXT: ["v=DMARC1; p=none"], ttl: 3600 };
+    // One company in ten is on the domain block list.
+    if (i % 10 === 0) zone[`${domain(i)}.${DBL_ZONE}`] = { A: ["127.0.1.2"], ttl: 3600 };
     zone[`mx${m}.bench.test`] = { A: [mxIp(m)], ttl: 3600 };
     sites[domain(i)] = { body: `<html><h1>Company ${i}</h1></html>`, delayMs: DELAY_MS };
     for (let j = 0; j < maxPerDomain; j++)
       if (j % 10 < 7) hosts[mxIp(m)]!.mailboxes.push(`user${j}@${domain(i)}`);
   }
   const pki = await createTestPki();
+  zone["rdap.test"] = { A: ["127.0.0.1"], ttl: 3600 };
   const leaf = await pki.issue(Array.from({ length: DOMAINS }, (_, i) => domain(i)));
-  const [dns, smtp, web] = await Promise.all([
+  const registrations = Object.fromEntries(
+    Array.from({ length: DOMAINS }, (_, i) => [
+      domain(i),
+      // A spread of ages: a few young domains, most several years old.
+      {
+        kind: "registered" as const,
+        registeredAt: new Date(Date.now() - (i % 7 === 0 ? 30 : 400 + i * 10) * 86_400_000).toISOString(),
+        registrar: "Bench Registrar",
+      },
+    ]),
+  );
+  const [dns, smtp, web, rdap] = await Promise.all([
     startDnsServer(zone),
     startSmtpServer(hosts),
     startSites(sites, { fallback: leaf }),
+    startRdapServer(registrations, await pki.issue(["rdap.test"]), "rdap.test", DELAY_MS),
   ]);
   const info: NetInfo = {
     ca: pki.ca.cert,
     env: {
+      RDAP_BOOTSTRAP_URL: rdap.serveBootstrap(["test"]),
+      DNSBL_DOMAIN_ZONES: DBL_ZONE,
+      DNSBL_IP_ZONES: ZEN_ZONE,
       DNS_SERVERS: dns.address,
       SMTP_PORT: String(smtp.port),
       WEBSITE_HTTP_PORT: String(web.httpPort),
@@ -64,9 +95,19 @@ async function serveFakeInternet(): Promise<void> {
   process.send?.({ type: "ready", info });
   process.on("message", (msg: { type: string }) => {
     if (msg.type === "stats")
-      process.send?.({ type: "stats", connections: smtp.totalConnections(), sawData: smtp.sawData() });
+      process.send?.({
+        type: "stats",
+        connections: smtp.totalConnections(),
+        sawData: smtp.sawData(),
+        // The bootstrap file is fetched once per service start: not a registry query.
+        rdapQueries: rdap.queries.length,
+        dnsblQueries: dns.queries.filter((q) => q.endsWith(`.${DBL_ZONE}`) || q.endsWith(`.${ZEN_ZONE}`))
+          .length,
+      });
     if (msg.type === "reset") {
       smtp.connections.clear();
+      rdap.queries.length = 0;
+      dns.queries.length = 0;
       process.send?.({ type: "reset-done" });
     }
   });
@@ -84,10 +125,11 @@ function ask<T>(child: ReturnType<typeof fork>, type: string, reply: string): Pr
   });
 }
 
-async function runOnce(kind: "sqlite" | "postgres", size: number, net: NetInfo) {
+async function runOnce(kind: "sqlite" | "postgres", size: number, intel: "off" | "on", net: NetInfo) {
   const db = await createEmptyDatabase(kind);
   const config = loadConfig({
     ...net.env,
+    DOMAIN_INTEL: intel === "on" ? "true" : "false",
     DATABASE_URL: db.url,
     LOG_LEVEL: "silent",
     NODE_ENV: "production",
@@ -129,6 +171,7 @@ async function runOnce(kind: "sqlite" | "postgres", size: number, net: NetInfo) 
   return {
     kind,
     size,
+    intel,
     wallMs,
     peakRss,
     batch,
@@ -139,8 +182,13 @@ async function runOnce(kind: "sqlite" | "postgres", size: number, net: NetInfo) 
 type RunResult = Awaited<ReturnType<typeof runOnce>>;
 
 /** One measured run in a fresh process, so each peak RSS is that run's alone. */
-async function runInChild(kind: "sqlite" | "postgres", size: number, net: NetInfo): Promise<RunResult> {
-  const runner = fork(fileURLToPath(import.meta.url), ["--run", kind, String(size)], {
+async function runInChild(
+  kind: "sqlite" | "postgres",
+  size: number,
+  intel: "off" | "on",
+  net: NetInfo,
+): Promise<RunResult> {
+  const runner = fork(fileURLToPath(import.meta.url), ["--run", kind, String(size), intel], {
     execArgv: ["--import", "tsx"],
     stdio: "inherit",
   });
@@ -158,6 +206,7 @@ async function main() {
     const result = await runOnce(
       process.argv[runAt + 1] as "sqlite" | "postgres",
       Number(process.argv[runAt + 2]),
+      process.argv[runAt + 3] as "off" | "on",
       msg.info,
     );
     process.send?.({ type: "result", result });
@@ -171,25 +220,38 @@ async function main() {
   console.log(
     `bench:batch  ${DOMAINS} domains, ${MX_HOSTS} MX hosts, +${DELAY_MS} ms per SMTP reply and HTTP response`,
   );
-  console.log("dialect   leads   wall s  leads/s  SMTP conns  peak RSS MB  valid  invalid  risky  stuck");
-  const results: (RunResult & { connections: number; sawData: boolean })[] = [];
+  console.log(
+    "dialect   leads intel   wall s  leads/s  SMTP conns  RDAP q  DNSBL q  peak RSS MB  valid  invalid  risky  stuck",
+  );
+  type Stats = { connections: number; sawData: boolean; rdapQueries: number; dnsblQueries: number };
+  const results: (RunResult & Stats)[] = [];
   for (const kind of DIALECTS) {
     for (const size of SIZES) {
-      await ask(child, "reset", "reset-done");
-      const run = await runInChild(kind, size, ready.info);
-      const stats = await ask<{ connections: number; sawData: boolean }>(child, "stats", "stats");
-      const r = { ...run, ...stats };
-      results.push(r);
-      const risky = r.batch.completedLeads - r.batch.validLeads - r.batch.invalidLeads;
-      console.log(
-        `${kind.padEnd(9)} ${String(size).padStart(6)} ${(r.wallMs / 1000).toFixed(1).padStart(8)} ${(size / (r.wallMs / 1000)).toFixed(0).padStart(8)} ${String(r.connections).padStart(11)} ${(r.peakRss / 1048576).toFixed(0).padStart(12)} ${String(r.batch.validLeads).padStart(6)} ${String(r.batch.invalidLeads).padStart(8)} ${String(risky).padStart(6)} ${String(r.stuck).padStart(6)}${r.sawData ? "  DATA SEEN!" : ""}`,
-      );
+      for (const intel of INTEL) {
+        await ask(child, "reset", "reset-done");
+        const run = await runInChild(kind, size, intel, ready.info);
+        const stats = await ask<Stats>(child, "stats", "stats");
+        const r = { ...run, ...stats };
+        results.push(r);
+        const risky = r.batch.completedLeads - r.batch.validLeads - r.batch.invalidLeads;
+        console.log(
+          `${kind.padEnd(9)} ${String(size).padStart(6)} ${intel.padStart(5)} ${(r.wallMs / 1000).toFixed(1).padStart(8)} ${(size / (r.wallMs / 1000)).toFixed(0).padStart(8)} ${String(r.connections).padStart(11)} ${String(r.rdapQueries).padStart(7)} ${String(r.dnsblQueries).padStart(8)} ${(r.peakRss / 1048576).toFixed(0).padStart(12)} ${String(r.batch.validLeads).padStart(6)} ${String(r.batch.invalidLeads).padStart(8)} ${String(risky).padStart(6)} ${String(r.stuck).padStart(6)}${r.sawData ? "  DATA SEEN!" : ""}`,
+        );
+      }
+      const off = results.find((r) => r.kind === kind && r.size === size && r.intel === "off");
+      const on = results.find((r) => r.kind === kind && r.size === size && r.intel === "on");
+      if (off && on)
+        console.log(
+          `${kind} ${size}: throughput with domain intelligence ${(off.wallMs / on.wallMs).toFixed(2)}x of without (target >= 0.90); ${on.rdapQueries} RDAP and ${on.dnsblQueries} DNSBL queries for ${DOMAINS} domains and ${MX_HOSTS} MX hosts`,
+        );
     }
-    const [a, b] = results.filter((r) => r.kind === kind);
-    if (a && b)
-      console.log(
-        `${kind}: ${b.size} leads took ${(b.wallMs / a.wallMs).toFixed(2)}x the time of ${a.size} (target < 2.2x)`,
-      );
+    for (const intel of INTEL) {
+      const [a, b] = results.filter((r) => r.kind === kind && r.intel === intel);
+      if (a && b)
+        console.log(
+          `${kind} (intel ${intel}): ${b.size} leads took ${(b.wallMs / a.wallMs).toFixed(2)}x the time of ${a.size} (target < 2.2x)`,
+        );
+    }
   }
   console.log(
     "targets: 10,000 leads < 60 s, peak RSS < 300 MB (RSS of the service process: tsx, engines, workers)",

@@ -45,7 +45,7 @@ const child = spawn(
     "tsx",
     "--test",
     `--test-concurrency=${concurrency}`,
-    "--test-timeout=180000",
+    "--test-timeout=600000",
     "--test-reporter=spec",
     ...files,
   ],

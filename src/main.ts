@@ -20,6 +20,8 @@ import type { Config } from "./config/config.js";
 import { CreditsService } from "./credits/credits.service.js";
 import { EventBus } from "./events/events.js";
 import { type App, buildApp } from "./http/app.js";
+import { createDomainIntel } from "./intel/create-domain-intel.js";
+import type { DomainIntelEngine } from "./intel/domain-intel.js";
 import type { JobDefinition } from "./jobs/catalog.js";
 import { createJobQueue, type JobQueue } from "./jobs/index.js";
 import { KeyCache, LocalRevocationBoard, RedisRevocationBoard } from "./keys/key-cache.js";
@@ -56,6 +58,8 @@ export interface Services {
   signin: SigninService;
   redis: Redis | undefined;
   dns: DnsResolver;
+  /** Undefined when DOMAIN_INTEL is off. */
+  domainIntel: DomainIntelEngine | undefined;
   emailEngine: EmailEngine;
   smtpSelfCheck: SmtpSelfCheck;
   websiteEngine: WebsiteEngine;
@@ -86,7 +90,7 @@ export async function createServices(
     clock?: Clock;
     migrate?: boolean;
     logger?: pino.Logger;
-    /** Extra trusted CA for website checks (tests); production uses NODE_EXTRA_CA_CERTS. */
+    /** Extra trusted CA for website checks and RDAP (tests); production uses NODE_EXTRA_CA_CERTS. */
     websiteCa?: string | Buffer;
   } = {},
 ): Promise<Services> {
@@ -155,9 +159,19 @@ export async function createServices(
   });
 
   const dns = new DnsResolver({ servers: config.dnsServers, timeoutMs: config.dnsTimeoutMs });
+  const domainIntel = await createDomainIntel({
+    config,
+    dns,
+    clock,
+    logger,
+    ...(options.websiteCa ? { ca: options.websiteCa } : {}),
+  });
+  const intelOptions = domainIntel ? { intel: domainIntel, intelBudgetMs: config.intel.budgetMs } : {};
   // Run by the serve and worker processes at start-up (server.ts); until then nothing is blocked.
+  const connectSmtp = smtpConnector({ socksProxy: config.smtp.socksProxy });
   const smtpSelfCheck = new SmtpSelfCheck({
     dns,
+    connectSmtp,
     heloName: config.smtp.heloName,
     probeHost: config.smtp.egressProbeHost,
     port: config.smtp.port,
@@ -166,6 +180,7 @@ export async function createServices(
     now: () => clock.now(),
   });
   const emailEngine = new EmailEngine({
+    ...intelOptions,
     isEgressBlocked: () => smtpSelfCheck.isEgressBlocked(),
     m365PersonalSite: config.smtp.m365PersonalSiteCheck
       ? new M365PersonalSite({ headStatus: fetchHeadStatus(config.smtp.connectTimeoutMs) })
@@ -175,7 +190,7 @@ export async function createServices(
     smtpPort: config.smtp.port,
     heloName: config.smtp.heloName,
     mailFrom: config.smtp.mailFrom,
-    connectSmtp: smtpConnector({ socksProxy: config.smtp.socksProxy }),
+    connectSmtp,
     connectTimeoutMs: config.smtp.connectTimeoutMs,
     commandTimeoutMs: config.smtp.commandTimeoutMs,
     totalDeadlineMs: config.smtp.totalDeadlineMs,
@@ -186,6 +201,7 @@ export async function createServices(
       : { isAddressAllowed: (address: string) => classifyAddress(address) === null }),
   });
   const websiteEngine = new WebsiteEngine({
+    ...intelOptions,
     dns,
     client: new HttpClient({
       dns,
@@ -305,6 +321,7 @@ export async function createServices(
     signin,
     redis,
     dns,
+    domainIntel,
     emailEngine,
     smtpSelfCheck,
     websiteEngine,

@@ -1551,6 +1551,14 @@ export interface operations {
         search?: string;
         /** @description Leads carrying this tag */
         tag?: string;
+        /** @description Leads whose domain was registered at least this many days before validation */
+        minDomainAgeDays?: number;
+        /** @description Leads whose domain was registered at most this many days before validation (young domains) */
+        maxDomainAgeDays?: number;
+        /** @description true: domain or MX address on a block list; false: checked and not listed */
+        domainListed?: boolean;
+        /** @description true: the email's domain looks mistyped */
+        hasDidYouMean?: boolean;
       };
       header?: never;
       path?: never;
@@ -1657,6 +1665,46 @@ export interface operations {
                 | null;
               domainResponseTimeMs: number | null;
               domainScore: number | null;
+              /** @description The address with provider aliases folded; duplicates are refused on it */
+              normalizedEmail: string;
+              domainAgeDays: number | null;
+              domainListed: boolean | null;
+              didYouMean: string | null;
+              domainFacts: {
+                /** @description The domain these facts describe (the email's, or the website's for free-mail leads) */
+                domain: string;
+                registrableDomain: string | null;
+                /** @description registered, not_registered, unsupported or unknown */
+                registration: string;
+                registrationReason: string | null;
+                registeredAt: string | null;
+                expiresAt: string | null;
+                registrar: string | null;
+                ageDays: number | null;
+                /** @description listed, clean, unknown or off */
+                reputation: string;
+                domainListed: boolean | null;
+                mxListed: boolean | null;
+                listings: {
+                  zone: string;
+                  subject: string;
+                  meaning: string | null;
+                }[];
+                /** @description present, absent or unknown */
+                spf: string;
+                spfAll: string | null;
+                /** @description present, absent or unknown */
+                dmarc: string;
+                dmarcPolicy: string | null;
+                nullMx: boolean | null;
+                starttls: boolean | null;
+                certificate: {
+                  issuer: string | null;
+                  notAfter: string | null;
+                  daysToExpiry: number | null;
+                  hsts: boolean;
+                } | null;
+              } | null;
               validatedAt: string | null;
               source: string;
               customFields: {
@@ -1885,6 +1933,46 @@ export interface operations {
               | null;
             domainResponseTimeMs: number | null;
             domainScore: number | null;
+            /** @description The address with provider aliases folded; duplicates are refused on it */
+            normalizedEmail: string;
+            domainAgeDays: number | null;
+            domainListed: boolean | null;
+            didYouMean: string | null;
+            domainFacts: {
+              /** @description The domain these facts describe (the email's, or the website's for free-mail leads) */
+              domain: string;
+              registrableDomain: string | null;
+              /** @description registered, not_registered, unsupported or unknown */
+              registration: string;
+              registrationReason: string | null;
+              registeredAt: string | null;
+              expiresAt: string | null;
+              registrar: string | null;
+              ageDays: number | null;
+              /** @description listed, clean, unknown or off */
+              reputation: string;
+              domainListed: boolean | null;
+              mxListed: boolean | null;
+              listings: {
+                zone: string;
+                subject: string;
+                meaning: string | null;
+              }[];
+              /** @description present, absent or unknown */
+              spf: string;
+              spfAll: string | null;
+              /** @description present, absent or unknown */
+              dmarc: string;
+              dmarcPolicy: string | null;
+              nullMx: boolean | null;
+              starttls: boolean | null;
+              certificate: {
+                issuer: string | null;
+                notAfter: string | null;
+                daysToExpiry: number | null;
+                hsts: boolean;
+              } | null;
+            } | null;
             validatedAt: string | null;
             source: string;
             customFields: {
@@ -2163,6 +2251,46 @@ export interface operations {
               | null;
             domainResponseTimeMs: number | null;
             domainScore: number | null;
+            /** @description The address with provider aliases folded; duplicates are refused on it */
+            normalizedEmail: string;
+            domainAgeDays: number | null;
+            domainListed: boolean | null;
+            didYouMean: string | null;
+            domainFacts: {
+              /** @description The domain these facts describe (the email's, or the website's for free-mail leads) */
+              domain: string;
+              registrableDomain: string | null;
+              /** @description registered, not_registered, unsupported or unknown */
+              registration: string;
+              registrationReason: string | null;
+              registeredAt: string | null;
+              expiresAt: string | null;
+              registrar: string | null;
+              ageDays: number | null;
+              /** @description listed, clean, unknown or off */
+              reputation: string;
+              domainListed: boolean | null;
+              mxListed: boolean | null;
+              listings: {
+                zone: string;
+                subject: string;
+                meaning: string | null;
+              }[];
+              /** @description present, absent or unknown */
+              spf: string;
+              spfAll: string | null;
+              /** @description present, absent or unknown */
+              dmarc: string;
+              dmarcPolicy: string | null;
+              nullMx: boolean | null;
+              starttls: boolean | null;
+              certificate: {
+                issuer: string | null;
+                notAfter: string | null;
+                daysToExpiry: number | null;
+                hsts: boolean;
+              } | null;
+            } | null;
             validatedAt: string | null;
             source: string;
             customFields: {
@@ -2384,6 +2512,46 @@ export interface operations {
               | null;
             domainResponseTimeMs: number | null;
             domainScore: number | null;
+            /** @description The address with provider aliases folded; duplicates are refused on it */
+            normalizedEmail: string;
+            domainAgeDays: number | null;
+            domainListed: boolean | null;
+            didYouMean: string | null;
+            domainFacts: {
+              /** @description The domain these facts describe (the email's, or the website's for free-mail leads) */
+              domain: string;
+              registrableDomain: string | null;
+              /** @description registered, not_registered, unsupported or unknown */
+              registration: string;
+              registrationReason: string | null;
+              registeredAt: string | null;
+              expiresAt: string | null;
+              registrar: string | null;
+              ageDays: number | null;
+              /** @description listed, clean, unknown or off */
+              reputation: string;
+              domainListed: boolean | null;
+              mxListed: boolean | null;
+              listings: {
+                zone: string;
+                subject: string;
+                meaning: string | null;
+              }[];
+              /** @description present, absent or unknown */
+              spf: string;
+              spfAll: string | null;
+              /** @description present, absent or unknown */
+              dmarc: string;
+              dmarcPolicy: string | null;
+              nullMx: boolean | null;
+              starttls: boolean | null;
+              certificate: {
+                issuer: string | null;
+                notAfter: string | null;
+                daysToExpiry: number | null;
+                hsts: boolean;
+              } | null;
+            } | null;
             validatedAt: string | null;
             source: string;
             customFields: {
@@ -3838,6 +4006,7 @@ export interface operations {
             emailType?: string;
             emailRisk?: string;
             emailScore?: number;
+            didYouMean?: string | null;
             waitTime: string;
             creditsDeducted: number;
             creditsRemaining: number;

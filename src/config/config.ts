@@ -1,6 +1,7 @@
 // One schema over process.env, parsed once and frozen. Every tunable of the service lives here,
 // with units in the names. Defaults follow the product decisions (§1 operating contract).
 import { hostname } from "node:os";
+import { parseZones } from "../intel/dnsbl.js";
 
 export type DatabaseKind = "sqlite" | "postgres";
 
@@ -121,6 +122,19 @@ export interface Config {
     deliveryRetentionDays: number;
     purgeIntervalMs: number;
   };
+  /** Domain intelligence (docs/decisions/0012): RDAP registration, DNS block lists, mail records. */
+  intel: {
+    enabled: boolean;
+    /** Longest a check waits for domain facts, counted from the check's start. */
+    budgetMs: number;
+    rdapTimeoutMs: number;
+    /** A file path or http(s) URL of an IANA RDAP bootstrap file; unset: the vendored snapshot. */
+    rdapBootstrapUrl: string | undefined;
+    /** Domain block lists (`<domain>.<zone>`); empty: none. */
+    dnsblDomainZones: string[];
+    /** Address block lists for MX hosts (`<reversed ip>.<zone>`); empty: none. */
+    dnsblIpZones: string[];
+  };
   shutdownTimeoutMs: number;
   /** After SIGTERM, readiness answers 503 this long before the listener closes (load balancers
    *  stop sending first). */
@@ -128,6 +142,11 @@ export interface Config {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** On by default (ADR 0012): Spamhaus's domain and address lists, whose refusal answers we read as
+ *  unknown (never listed) and report once, so a resolver Spamhaus refuses costs nothing but a warning. */
+export const DEFAULT_DNSBL_DOMAIN_ZONES: readonly string[] = ["dbl.spamhaus.org"];
+export const DEFAULT_DNSBL_IP_ZONES: readonly string[] = ["zen.spamhaus.org"];
 
 function int(env: Env, name: string, fallback: number, min = 0): number {
   const raw = env[name];
@@ -300,6 +319,14 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       dispatchIntervalMs: int(env, "WEBHOOK_DISPATCH_INTERVAL_MS", 5000, 10),
       deliveryRetentionDays: int(env, "WEBHOOK_DELIVERY_RETENTION_DAYS", 30, 1),
       purgeIntervalMs: int(env, "WEBHOOK_PURGE_INTERVAL_MS", 3_600_000, 1000),
+    },
+    intel: {
+      enabled: bool(env, "DOMAIN_INTEL", true),
+      budgetMs: int(env, "DOMAIN_INTEL_BUDGET_MS", 3000, 0),
+      rdapTimeoutMs: int(env, "RDAP_TIMEOUT_MS", 2500, 1),
+      rdapBootstrapUrl: str(env, "RDAP_BOOTSTRAP_URL"),
+      dnsblDomainZones: parseZones(env.DNSBL_DOMAIN_ZONES, DEFAULT_DNSBL_DOMAIN_ZONES),
+      dnsblIpZones: parseZones(env.DNSBL_IP_ZONES, DEFAULT_DNSBL_IP_ZONES),
     },
     shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 25_000, 0),
     shutdownDrainMs: int(env, "SHUTDOWN_DRAIN_MS", 0, 0),

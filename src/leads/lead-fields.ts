@@ -3,6 +3,7 @@
 // the per-item schema check of bulk bodies. Pure: no storage, no clock of its own.
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { parseEmail } from "../checks/email/syntax.js";
+import { normalizeEmailAddress } from "../intel/normalized-email.js";
 import type { FieldError } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import type { LeadsTable } from "../storage/schema.js";
@@ -31,6 +32,7 @@ export type Editable = Partial<
     LeadsTable,
     | "email"
     | "email_lower"
+    | "normalized_email"
     | "website"
     | "first_name"
     | "last_name"
@@ -65,6 +67,7 @@ export function mapLeadFields(
     else {
       out.email = parsed.email;
       out.email_lower = parsed.email.toLowerCase();
+      out.normalized_email = normalizeEmailAddress(parsed.email);
     }
   }
   const website = pick(input.website, input.domain);
@@ -153,6 +156,7 @@ export function newLeadRow(
     account_id: accountId,
     email: fields.email!,
     email_lower: fields.email_lower!,
+    normalized_email: fields.normalized_email!,
     website: fields.website ?? null,
     first_name: fields.first_name ?? null,
     last_name: fields.last_name ?? null,
@@ -194,6 +198,10 @@ export function newLeadRow(
     website_parked_evidence: null,
     domain_response_time_ms: null,
     domain_score: null,
+    domain_age_days: null,
+    domain_listed: null,
+    did_you_mean: null,
+    domain_intel: null,
     validation_details: null,
     validated_at: null,
     archived_at: null,

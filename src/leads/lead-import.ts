@@ -37,7 +37,7 @@ export class LeadImport {
     const now = this.deps.clock.now();
     const itemErrors: BulkResult["errors"] = [];
     const rows: LeadsTable[] = [];
-    /** email_lower -> index of the item that produced the row. */
+    /** normalized_email -> index of the item that produced the row (aliases of one mailbox are one lead). */
     const indexOf = new Map<string, number>();
     items.forEach((item, index) => {
       const email = typeof item?.email === "string" ? item.email : null;
@@ -53,10 +53,10 @@ export class LeadImport {
           email,
           error: built.errors.map((e) => `${e.field}: ${e.message}`).join("; "),
         });
-      } else if (indexOf.has(built.row.email_lower)) {
+      } else if (indexOf.has(built.row.normalized_email)) {
         itemErrors.push({ index, email, error: "duplicate email in this request" });
       } else {
-        indexOf.set(built.row.email_lower, index);
+        indexOf.set(built.row.normalized_email, index);
         rows.push(built.row);
       }
     });
@@ -64,17 +64,18 @@ export class LeadImport {
     const attempt = () =>
       runInTransaction(db, async (trx) => {
         const errors = [...itemErrors];
-        const taken = await this.repo.liveEmailsTaken(
+        const taken = await this.repo.liveNormalizedEmailsTaken(
           trx,
           accountId,
-          rows.map((r) => r.email_lower),
+          rows.map((r) => r.normalized_email),
         );
         const fresh = rows.filter((r) => {
-          if (!taken.has(r.email_lower)) return true;
+          const holder = taken.get(r.normalized_email);
+          if (holder === undefined) return true;
           errors.push({
-            index: indexOf.get(r.email_lower)!,
+            index: indexOf.get(r.normalized_email)!,
             email: r.email,
-            error: "a lead with this email already exists",
+            error: `a lead with this email already exists (${holder})`,
           });
           return false;
         });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
+  type DomainOutcome,
   type EmailOutcome,
   qualityFor,
   rateLead,
@@ -125,5 +126,58 @@ describe("lead rating", () => {
     );
     assert.equal(r.rating, 0);
     assert.equal(r.validationStatus, "risky");
+  });
+
+  describe("domain factors", () => {
+    const neutral: DomainOutcome = {
+      ageDays: 400,
+      domainListed: false,
+      mxListed: false,
+      spf: "present",
+      dmarc: "present",
+      nullMx: false,
+      certDaysToExpiry: 60,
+      didYouMean: null,
+    };
+    const cases: [string, Partial<DomainOutcome>, Record<string, number>][] = [
+      ["nothing notable", {}, {}],
+      ["young domain", { ageDays: 20 }, { domain_young: -15 }],
+      ["89 days is young, 90 is not", { ageDays: 89 }, { domain_young: -15 }],
+      ["90 days", { ageDays: 90 }, {}],
+      ["established domain", { ageDays: 5 * 365 }, { domain_established: 5 }],
+      [
+        "listed domain and MX",
+        { domainListed: true, mxListed: true },
+        { domain_blocklisted: -30, mx_blocklisted: -15 },
+      ],
+      ["no SPF, no DMARC", { spf: "absent", dmarc: "absent" }, { no_spf: -3, no_dmarc: -2 }],
+      [
+        "unknown facts cost nothing",
+        { ageDays: null, domainListed: null, spf: "unknown", dmarc: "unknown" },
+        {},
+      ],
+      ["Null MX", { nullMx: true }, { null_mx: -10 }],
+      ["certificate expiring", { certDaysToExpiry: 13 }, { cert_expiring: -5 }],
+      ["certificate at 14 days", { certDaysToExpiry: 14 }, {}],
+      ["typo", { didYouMean: "a@gmail.com" }, { email_typo: -20 }],
+    ];
+    for (const [name, change, expected] of cases) {
+      it(name, () => {
+        const base = rateLead(goodEmail, goodSite).factors.length;
+        const rated = rateLead(goodEmail, goodSite, { ...neutral, ...change });
+        const added = Object.fromEntries(rated.factors.slice(base).map((f) => [f.code, f.points]));
+        assert.deepEqual(added, expected);
+      });
+    }
+
+    it("keeps ratings without domain facts as they were", () => {
+      assert.deepEqual(rateLead(goodEmail, goodSite, null), rateLead(goodEmail, goodSite));
+    });
+
+    it("explains the young-domain factor with its age", () => {
+      const rated = rateLead(goodEmail, goodSite, { ...neutral, ageDays: 12 });
+      assert.equal(rated.factors.at(-1)?.label, "Domain registered 12 days ago");
+      assert.equal(rated.rating, 85);
+    });
   });
 });

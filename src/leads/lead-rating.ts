@@ -27,6 +27,27 @@ export interface WebsiteOutcome {
   redirectCount: number;
 }
 
+/** Domain intelligence as the rating reads it (ADR 0012); unknown facts are null and cost nothing. */
+export interface DomainOutcome {
+  /** Days since registration (RDAP). */
+  ageDays: number | null;
+  /** The registrable domain is on a domain block list. */
+  domainListed: boolean | null;
+  /** An MX host address is on an address block list. */
+  mxListed: boolean | null;
+  spf: "present" | "absent" | "unknown";
+  dmarc: "present" | "absent" | "unknown";
+  nullMx: boolean | null;
+  /** Days until the website's certificate expires. */
+  certDaysToExpiry: number | null;
+  /** The corrected address when the email's domain looks mistyped. */
+  didYouMean: string | null;
+}
+
+export const YOUNG_DOMAIN_DAYS = 90;
+export const ESTABLISHED_DOMAIN_DAYS = 5 * 365;
+export const CERT_EXPIRY_WARNING_DAYS = 14;
+
 export interface RatingFactor {
   code: string;
   label: string;
@@ -113,6 +134,39 @@ function websiteFactors(site: WebsiteOutcome | null): RatingFactor[] {
   return f;
 }
 
+function domainFactors(d: DomainOutcome): RatingFactor[] {
+  const f: RatingFactor[] = [];
+  if (d.ageDays !== null && d.ageDays < YOUNG_DOMAIN_DAYS)
+    f.push({ code: "domain_young", label: `Domain registered ${d.ageDays} days ago`, points: -15 });
+  else if (d.ageDays !== null && d.ageDays >= ESTABLISHED_DOMAIN_DAYS)
+    f.push({
+      code: "domain_established",
+      label: `Domain registered ${Math.floor(d.ageDays / 365)} years ago`,
+      points: 5,
+    });
+  if (d.domainListed) f.push({ code: "domain_blocklisted", label: "Domain on a block list", points: -30 });
+  if (d.mxListed)
+    f.push({ code: "mx_blocklisted", label: "Mail server address on a block list", points: -15 });
+  if (d.nullMx)
+    f.push({ code: "null_mx", label: "Domain declares it accepts no mail (Null MX)", points: -10 });
+  if (d.spf === "absent") f.push({ code: "no_spf", label: "Domain publishes no SPF record", points: -3 });
+  if (d.dmarc === "absent")
+    f.push({ code: "no_dmarc", label: "Domain publishes no DMARC record", points: -2 });
+  if (d.certDaysToExpiry !== null && d.certDaysToExpiry >= 0 && d.certDaysToExpiry < CERT_EXPIRY_WARNING_DAYS)
+    f.push({
+      code: "cert_expiring",
+      label: `TLS certificate expires in ${d.certDaysToExpiry} days`,
+      points: -5,
+    });
+  if (d.didYouMean)
+    f.push({
+      code: "email_typo",
+      label: `Email domain looks mistyped (did you mean ${d.didYouMean}?)`,
+      points: -20,
+    });
+  return f;
+}
+
 export function validationStatusFor(email: EmailOutcome, site: WebsiteOutcome | null): ValidationVerdict {
   if (email.status === "invalid") return "invalid";
   const emailGood = email.valid && !email.catchAll && !email.disposable;
@@ -121,8 +175,12 @@ export function validationStatusFor(email: EmailOutcome, site: WebsiteOutcome | 
   return emailGood && siteGood ? "valid" : "risky";
 }
 
-export function rateLead(email: EmailOutcome, site: WebsiteOutcome | null): LeadRating {
-  const factors = [...emailFactors(email), ...websiteFactors(site)];
+export function rateLead(
+  email: EmailOutcome,
+  site: WebsiteOutcome | null,
+  domain: DomainOutcome | null = null,
+): LeadRating {
+  const factors = [...emailFactors(email), ...websiteFactors(site), ...(domain ? domainFactors(domain) : [])];
   let rating = factors.reduce((sum, f) => sum + f.points, 0);
   // An undeliverable address is not worth a call, whatever the website says.
   if (email.status === "invalid") {

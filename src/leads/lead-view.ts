@@ -1,7 +1,7 @@
 // A stored lead row as the API shows it (camelCase, booleans, parsed JSON).
 import type { EmailReason } from "../checks/email/email.types.js";
 import type { LeadsTable } from "../storage/schema.js";
-import type { LeadView } from "./leads.schemas.js";
+import type { LeadDomainFactsView, LeadView } from "./leads.schemas.js";
 
 const bool = (v: number | null) => (v === null ? null : v === 1);
 const parkedKind = (v: string | null) => (v === "parked" || v === "placeholder" ? v : null);
@@ -49,6 +49,11 @@ export function toLeadView(row: LeadsTable): LeadView {
     websiteParkedEvidence: row.website_parked_evidence ? JSON.parse(row.website_parked_evidence) : null,
     domainResponseTimeMs: row.domain_response_time_ms,
     domainScore: row.domain_score,
+    normalizedEmail: row.normalized_email ?? row.email_lower,
+    domainAgeDays: row.domain_age_days,
+    domainListed: bool(row.domain_listed),
+    didYouMean: row.did_you_mean,
+    domainFacts: row.domain_intel === null ? null : (JSON.parse(row.domain_intel) as LeadDomainFactsView),
     validatedAt: row.validated_at,
     source: row.source,
     customFields: JSON.parse(row.custom_fields),

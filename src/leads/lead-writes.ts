@@ -69,6 +69,16 @@ export async function insertLeads(
   );
 }
 
-export function duplicateLead(email: string): AppError {
-  return new AppError("DUPLICATE_LEAD", `A lead with email ${email} already exists`, { email });
+/** The duplicate refusal names the lead that already holds the mailbox (aliases folded). */
+export function duplicateLead(email: string, existing: { id: string; email: string } | undefined): AppError {
+  if (!existing)
+    return new AppError("DUPLICATE_LEAD", `A lead with email ${email} already exists`, { email });
+  const same = existing.email.toLowerCase() === email.toLowerCase();
+  return new AppError(
+    "DUPLICATE_LEAD",
+    same
+      ? `A lead with email ${email} already exists (${existing.id})`
+      : `A lead for the same mailbox already exists: ${existing.email} (${existing.id})`,
+    { email, existingLeadId: existing.id, existingEmail: existing.email },
+  );
 }

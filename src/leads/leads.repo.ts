@@ -28,6 +28,10 @@ export interface LeadFilter {
   search?: string | undefined;
   /** A tag the lead carries (exact). */
   tag?: string | undefined;
+  minDomainAgeDays?: number | undefined;
+  maxDomainAgeDays?: number | undefined;
+  domainListed?: boolean | undefined;
+  hasDidYouMean?: boolean | undefined;
 }
 
 /** `text` as a LIKE pattern matching itself literally (with `escape '\'`). */
@@ -72,33 +76,39 @@ export class LeadsRepo {
       .executeTakeFirst();
   }
 
-  async liveEmailTaken(
+  /** The live lead whose address is the same mailbox (aliases folded), if any. */
+  async findLiveByNormalizedEmail(
     db: Executor,
     accountId: string,
-    emailLower: string,
+    normalizedEmail: string,
     exceptId?: string,
-  ): Promise<boolean> {
+  ): Promise<{ id: string; email: string } | undefined> {
     let q = db
       .selectFrom("leads")
-      .select("id")
+      .select(["id", "email"])
       .where("account_id", "=", accountId)
-      .where("email_lower", "=", emailLower)
+      .where("normalized_email", "=", normalizedEmail)
       .where("archived_at", "is", null);
     if (exceptId) q = q.where("id", "!=", exceptId);
-    return (await q.executeTakeFirst()) !== undefined;
+    return q.orderBy("id").executeTakeFirst();
   }
 
-  async liveEmailsTaken(db: Executor, accountId: string, emailsLower: string[]): Promise<Set<string>> {
-    const taken = new Set<string>();
-    for (let i = 0; i < emailsLower.length; i += 500) {
+  /** Normalized email -> id of the live lead holding it, among `normalizedEmails`. */
+  async liveNormalizedEmailsTaken(
+    db: Executor,
+    accountId: string,
+    normalizedEmails: string[],
+  ): Promise<Map<string, string>> {
+    const taken = new Map<string, string>();
+    for (let i = 0; i < normalizedEmails.length; i += 500) {
       const rows = await db
         .selectFrom("leads")
-        .select("email_lower")
+        .select(["id", "normalized_email"])
         .where("account_id", "=", accountId)
         .where("archived_at", "is", null)
-        .where("email_lower", "in", emailsLower.slice(i, i + 500))
+        .where("normalized_email", "in", normalizedEmails.slice(i, i + 500))
         .execute();
-      for (const r of rows) taken.add(r.email_lower);
+      for (const r of rows) if (!taken.has(r.normalized_email)) taken.set(r.normalized_email, r.id);
     }
     return taken;
   }
@@ -252,6 +262,11 @@ export class LeadsRepo {
       q = q.where("recommendation", "=", filter.recommendation).where("validated_at", "is not", null);
     if (filter.campaign) q = q.where("campaign", "=", filter.campaign);
     if (filter.source) q = q.where("source", "=", filter.source);
+    if (filter.minDomainAgeDays !== undefined) q = q.where("domain_age_days", ">=", filter.minDomainAgeDays);
+    if (filter.maxDomainAgeDays !== undefined) q = q.where("domain_age_days", "<=", filter.maxDomainAgeDays);
+    if (filter.domainListed !== undefined) q = q.where("domain_listed", "=", filter.domainListed ? 1 : 0);
+    if (filter.hasDidYouMean !== undefined)
+      q = q.where("did_you_mean", filter.hasDidYouMean ? "is not" : "is", null);
     const [rows, count] = await Promise.all([
       q.selectAll("leads").orderBy("id", "desc").limit(limit).offset(offset).execute(),
       q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),

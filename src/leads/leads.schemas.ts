@@ -77,6 +77,40 @@ export const ParkedEvidenceItem = Type.Object({
   type: Type.String({ description: "parking, marketplace, placeholder, ..." }),
   weight: Type.Integer({ description: "Points toward the parked threshold (60)" }),
 });
+/** The lead's domain facts (ADR 0012): registration, reputation, mail records, certificate. */
+export const LeadDomainFacts = Type.Object({
+  domain: Type.String({
+    description: "The domain these facts describe (the email's, or the website's for free-mail leads)",
+  }),
+  registrableDomain: Nullable(Type.String()),
+  registration: Type.String({ description: "registered, not_registered, unsupported or unknown" }),
+  registrationReason: Nullable(Type.String({ description: "Why registration is unsupported or unknown" })),
+  registeredAt: Nullable(Timestamp),
+  expiresAt: Nullable(Timestamp),
+  registrar: Nullable(Type.String()),
+  ageDays: Nullable(Type.Integer()),
+  reputation: Type.String({ description: "listed, clean, unknown or off" }),
+  domainListed: Nullable(Type.Boolean()),
+  mxListed: Nullable(Type.Boolean()),
+  listings: Type.Array(
+    Type.Object({ zone: Type.String(), subject: Type.String(), meaning: Nullable(Type.String()) }),
+  ),
+  spf: Type.String({ description: "present, absent or unknown" }),
+  spfAll: Nullable(Type.String({ description: "-all, ~all, ?all or +all" })),
+  dmarc: Type.String({ description: "present, absent or unknown" }),
+  dmarcPolicy: Nullable(Type.String({ description: "none, quarantine or reject" })),
+  nullMx: Nullable(Type.Boolean()),
+  starttls: Nullable(Type.Boolean({ description: "The MX host offered STARTTLS (null: not reached)" })),
+  certificate: Nullable(
+    Type.Object({
+      issuer: Nullable(Type.String()),
+      notAfter: Nullable(Timestamp),
+      daysToExpiry: Nullable(Type.Integer()),
+      hsts: Type.Boolean(),
+    }),
+  ),
+});
+export type LeadDomainFactsView = Static<typeof LeadDomainFacts>;
 
 export const Lead = Type.Object({
   id: Type.String(),
@@ -147,6 +181,19 @@ export const Lead = Type.Object({
   ),
   domainResponseTimeMs: Nullable(Type.Integer()),
   domainScore: Nullable(Type.Integer()),
+  normalizedEmail: Type.String({
+    description: "The address with provider aliases folded; duplicates are refused on it",
+  }),
+  domainAgeDays: Nullable(
+    Type.Integer({ description: "Days since the domain's registration, as of validation" }),
+  ),
+  domainListed: Nullable(
+    Type.Boolean({ description: "Domain or MX address on a block list (null: unknown)" }),
+  ),
+  didYouMean: Nullable(
+    Type.String({ description: "The corrected address when the email's domain looks mistyped" }),
+  ),
+  domainFacts: Nullable(LeadDomainFacts),
   validatedAt: Nullable(Timestamp),
   source: Type.String(),
   customFields: Type.Record(Type.String(), Type.Unknown()),
@@ -180,5 +227,24 @@ export const LeadListQuery = Type.Object({
   tag: Type.Optional(
     Type.String({ minLength: 1, maxLength: TAG_MAX_CHARS, description: "Leads carrying this tag" }),
   ),
+  minDomainAgeDays: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description: "Leads whose domain was registered at least this many days before validation",
+    }),
+  ),
+  maxDomainAgeDays: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description:
+        "Leads whose domain was registered at most this many days before validation (young domains)",
+    }),
+  ),
+  domainListed: Type.Optional(
+    Type.Boolean({
+      description: "true: domain or MX address on a block list; false: checked and not listed",
+    }),
+  ),
+  hasDidYouMean: Type.Optional(Type.Boolean({ description: "true: the email's domain looks mistyped" })),
 });
 export type LeadListInput = Static<typeof LeadListQuery>;

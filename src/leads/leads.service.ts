@@ -43,6 +43,10 @@ export class LeadsService {
       // less); the lead goes in before the charge, so a duplicate is refused as one even when the
       // account could not pay, and a refused lead rolls its charge back with it.
       await runInTransaction(db, async (trx) => {
+        // Another alias of the same mailbox (j.doe+crm@gmail.com for jdoe@gmail.com) is a
+        // duplicate too; the exact address is also refused by the unique index below.
+        const alias = await this.repo.findLiveByNormalizedEmail(trx, accountId, row.normalized_email);
+        if (alias) throw duplicateLead(row.email, alias);
         await insertLeads(this.repo, this.deps.events, trx, [row], now);
         if (validate) {
           await chargeLeads(
@@ -57,7 +61,11 @@ export class LeadsService {
         }
       });
     } catch (error) {
-      if (caps.isUniqueViolation(error)) throw duplicateLead(row.email);
+      if (caps.isUniqueViolation(error))
+        throw duplicateLead(
+          row.email,
+          await this.repo.findLiveByNormalizedEmail(db, accountId, row.normalized_email),
+        );
       throw error;
     }
     return toLeadView(row);
@@ -80,6 +88,10 @@ export class LeadsService {
       source: q.source,
       search: q.search?.trim().toLowerCase() || undefined,
       tag: q.tag,
+      minDomainAgeDays: q.minDomainAgeDays,
+      maxDomainAgeDays: q.maxDomainAgeDays,
+      domainListed: q.domainListed,
+      hasDidYouMean: q.hasDidYouMean,
     };
     const { db, caps } = this.deps.database;
     const { rows, total } = await this.repo.list(db, caps, accountId, filter, q.limit, q.offset);
@@ -116,20 +128,28 @@ export class LeadsService {
           changes.custom_fields = JSON.stringify(merged);
         }
         if (errors.length > 0) throw validationError(errors);
-        if (
-          changes.email_lower &&
-          (await this.repo.liveEmailTaken(trx, accountId, changes.email_lower, leadId))
-        ) {
-          throw duplicateLead(changes.email!);
+        if (changes.normalized_email) {
+          const holder = await this.repo.findLiveByNormalizedEmail(
+            trx,
+            accountId,
+            changes.normalized_email,
+            leadId,
+          );
+          if (holder) throw duplicateLead(changes.email!, holder);
         }
         changes.updated_at = now.toISOString();
         await this.repo.update(trx, accountId, leadId, changes);
-        const changed = Object.keys(fields).filter((k) => k !== "email_lower");
+        const changed = Object.keys(fields).filter((k) => k !== "email_lower" && k !== "normalized_email");
         await this.deps.events.emit(trx, "lead.updated", accountId, { leadId, changedFields: changed }, now);
         return toLeadView({ ...existing, ...changes });
       });
     } catch (error) {
-      if (caps.isUniqueViolation(error)) throw duplicateLead(fields.email ?? "");
+      if (caps.isUniqueViolation(error)) {
+        const holder = fields.normalized_email
+          ? await this.repo.findLiveByNormalizedEmail(db, accountId, fields.normalized_email, leadId)
+          : undefined;
+        throw duplicateLead(fields.email ?? "", holder);
+      }
       throw error;
     }
   }

@@ -95,6 +95,8 @@ export interface LeadsTable {
   account_id: string;
   email: string;
   email_lower: string;
+  /** The address with provider aliases folded (src/intel/normalized-email.ts); duplicate checks use it. */
+  normalized_email: string;
   website: string | null;
   first_name: string | null;
   last_name: string | null;
@@ -143,6 +145,14 @@ export interface LeadsTable {
   website_parked_evidence: string | null;
   domain_response_time_ms: number | null;
   domain_score: number | null;
+  /** Days since the domain's registration, as of the validation (RDAP); null when unknown. */
+  domain_age_days: number | null;
+  /** 1 when the domain or an MX address is on a block list, 0 when not, null when unknown. */
+  domain_listed: number | null;
+  /** The corrected address when the email's domain looks mistyped. */
+  did_you_mean: string | null;
+  /** JSON: the lead's domain facts (see LeadDomainFacts in src/leads/lead-view.ts). */
+  domain_intel: string | null;
   /** JSON: the engines' detailed results. */
   validation_details: string | null;
   validated_at: string | null;

@@ -46,7 +46,14 @@ function site(
 
 function columns(w: WebsiteCheckResult) {
   const rating = rateLead(emailOutcomeOf(email), websiteOutcomeOf(w));
-  const v: LeadValidation = { leadId: "lead_1", email, website: w, rating, domainScore: 20 };
+  const v: LeadValidation = {
+    leadId: "lead_1",
+    email,
+    website: w,
+    rating,
+    domainScore: 20,
+    domainFacts: null,
+  };
   return { rating, cols: leadColumnsOf(v, "2026-01-01T00:00:00.000Z") };
 }
 

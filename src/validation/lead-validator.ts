@@ -5,8 +5,10 @@
 import type { EmailVerdict, EmailVerificationProvider, VerifyOptions } from "../checks/email/email.types.js";
 import type { WebsiteCheckResult } from "../checks/website/website.types.js";
 import { type EmailOutcome, type LeadRating, rateLead, type WebsiteOutcome } from "../leads/lead-rating.js";
+import type { LeadDomainFactsView } from "../leads/leads.schemas.js";
 import { mapLimit, untilAborted } from "../lib/concurrency.js";
 import type { LeadsTable } from "../storage/schema.js";
+import { domainFactsOf, domainOutcomeOf } from "./domain-facts.js";
 
 export interface WebsiteChecker {
   check(input: string, options?: { signal?: AbortSignal }): Promise<WebsiteCheckResult>;
@@ -18,6 +20,7 @@ export interface LeadValidation {
   website: WebsiteCheckResult | null;
   rating: LeadRating;
   domainScore: number | null;
+  domainFacts: LeadDomainFactsView | null;
 }
 
 export interface LeadValidatorDeps {
@@ -82,12 +85,18 @@ export class LeadValidator {
     return leads.map((lead, i) => {
       const email = verdicts[i]!;
       const website = lead.website ? (bySite.get(lead.website) ?? null) : null;
+      const domainFacts = domainFactsOf(email, website);
       return {
         leadId: lead.id,
         email,
         website,
-        rating: rateLead(emailOutcomeOf(email), website ? websiteOutcomeOf(website) : null),
+        rating: rateLead(
+          emailOutcomeOf(email),
+          website ? websiteOutcomeOf(website) : null,
+          domainOutcomeOf(domainFacts, email, website),
+        ),
         domainScore: website ? this.deps.websiteScore(website).score : null,
+        domainFacts,
       };
     });
   }
@@ -138,6 +147,16 @@ export function leadColumnsOf(v: LeadValidation, at: string): Partial<LeadsTable
     website_parked_evidence: w ? parkedEvidenceOf(w) : null,
     domain_response_time_ms: w ? Math.round(w.responseTimeMs) : null,
     domain_score: v.domainScore,
+    domain_age_days: v.domainFacts?.ageDays ?? null,
+    // 0 only when every zone answered "not listed"; a zone that could not answer leaves it unknown.
+    domain_listed:
+      v.domainFacts?.domainListed || v.domainFacts?.mxListed
+        ? 1
+        : v.domainFacts?.reputation === "clean"
+          ? 0
+          : null,
+    did_you_mean: v.email.didYouMean ?? null,
+    domain_intel: v.domainFacts ? JSON.stringify(v.domainFacts) : null,
     validation_details: JSON.stringify({
       email: {
         reason: v.email.reason,

@@ -190,6 +190,10 @@ describe("dashboard in Chromium", { skip }, () => {
     const reason = page.getByTestId("reason");
     assert.equal(await reason.getAttribute("title"), "deliverable");
     assert.equal(await text(reason), "Mailbox accepts mail");
+    // Domain facts behind the domain factors (ADR 0012): acme.test publishes SPF and DMARC.
+    const facts = await text(page.getByTestId("domain-facts"));
+    assert.match(facts, /SPF\s*-all/);
+    assert.match(facts, /DMARC\s*p=quarantine/);
     await browser.screenshot(page, "lead");
   });
 

@@ -4,7 +4,7 @@
 import { startDnsServer, type TestDnsServer, type Zone } from "./dns-server.js";
 import { startSites, type TestSites } from "./http-servers.js";
 import { startSmtpServer, type TestSmtpServer } from "./smtp-server.js";
-import { createTestPki } from "./test-ca.js";
+import { createTestPki, type TestPki } from "./test-ca.js";
 
 export const PARKED_PAGE = '<html><script src="//www.google.com/adsense/domains/caf.js"></script></html>';
 
@@ -14,6 +14,8 @@ export interface FakeInternet {
   sites: TestSites;
   /** PEM of the test root CA, for `websiteCa`. */
   ca: string;
+  /** The test PKI, to issue certificates for more local servers (an RDAP registry). */
+  pki: TestPki;
   env: Record<string, string>;
   close(): Promise<void>;
 }
@@ -38,7 +40,12 @@ export async function startFakeInternet(extraZone: Zone = {}): Promise<FakeInter
     { fallback: leaf },
   );
   const dns = await startDnsServer({
-    "acme.test": { A: ["127.0.0.1"], MX: [{ exchange: "mx.acme.test", priority: 10 }] },
+    "acme.test": {
+      A: ["127.0.0.1"],
+      MX: [{ exchange: "mx.acme.test", priority: 10 }],
+      TXT: ["v=spf1 mx -all"],
+    },
+    "_dmarc.acme.test": { TXT: ["v=DMARC1; p=quarantine; rua=mailto:dmarc@acme.test"] },
     "www.acme.test": { A: ["127.0.0.1"] },
     "mx.acme.test": { A: ["127.0.0.2"] },
     "catchall.test": { A: ["127.0.0.1"], MX: [{ exchange: "mx.catchall.test", priority: 10 }] },
@@ -54,6 +61,7 @@ export async function startFakeInternet(extraZone: Zone = {}): Promise<FakeInter
     smtp,
     sites,
     ca: pki.ca.cert,
+    pki,
     env: {
       DNS_SERVERS: dns.address,
       DNS_TIMEOUT_MS: "500",

@@ -63,7 +63,7 @@ export function DoughnutChart({ title, slices, testId }: { title: string; slices
       </div>
       <DataTable
         caption={title}
-        head={["", "Leads", "Share"]}
+        head={["Verdict", "Leads", "Share"]}
         rows={slices.map((s) => [
           s.label,
           formatNumber(s.value),

@@ -17,6 +17,7 @@ import {
 import { labelOf, SOURCE, VALIDATION_STATUS } from "../labels.js";
 import { optionalField } from "../lead-fields.js";
 import { Link, navigate } from "../router.js";
+import { DomainFactsSection } from "./lead-domain.js";
 
 function Field({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
@@ -270,6 +271,8 @@ function LeadDetails({ lead, onEdit, reload }: { lead: Lead; onEdit(): void; rel
           </dl>
         </section>
       </div>
+
+      <DomainFactsSection lead={lead} />
 
       <h2>Details</h2>
       <dl className="fields two" data-testid="lead-fields">

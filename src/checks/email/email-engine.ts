@@ -2,6 +2,9 @@
 // detection, lists and scoring. Addresses are queued per MX group (domains with the same MX hosts)
 // so one SMTP session answers for many of them, with a connection limit per MX host; concurrent
 // calls for the same address or domain share their work. Network failures are verdict reasons.
+
+import type { DomainIntel, DomainIntelProvider } from "../../intel/intel.types.js";
+import { suggestDomain } from "../../intel/typo.js";
 import type { Clock } from "../../lib/clock.js";
 import { systemClock } from "../../lib/clock.js";
 import type { SmtpConnector } from "../../net/smtp-client.js";
@@ -62,6 +65,10 @@ export interface EmailEngineOptions {
   m365PersonalSite?: { confirms(email: string): Promise<boolean> } | undefined;
   /** The start-up self-check's finding: true when port 25 (or the SOCKS proxy) is unreachable. */
   isEgressBlocked?: () => boolean;
+  /** Domain intelligence, looked up alongside the probe; omitted: none. */
+  intel?: DomainIntelProvider;
+  /** Longest the verdict waits for domain facts, counted from the check's start (default 3 s). */
+  intelBudgetMs?: number;
 }
 
 type Parsed = Extract<ParsedEmail, { ok: true }>;
@@ -94,8 +101,12 @@ export class EmailEngine implements EmailVerificationProvider {
   private readonly catchAllCache = new Map<string, { catchAll: boolean; expiresAt: number }>();
   private readonly probeLocals = new Map<string, string>();
   private pumpScheduled = false;
+  private readonly intel: DomainIntelProvider | undefined;
+  private readonly intelBudgetMs: number;
 
   constructor(options: EmailEngineOptions) {
+    this.intel = options.intel;
+    this.intelBudgetMs = options.intelBudgetMs ?? 3000;
     this.random = options.random ?? Math.random;
     this.clock = options.clock ?? systemClock;
     this.catchAllTtlMs = options.catchAllTtlMs ?? 6 * 3600_000;
@@ -157,7 +168,22 @@ export class EmailEngine implements EmailVerificationProvider {
   }
 
   private async check(parsed: Parsed, mode: Mode, deadlineAt: number | undefined): Promise<EmailVerdict> {
+    // Started first and bounded by its own budget, so it runs alongside the probe and never
+    // holds the verdict past that budget.
+    const intel = this.intel
+      ? this.intel.lookup(parsed.domain, { budgetMs: this.intelBudgetMs }).catch(() => null)
+      : Promise.resolve(null);
     const route = await this.route(parsed.domain);
+    const verdict = await this.mailboxVerdict(parsed, route, mode, deadlineAt);
+    return withDomainFacts(verdict, parsed, route, this.intel ? await intel : undefined);
+  }
+
+  private async mailboxVerdict(
+    parsed: Parsed,
+    route: MailRoute,
+    mode: Mode,
+    deadlineAt: number | undefined,
+  ): Promise<EmailVerdict> {
     if (route.kind !== "mx" && route.kind !== "implicit") return routeVerdict(parsed, route);
     // DNS answers stand on their own; anything that needs port 25 is unknown while it is blocked.
     if (this.isEgressBlocked())
@@ -298,6 +324,36 @@ export class EmailEngine implements EmailVerificationProvider {
         this.probeLocals.set(domain, local);
       }
       return `${local}@${domain}`;
+    },
+  };
+}
+
+/** Adds the typo suggestion, the mail configuration and the domain's intelligence to a verdict. */
+function withDomainFacts(
+  verdict: EmailVerdict,
+  parsed: Parsed,
+  route: MailRoute,
+  intel: DomainIntel | null | undefined,
+): EmailVerdict {
+  const hasMailRoute = route.kind === "mx" || route.kind === "implicit";
+  // A DNS failure says nothing about the domain: no suggestion on a guess.
+  const suggestion = route.kind === "dns_error" ? null : suggestDomain(parsed.domain, hasMailRoute);
+  const smtp = verdict.details.smtp;
+  return {
+    ...verdict,
+    didYouMean: suggestion ? `${parsed.local}@${suggestion}` : null,
+    details: {
+      ...verdict.details,
+      mailConfig: {
+        mx: verdict.details.mx,
+        provider: verdict.service,
+        nullMx: route.kind === "dns_error" ? null : route.kind === "null_mx",
+        spf: intel?.spf ?? { status: "unknown", all: null, record: null },
+        dmarc: intel?.dmarc ?? { status: "unknown", policy: null, foundAt: null, record: null },
+        // Past EHLO the session knows whether STARTTLS was offered and taken.
+        starttls: smtp && (smtp.stage === "mail" || smtp.stage === "rcpt") ? smtp.tls : null,
+      },
+      ...(intel === undefined ? {} : { domainIntel: intel }),
     },
   };
 }

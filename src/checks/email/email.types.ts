@@ -1,5 +1,6 @@
 // The email check's public shapes: the verdict (the spec's "Email check result" fields plus our
 // own reason, retry hint, labels and details) and the provider interface the engine implements.
+import type { DmarcRecord, DomainIntel, SpfRecord } from "../../intel/intel.types.js";
 import type { MailHost } from "./mx.js";
 import type { SmtpStage } from "./reply-classifier.js";
 
@@ -107,6 +108,23 @@ export interface EmailVerdictDetails {
   catchAllSource: "probe" | "cache" | "none";
   factors: ScoreFactor[];
   message: string | undefined;
+  /** The domain's mail configuration; absent for addresses refused on syntax. */
+  mailConfig?: MailConfig;
+  /** Registration, reputation and mail records of the address's domain; null when not looked up. */
+  domainIntel?: DomainIntel | null;
+}
+
+/** How the address's domain receives mail, summarised from the MX lookup, the probe and DNS. */
+export interface MailConfig {
+  mx: MailHost[];
+  /** The mailbox provider or gateway recognised from the MX hosts. */
+  provider: string;
+  /** RFC 7505 Null MX; null when the MX lookup failed. */
+  nullMx: boolean | null;
+  spf: SpfRecord;
+  dmarc: DmarcRecord;
+  /** Whether the MX host offered STARTTLS; null when no SMTP session got that far. */
+  starttls: boolean | null;
 }
 
 export interface EmailVerdict {
@@ -128,6 +146,8 @@ export interface EmailVerdict {
   retryAfterMs?: number;
   free: boolean;
   role: boolean;
+  /** The address with its domain corrected when that domain looks mistyped (gmial.com); null when not. */
+  didYouMean?: string | null;
   details: EmailVerdictDetails;
 }
 

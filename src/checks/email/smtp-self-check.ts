@@ -10,7 +10,7 @@
 import { connect, type Socket } from "node:net";
 import { parse } from "tldts";
 import { type DnsAnswer, type DnsRecordsByType, type DnsRecordType, reverseName } from "../../net/dns.js";
-import { SmtpConnection } from "../../net/smtp-client.js";
+import { type SmtpConnector, smtpConnector } from "../../net/smtp-client.js";
 
 export interface SelfCheckDns {
   resolve<T extends DnsRecordType>(name: string, type: T): Promise<DnsAnswer<DnsRecordsByType[T]>>;
@@ -23,6 +23,8 @@ export interface SmtpSelfCheckOptions {
   probeHost: string;
   port: number;
   socksProxy?: string | undefined;
+  /** How the proxied check connects (the engine's connector); built from socksProxy when absent. */
+  connectSmtp?: SmtpConnector | undefined;
   timeoutMs: number;
   now?: () => Date;
 }
@@ -81,12 +83,8 @@ export class SmtpSelfCheck {
     const { dns, probeHost, port, socksProxy, timeoutMs } = this.options;
     if (socksProxy) {
       // Through the proxy the target is resolved by the proxy; only its reachability matters here.
-      const conn = await SmtpConnection.connect({
-        host: probeHost,
-        port,
-        socksProxy,
-        connectTimeoutMs: timeoutMs,
-      });
+      const connectSmtp = this.options.connectSmtp ?? smtpConnector({ socksProxy });
+      const conn = await connectSmtp({ host: probeHost, port, connectTimeoutMs: timeoutMs });
       if (!conn.ok)
         return {
           ok: false,

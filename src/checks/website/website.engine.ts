@@ -5,6 +5,7 @@
 //   retried. Everything is bounded by totalDeadlineMs. Among the attempts the most informative one
 //   answers (a response beats a timeout beats an error; ties go to the earlier attempt).
 import { performance } from "node:perf_hooks";
+import type { DomainIntelProvider, DomainStanding } from "../../intel/intel.types.js";
 import { type Clock, iso, systemClock } from "../../lib/clock.js";
 import type { DnsResolver } from "../../net/dns.js";
 import type { HttpClient, HttpTimings, TlsInfo } from "../../net/http-client.js";
@@ -18,6 +19,7 @@ import type {
   AttemptOutcome,
   AttemptRecord,
   AttemptStep,
+  CertificateSummary,
   WebsiteCheckResult,
   WebsiteStatus,
 } from "./website.types.js";
@@ -49,6 +51,10 @@ export interface WebsiteEngineOptions {
   corroborationTimeoutMs?: number;
   /** Randomness for the random path (tests inject it). */
   random?: () => number;
+  /** Domain intelligence for the site's domain, looked up alongside the attempts; omitted: none. */
+  intel?: DomainIntelProvider;
+  /** Longest the check waits for it, counted from the check's start (default 3 s; never past the deadline). */
+  intelBudgetMs?: number;
 }
 
 type Attempt = ProbeResult & {
@@ -101,6 +107,7 @@ export class WebsiteEngine {
     const dnsFacts = site.isIpLiteral
       ? Promise.resolve(NO_DNS_EVIDENCE)
       : collectDnsEvidence(this.options.dns, site.host).catch(() => NO_DNS_EVIDENCE);
+    const intel = this.startIntel(site, started, deadline);
     const attempts = await this.runStrategy(site, deadline, options.signal);
     // Without a single resolved address there is no site to judge, and no reason to keep a DNS
     // failure waiting on more lookups against the same silent or missing zone.
@@ -113,7 +120,27 @@ export class WebsiteEngine {
       randomPath = await this.askRandomPath(best, deadline);
       if (randomPath) parked = this.judgeParked(site.host, best, evidence, randomPath.samePage);
     }
-    return this.verdict(input, attempts, best, parked, randomPath, checkedAt, performance.now() - started);
+    const result = this.verdict(
+      input,
+      attempts,
+      best,
+      parked,
+      randomPath,
+      checkedAt,
+      performance.now() - started,
+    );
+    if (this.options.intel) result.details.domainIntel = await intel;
+    return result;
+  }
+
+  private startIntel(
+    site: Extract<NormalizedWebsite, { ok: true }>,
+    started: number,
+    deadline: number,
+  ): Promise<DomainStanding | null> {
+    if (!this.options.intel || site.isIpLiteral) return Promise.resolve(null);
+    const budgetMs = Math.min(this.options.intelBudgetMs ?? 3000, deadline - started);
+    return this.options.intel.standing(site.host, { budgetMs }).catch(() => null);
   }
 
   private judgeParked(
@@ -253,9 +280,24 @@ export class WebsiteEngine {
         botProtection: parked.botProtection,
         timings: sumTimings(best),
         resolvedAddress: best.hops[0]?.address ?? null,
+        certificate: certificateOf(finalUrl, tls, best.last),
       },
     };
   }
+}
+
+function certificateOf(
+  finalUrl: string,
+  tls: TlsInfo | null,
+  last: Attempt["last"],
+): CertificateSummary | null {
+  if (!finalUrl.startsWith("https:") || !tls || tls.validTo === null) return null;
+  return {
+    issuer: tls.issuer,
+    notAfter: tls.validTo,
+    daysToExpiry: tls.daysToExpiry,
+    hsts: last?.ok === true && typeof last.headers["strict-transport-security"] === "string",
+  };
 }
 
 /** The most informative attempt: a response beats a timeout beats an error; ties go to the earlier. */

@@ -1,4 +1,5 @@
 // Wire shape of a website check (spec "Website check result") plus the details that explain it.
+import type { DomainStanding } from "../../intel/intel.types.js";
 import type { HttpFailure, HttpTimings, TlsInfo } from "../../net/http-client.js";
 import type { WebsiteRejection } from "./normalize.js";
 import type { ParkedEvidence, ParkedKind } from "./parked.js";
@@ -90,4 +91,18 @@ export interface WebsiteCheckDetails {
   /** Phases summed over the hops of the answering attempt; totalMs is that attempt's duration. */
   timings: HttpTimings;
   resolvedAddress: string | null;
+  /** The certificate summary of the final HTTPS hop; null when the site was not reached over HTTPS. */
+  certificate?: CertificateSummary | null;
+  /** Registration and domain-list reputation of the site's registrable domain; null when not looked up. */
+  domainIntel?: DomainStanding | null;
+}
+
+export interface CertificateSummary {
+  issuer: string | null;
+  /** The certificate's notAfter (ISO 8601). */
+  notAfter: string | null;
+  /** Whole days until notAfter; negative once expired. */
+  daysToExpiry: number | null;
+  /** The final HTTPS response sent Strict-Transport-Security (RFC 6797). */
+  hsts: boolean;
 }

@@ -49,6 +49,9 @@ const EmailResult = Type.Object({
   emailType: Type.Optional(Type.String()),
   emailRisk: Type.Optional(Type.String()),
   emailScore: Type.Optional(Type.Integer()),
+  didYouMean: Type.Optional(
+    Nullable(Type.String({ description: "The address with its domain corrected when it looks mistyped" })),
+  ),
   waitTime: Type.String(),
   creditsDeducted: Type.Number(),
   creditsRemaining: Type.Number(),
@@ -183,6 +186,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
           emailType: v.emailType,
           emailRisk: v.emailRisk,
           emailScore: v.emailScore,
+          didYouMean: v.didYouMean ?? null,
           waitTime,
           ...credits,
           ...(request.body.returnDetails === false

@@ -7,6 +7,7 @@ import * as m0004 from "./0004-webhooks.js";
 import * as m0005 from "./0005-signin.js";
 import * as m0006 from "./0006-email-reason.js";
 import * as m0007 from "./0007-lead-parked-evidence.js";
+import * as m0008 from "./0008-domain-intel.js";
 import * as m0009 from "./0009-job-lifecycle.js";
 import * as m0010 from "./0010-lead-search-tags.js";
 
@@ -18,6 +19,7 @@ export const migrations: Record<string, Migration> = {
   "0005-signin": m0005,
   "0006-email-reason": m0006,
   "0007-lead-parked-evidence": m0007,
+  "0008-domain-intel": m0008,
   "0009-job-lifecycle": m0009,
   "0010-lead-search-tags": m0010,
 };

@@ -50,16 +50,16 @@ describe("provider behaviour from the per-provider data file", () => {
       },
       [HOST.gateway]: { catchAll: true },
     });
-    dns = new DnsResolver({ servers: [dnsServer.address], timeoutMs: 300 });
+    dns = new DnsResolver({ servers: [dnsServer.address], timeoutMs: 1000 });
     let seed = 7;
     engine = new EmailEngine({
       dns,
       smtpPort: smtp.port,
       heloName: "verifier.test",
       mailFrom: "probe@verifier.test",
-      connectTimeoutMs: 500,
-      commandTimeoutMs: 400,
-      totalDeadlineMs: 4000,
+      connectTimeoutMs: 2000,
+      commandTimeoutMs: 2000,
+      totalDeadlineMs: 10000,
       maxConnectionsPerMx: 10,
       connectSmtp: smtpConnector(),
       random: () => {
@@ -146,16 +146,16 @@ describe("Microsoft 365 personal site as a positive-only second signal", () => {
       "tenant-test.mail.protection.outlook.com": { A: ["127.0.1.3"] },
     });
     const smtp = await startSmtpServer({ "127.0.1.3": { catchAll: true } });
-    const dns = new DnsResolver({ servers: [dnsServer.address], timeoutMs: 300 });
+    const dns = new DnsResolver({ servers: [dnsServer.address], timeoutMs: 1000 });
     const options = {
       dns,
+      connectSmtp: smtpConnector(),
       smtpPort: smtp.port,
       heloName: "verifier.test",
       mailFrom: "probe@verifier.test",
-      connectSmtp: smtpConnector(),
-      connectTimeoutMs: 500,
-      commandTimeoutMs: 400,
-      totalDeadlineMs: 4000,
+      connectTimeoutMs: 2000,
+      commandTimeoutMs: 2000,
+      totalDeadlineMs: 10000,
       maxConnectionsPerMx: 2,
     };
     const site = new M365PersonalSite({ headStatus: fetchHeadStatus(2000), originOf: () => origin });

@@ -32,7 +32,7 @@ describe("SMTP egress and identity self-checks against local DNS and SMTP server
       "wrong.selfcheck.test": { A: ["127.0.0.9"] },
       "9.0.0.127.in-addr.arpa": { PTR: ["something-else.example"] },
     });
-    dns = new DnsResolver({ servers: [dnsServer.address], timeoutMs: 300 });
+    dns = new DnsResolver({ servers: [dnsServer.address], timeoutMs: 1000 });
   });
   after(async () => {
     dns.close();
@@ -86,13 +86,13 @@ describe("SMTP egress and identity self-checks against local DNS and SMTP server
     await check.run();
     const engine = new EmailEngine({
       dns,
+      connectSmtp: smtpConnector(),
       smtpPort: smtp.port,
       heloName: "verifier.selfcheck.test",
       mailFrom: "probe@verifier.selfcheck.test",
-      connectSmtp: smtpConnector(),
-      connectTimeoutMs: 500,
-      commandTimeoutMs: 400,
-      totalDeadlineMs: 4000,
+      connectTimeoutMs: 2000,
+      commandTimeoutMs: 2000,
+      totalDeadlineMs: 10000,
       maxConnectionsPerMx: 2,
       isEgressBlocked: () => check.isEgressBlocked(),
     });
