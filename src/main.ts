@@ -30,6 +30,8 @@ import { DnsResolver } from "./net/dns.js";
 import { classifyAddress } from "./net/guard.js";
 import { HttpClient } from "./net/http-client.js";
 import { smtpConnector } from "./net/smtp-client.js";
+import { PaymentsService } from "./payments/payments.service.js";
+import { StripeGateway } from "./payments/stripe-gateway.js";
 import { type Database, migrateToLatest, openDatabase } from "./storage/db.js";
 import { UsageService } from "./usage/usage.service.js";
 import { EmailChecksService } from "./validation/email-checks.service.js";
@@ -46,6 +48,7 @@ export interface Services {
   database: Database;
   events: EventBus;
   credits: CreditsService;
+  payments: PaymentsService;
   keys: KeysService;
   identity: IdentityVerifier;
   signin: SigninService;
@@ -95,6 +98,15 @@ export async function createServices(
     newAccountMilliCredits: config.newAccountMilliCredits,
   });
   meterCredits(metrics, credits);
+  const payments = new PaymentsService({
+    database,
+    credits,
+    clock,
+    gateway: paymentGateway(config),
+    currency: config.payments.currency,
+    minimumAmount: config.payments.minimumAmount,
+    maximumAmount: config.payments.maximumAmount,
+  });
   const identity = new IdentityVerifier(config.auth);
   const signin = new SigninService(new SigninTokensRepo(database.db), {
     secret: config.auth.jwtSecret,
@@ -256,6 +268,7 @@ export async function createServices(
     database,
     events,
     credits,
+    payments,
     keys,
     identity,
     signin,
@@ -286,6 +299,17 @@ export async function createServices(
       await database.close();
     },
   };
+}
+
+/** Stripe when both of its keys are set; otherwise buying is off and operators grant credits. */
+function paymentGateway(config: Readonly<Config>): StripeGateway | undefined {
+  const { stripeSecretKey, stripeWebhookSecret, stripeApiUrl } = config.payments;
+  if (!stripeSecretKey || !stripeWebhookSecret) return undefined;
+  return new StripeGateway({
+    secretKey: stripeSecretKey,
+    webhookSecret: stripeWebhookSecret,
+    apiUrl: stripeApiUrl,
+  });
 }
 
 /** Starts the queue (pg-boss creates its schema here) and defines every queue of the catalog. */

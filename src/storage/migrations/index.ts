@@ -8,6 +8,7 @@ import * as m0005 from "./0005-signin.js";
 import * as m0006 from "./0006-email-reason.js";
 import * as m0007 from "./0007-lead-parked-evidence.js";
 import * as m0010 from "./0010-lead-search-tags.js";
+import * as m0011 from "./0011-payments.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-foundation": m0001,
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   "0006-email-reason": m0006,
   "0007-lead-parked-evidence": m0007,
   "0010-lead-search-tags": m0010,
+  "0011-payments": m0011,
 };
