@@ -30,8 +30,8 @@ import { DnsResolver } from "./net/dns.js";
 import { classifyAddress } from "./net/guard.js";
 import { HttpClient } from "./net/http-client.js";
 import { smtpConnector } from "./net/smtp-client.js";
+import type { PaymentGateway } from "./payments/payment-gateway.js";
 import { PaymentsService } from "./payments/payments.service.js";
-import { StripeGateway } from "./payments/stripe-gateway.js";
 import { type Database, migrateToLatest, openDatabase } from "./storage/db.js";
 import { UsageService } from "./usage/usage.service.js";
 import { EmailChecksService } from "./validation/email-checks.service.js";
@@ -102,7 +102,7 @@ export async function createServices(
     database,
     credits,
     clock,
-    gateway: paymentGateway(config),
+    gateway: await paymentGateway(config),
     currency: config.payments.currency,
     minimumAmount: config.payments.minimumAmount,
     maximumAmount: config.payments.maximumAmount,
@@ -301,10 +301,12 @@ export async function createServices(
   };
 }
 
-/** Stripe when both of its keys are set; otherwise buying is off and operators grant credits. */
-function paymentGateway(config: Readonly<Config>): StripeGateway | undefined {
+/** Stripe when both of its keys are set (its library loads only then); otherwise buying is off and
+ *  operators grant credits. */
+async function paymentGateway(config: Readonly<Config>): Promise<PaymentGateway | undefined> {
   const { stripeSecretKey, stripeWebhookSecret, stripeApiUrl } = config.payments;
   if (!stripeSecretKey || !stripeWebhookSecret) return undefined;
+  const { StripeGateway } = await import("./payments/stripe-gateway.js");
   return new StripeGateway({
     secretKey: stripeSecretKey,
     webhookSecret: stripeWebhookSecret,
