@@ -1288,18 +1288,21 @@ export interface operations {
         content: {
           "application/json": {
             userId: string;
-            /** @description Stored credits (3 decimals) */
+            /** @description Balance, stored credits (up to 3 decimals; 0.001 = 1 check) */
             credits: number;
-            /** @description Stored credits x 1000 */
+            /** @description Balance, display credits (stored x 1000; 1 = 1 check) */
             displayCredits: number;
             /**
              * Format: date-time
              * @description ISO 8601 UTC
              */
             updatedAt: string;
+            /** @description Spent since the 1st of the month (UTC), stored credits */
             usedThisMonth: number;
+            /** @description Same as usedThisMonth, stored credits */
             used_this_month: number;
             lastPurchase: {
+              /** @description Credits added, stored credits */
               credits: number;
               /**
                * Format: date-time
@@ -1308,6 +1311,7 @@ export interface operations {
               at: string;
             } | null;
             last_purchase: {
+              /** @description Credits added, stored credits */
               credits: number;
               /**
                * Format: date-time
@@ -1395,11 +1399,13 @@ export interface operations {
           "application/json": {
             transactions: {
               id: string;
-              /** @description signup, grant or debit */
+              /** @description signup, grant, purchase or debit */
               type: string;
               /** @description Signed change in stored credits */
               amount: number;
+              /** @description Signed change in display credits (amount x 1000) */
               displayAmount: number;
+              /** @description Balance after this entry, stored credits */
               balanceAfter: number;
               reason: string;
               reference: string | null;
@@ -1757,18 +1763,21 @@ export interface operations {
         content: {
           "application/json": {
             userId: string;
-            /** @description Stored credits (3 decimals) */
+            /** @description Balance, stored credits (up to 3 decimals; 0.001 = 1 check) */
             credits: number;
-            /** @description Stored credits x 1000 */
+            /** @description Balance, display credits (stored x 1000; 1 = 1 check) */
             displayCredits: number;
             /**
              * Format: date-time
              * @description ISO 8601 UTC
              */
             updatedAt: string;
+            /** @description Spent since the 1st of the month (UTC), stored credits */
             usedThisMonth: number;
+            /** @description Same as usedThisMonth, stored credits */
             used_this_month: number;
             lastPurchase: {
+              /** @description Credits added, stored credits */
               credits: number;
               /**
                * Format: date-time
@@ -1777,6 +1786,7 @@ export interface operations {
               at: string;
             } | null;
             last_purchase: {
+              /** @description Credits added, stored credits */
               credits: number;
               /**
                * Format: date-time
@@ -3887,7 +3897,9 @@ export interface operations {
             responseTimeMs: number;
             redirectChain: string[];
             error: string | null;
+            /** @description Stored credits charged (0.001 = 1 display credit) */
             creditsDeducted: number;
+            /** @description Balance after the charge, stored credits */
             creditsRemaining: number;
             details?: {
               [key: string]: unknown;
@@ -3986,7 +3998,9 @@ export interface operations {
             responseTimeMs: number;
             redirectChain: string[];
             error: string | null;
+            /** @description Stored credits charged (0.001 = 1 display credit) */
             creditsDeducted: number;
+            /** @description Balance after the charge, stored credits */
             creditsRemaining: number;
             details?: {
               [key: string]: unknown;
@@ -4150,7 +4164,9 @@ export interface operations {
             emailRisk?: string;
             emailScore?: number;
             waitTime: string;
+            /** @description Stored credits charged (0.001 = 1 display credit) */
             creditsDeducted: number;
+            /** @description Balance after the charge, stored credits */
             creditsRemaining: number;
             jobId?: string;
             pollUrl?: string;
