@@ -60,14 +60,16 @@ function creditsLine(paint: Paint, result: { creditsDeducted?: unknown; creditsR
 export interface EmailResultLike {
   email?: string;
   status?: string;
-  valid?: boolean;
-  catchAll?: boolean;
-  disposable?: boolean;
+  valid?: boolean | null;
+  catchAll?: boolean | null;
+  disposable?: boolean | null;
   service?: string;
   domain?: string;
   emailType?: string;
   emailRisk?: string;
   emailScore?: number;
+  /** The API's closed reason code (check-email `reason`, a lead's `emailReason`). */
+  reason?: string;
   emailReason?: string;
   message?: string;
   error?: string;
