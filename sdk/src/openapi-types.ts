@@ -202,7 +202,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List leads, newest first */
+    /** List leads, newest first; search by email, name or company, filter by tag */
     get: operations["listLeads"];
     put?: never;
     /** Create a lead (validated unless validate: false) */
@@ -220,7 +220,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Lead statistics: counts by validation status and recommendation, average rating */
+    /** Lead statistics: counts by validation status, recommendation and verdict, average rating */
     get: operations["getLeadStats"];
     put?: never;
     post?: never;
@@ -316,7 +316,45 @@ export interface paths {
     /** Export the account's leads with their ratings as CSV (streamed) */
     get: operations["exportLeads"];
     put?: never;
-    post?: never;
+    /** Export a selection of leads as CSV (the columns of GET /v1/leads/export) */
+    post: operations["exportLeadSelection"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/leads/archive": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Archive a selection of leads (soft delete), all or none */
+    post: operations["archiveLeads"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/leads/tags": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Add and remove tags on a selection of leads, all or none
+     * @description Tags are trimmed, 1-100 characters, case-sensitive; a lead carries at most 100 (422 otherwise, nothing changed). `updated` counts the leads whose tags changed; each gets a lead.updated event.
+     */
+    post: operations["tagLeads"];
     delete?: never;
     options?: never;
     head?: never;
@@ -334,6 +372,23 @@ export interface paths {
     put?: never;
     /** Validate 1-500 existing leads as a batch */
     post: operations["validateLeads"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/batches": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The account's batches, newest first, with progress */
+    get: operations["listBatches"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -604,6 +659,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/usage": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Credits and validations per UTC day (from the credit ledger)
+     * @description Every day of [from, to] is listed, zeros included. Defaults: the last 30 days up to today; at most 366 days.
+     */
+    get: operations["getUsage"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -658,6 +733,18 @@ export interface operations {
             timestamp: string;
             checks?: {
               [key: string]: string;
+            };
+            details?: {
+              smtp?: {
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                egress: "unchecked" | "ok" | "blocked";
+                egressMessage?: string;
+                egressAddress?: string;
+                heloName: string;
+                /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
+                heloWarnings: string[];
+                checkedAt?: string;
+              };
             };
           };
         };
@@ -739,6 +826,18 @@ export interface operations {
             checks?: {
               [key: string]: string;
             };
+            details?: {
+              smtp?: {
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                egress: "unchecked" | "ok" | "blocked";
+                egressMessage?: string;
+                egressAddress?: string;
+                heloName: string;
+                /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
+                heloWarnings: string[];
+                checkedAt?: string;
+              };
+            };
           };
         };
       };
@@ -819,6 +918,18 @@ export interface operations {
             checks?: {
               [key: string]: string;
             };
+            details?: {
+              smtp?: {
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                egress: "unchecked" | "ok" | "blocked";
+                egressMessage?: string;
+                egressAddress?: string;
+                heloName: string;
+                /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
+                heloWarnings: string[];
+                checkedAt?: string;
+              };
+            };
           };
         };
       };
@@ -887,6 +998,18 @@ export interface operations {
             timestamp: string;
             checks?: {
               [key: string]: string;
+            };
+            details?: {
+              smtp?: {
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                egress: "unchecked" | "ok" | "blocked";
+                egressMessage?: string;
+                egressAddress?: string;
+                heloName: string;
+                /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
+                heloWarnings: string[];
+                checkedAt?: string;
+              };
             };
           };
         };
@@ -1785,6 +1908,10 @@ export interface operations {
         leadRecommendation?: "high_priority" | "validate" | "research" | "skip";
         campaign?: string;
         source?: "manual" | "api" | "csv" | "google_sheets";
+        /** @description Case-insensitive text found anywhere in the email, first name, last name or company (indexed from 3 characters) */
+        search?: string;
+        /** @description Leads carrying this tag */
+        tag?: string;
       };
       header?: never;
       path?: never;
@@ -1819,8 +1946,10 @@ export interface operations {
               status: boolean;
               validationStatus: string;
               leadDeliverabilityRating: number;
-              leadRecommendation: string;
-              leadQuality: string;
+              /** @description null until the lead's first validation (leadDeliverabilityRating is 0 until then) */
+              leadRecommendation: ("high_priority" | "validate" | "research" | "skip") | null;
+              /** @description The rating's band; null until the lead's first validation */
+              leadQuality: string | null;
               ratingFactors: {
                 code: string;
                 label: string;
@@ -1867,10 +1996,26 @@ export interface operations {
                     | "internal_error"
                   )
                 | null;
+              /** @description The email verdict: valid, risky, invalid or unknown; null until the lead's first validation */
+              emailStatus: string | null;
               domainHttpStatus: number | null;
               domainFinalUrl: string | null;
               domainSslValid: boolean | null;
               domainParked: boolean | null;
+              websiteParkedKind: ("parked" | "placeholder") | null;
+              websiteParkedEvidence:
+                | {
+                    /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page or random_path */
+                    signal: string;
+                    /** @description What was observed (a host, a URL, the matched pattern) */
+                    value: string;
+                    provider: string;
+                    /** @description parking, marketplace, placeholder, ... */
+                    type: string;
+                    /** @description Points toward the parked threshold (60) */
+                    weight: number;
+                  }[]
+                | null;
               domainResponseTimeMs: number | null;
               domainScore: number | null;
               validatedAt: string | null;
@@ -2029,8 +2174,10 @@ export interface operations {
             status: boolean;
             validationStatus: string;
             leadDeliverabilityRating: number;
-            leadRecommendation: string;
-            leadQuality: string;
+            /** @description null until the lead's first validation (leadDeliverabilityRating is 0 until then) */
+            leadRecommendation: ("high_priority" | "validate" | "research" | "skip") | null;
+            /** @description The rating's band; null until the lead's first validation */
+            leadQuality: string | null;
             ratingFactors: {
               code: string;
               label: string;
@@ -2077,10 +2224,26 @@ export interface operations {
                   | "internal_error"
                 )
               | null;
+            /** @description The email verdict: valid, risky, invalid or unknown; null until the lead's first validation */
+            emailStatus: string | null;
             domainHttpStatus: number | null;
             domainFinalUrl: string | null;
             domainSslValid: boolean | null;
             domainParked: boolean | null;
+            websiteParkedKind: ("parked" | "placeholder") | null;
+            websiteParkedEvidence:
+              | {
+                  /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page or random_path */
+                  signal: string;
+                  /** @description What was observed (a host, a URL, the matched pattern) */
+                  value: string;
+                  provider: string;
+                  /** @description parking, marketplace, placeholder, ... */
+                  type: string;
+                  /** @description Points toward the parked threshold (60) */
+                  weight: number;
+                }[]
+              | null;
             domainResponseTimeMs: number | null;
             domainScore: number | null;
             validatedAt: string | null;
@@ -2184,6 +2347,14 @@ export interface operations {
             byRecommendation: {
               [key: string]: number;
             };
+            /** @description Live leads by email verdict; notValidated: never validated yet */
+            byVerdict: {
+              valid: number;
+              risky: number;
+              invalid: number;
+              unknown: number;
+              notValidated: number;
+            };
             averageRating: number | null;
           };
         };
@@ -2281,8 +2452,10 @@ export interface operations {
             status: boolean;
             validationStatus: string;
             leadDeliverabilityRating: number;
-            leadRecommendation: string;
-            leadQuality: string;
+            /** @description null until the lead's first validation (leadDeliverabilityRating is 0 until then) */
+            leadRecommendation: ("high_priority" | "validate" | "research" | "skip") | null;
+            /** @description The rating's band; null until the lead's first validation */
+            leadQuality: string | null;
             ratingFactors: {
               code: string;
               label: string;
@@ -2329,10 +2502,26 @@ export interface operations {
                   | "internal_error"
                 )
               | null;
+            /** @description The email verdict: valid, risky, invalid or unknown; null until the lead's first validation */
+            emailStatus: string | null;
             domainHttpStatus: number | null;
             domainFinalUrl: string | null;
             domainSslValid: boolean | null;
             domainParked: boolean | null;
+            websiteParkedKind: ("parked" | "placeholder") | null;
+            websiteParkedEvidence:
+              | {
+                  /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page or random_path */
+                  signal: string;
+                  /** @description What was observed (a host, a URL, the matched pattern) */
+                  value: string;
+                  provider: string;
+                  /** @description parking, marketplace, placeholder, ... */
+                  type: string;
+                  /** @description Points toward the parked threshold (60) */
+                  weight: number;
+                }[]
+              | null;
             domainResponseTimeMs: number | null;
             domainScore: number | null;
             validatedAt: string | null;
@@ -2484,8 +2673,10 @@ export interface operations {
             status: boolean;
             validationStatus: string;
             leadDeliverabilityRating: number;
-            leadRecommendation: string;
-            leadQuality: string;
+            /** @description null until the lead's first validation (leadDeliverabilityRating is 0 until then) */
+            leadRecommendation: ("high_priority" | "validate" | "research" | "skip") | null;
+            /** @description The rating's band; null until the lead's first validation */
+            leadQuality: string | null;
             ratingFactors: {
               code: string;
               label: string;
@@ -2532,10 +2723,26 @@ export interface operations {
                   | "internal_error"
                 )
               | null;
+            /** @description The email verdict: valid, risky, invalid or unknown; null until the lead's first validation */
+            emailStatus: string | null;
             domainHttpStatus: number | null;
             domainFinalUrl: string | null;
             domainSslValid: boolean | null;
             domainParked: boolean | null;
+            websiteParkedKind: ("parked" | "placeholder") | null;
+            websiteParkedEvidence:
+              | {
+                  /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page or random_path */
+                  signal: string;
+                  /** @description What was observed (a host, a URL, the matched pattern) */
+                  value: string;
+                  provider: string;
+                  /** @description parking, marketplace, placeholder, ... */
+                  type: string;
+                  /** @description Points toward the parked threshold (60) */
+                  weight: number;
+                }[]
+              | null;
             domainResponseTimeMs: number | null;
             domainScore: number | null;
             validatedAt: string | null;
@@ -3041,6 +3248,257 @@ export interface operations {
       };
     };
   };
+  exportLeadSelection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description 1-500 ids of the account's live leads; any other id refuses the whole request (404 with details.missingLeadIds) */
+          leadIds: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description One header row, then one row per selected lead, in id order */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  archiveLeads: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description 1-500 ids of the account's live leads; any other id refuses the whole request (404 with details.missingLeadIds) */
+          leadIds: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            archived: number;
+            leadIds: string[];
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  tagLeads: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description 1-500 ids of the account's live leads; any other id refuses the whole request (404 with details.missingLeadIds) */
+          leadIds: string[];
+          add?: string[];
+          remove?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            updated: number;
+            leadIds: string[];
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   validateLeads: {
     parameters: {
       query?: never;
@@ -3076,6 +3534,110 @@ export interface operations {
             pollUrl: string;
             totalLeads: number;
             total_leads: number;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listBatches: {
+    parameters: {
+      query?: {
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            batches: {
+              batchId: string;
+              /** @description lead_validation or domain_check */
+              type: string;
+              /** @description processing, completed or failed */
+              status: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              createdAt: string;
+              pollUrl: string;
+              totalLeads: number;
+              completedLeads: number;
+              validLeads: number;
+              invalidLeads: number;
+              failedLeads: number;
+              /** @description 0-100 percent */
+              progress: number;
+              completedAt: string | null;
+            }[];
+            total: number;
+            limit: number;
+            offset: number;
+            hasMore: boolean;
+            nextOffset: number | null;
           };
         };
       };
@@ -3560,8 +4122,8 @@ export interface operations {
             valid: boolean;
             httpStatus: number | null;
             finalUrl: string;
-            sslValid: boolean;
-            isParked: boolean;
+            sslValid: boolean | null;
+            isParked: boolean | null;
             responseTimeMs: number;
             redirectChain: string[];
             error: string | null;
@@ -3661,8 +4223,8 @@ export interface operations {
             valid: boolean;
             httpStatus: number | null;
             finalUrl: string;
-            sslValid: boolean;
-            isParked: boolean;
+            sslValid: boolean | null;
+            isParked: boolean | null;
             responseTimeMs: number;
             redirectChain: string[];
             error: string | null;
@@ -5027,6 +5589,115 @@ export interface operations {
              * @description ISO 8601 UTC
              */
             expires_at: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getUsage: {
+    parameters: {
+      query?: {
+        /** @description UTC day, YYYY-MM-DD */
+        from?: string;
+        /** @description UTC day, YYYY-MM-DD */
+        to?: string;
+        granularity?: "day";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description UTC day, YYYY-MM-DD */
+            from: string;
+            /** @description UTC day, YYYY-MM-DD */
+            to: string;
+            /** @enum {string} */
+            granularity: "day";
+            days: {
+              /** @description UTC day, YYYY-MM-DD */
+              date: string;
+              /** @description Credits charged, in display credits (1 per check at the default prices; stored credits x 1000) */
+              creditsSpent: number;
+              /** @description Credits granted or bought (the signup grant included), in display credits */
+              creditsAdded: number;
+              /** @description Charged requests (ledger debits; a bulk request is one) */
+              charges: number;
+              /** @description Lead validations and batch items counted toward the daily validation limit */
+              validations: number;
+            }[];
+            totals: {
+              /** @description Credits charged, in display credits (1 per check at the default prices; stored credits x 1000) */
+              creditsSpent: number;
+              /** @description Credits granted or bought (the signup grant included), in display credits */
+              creditsAdded: number;
+              /** @description Charged requests (ledger debits; a bulk request is one) */
+              charges: number;
+              /** @description Lead validations and batch items counted toward the daily validation limit */
+              validations: number;
+            };
           };
         };
       };

@@ -122,8 +122,8 @@ export interface WebsiteResultLike {
   valid?: boolean;
   httpStatus?: number | null;
   finalUrl?: string;
-  sslValid?: boolean;
-  isParked?: boolean;
+  sslValid?: boolean | null;
+  isParked?: boolean | null;
   responseTimeMs?: number;
   redirectChain?: string[];
   error?: string | null;

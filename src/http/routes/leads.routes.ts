@@ -11,7 +11,6 @@ import {
   TAG_MAX_CHARS,
   TAGS_PER_LEAD_MAX,
 } from "../../leads/leads.schemas.js";
-import { Lead, LeadCreateBody, LeadListQuery, LeadUpdateBody } from "../../leads/leads.schemas.js";
 import { MAX_PASTED_ENTRIES, splitPastedList } from "../../leads/pasted-list.js";
 import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
