@@ -36,6 +36,8 @@ import { DnsResolver } from "./net/dns.js";
 import { classifyAddress } from "./net/guard.js";
 import { HttpClient } from "./net/http-client.js";
 import { smtpConnector } from "./net/smtp-client.js";
+import type { PaymentGateway } from "./payments/payment-gateway.js";
+import { PaymentsService } from "./payments/payments.service.js";
 import { type Database, migrateToLatest, openDatabase } from "./storage/db.js";
 import { reportAfterCommitErrorsTo } from "./storage/transaction.js";
 import { UsageService } from "./usage/usage.service.js";
@@ -53,6 +55,7 @@ export interface Services {
   database: Database;
   events: EventBus;
   credits: CreditsService;
+  payments: PaymentsService;
   keys: KeysService;
   identity: IdentityVerifier;
   signin: SigninService;
@@ -117,6 +120,15 @@ export async function createServices(
     newAccountMilliCredits: config.newAccountMilliCredits,
   });
   meterCredits(metrics, credits);
+  const payments = new PaymentsService({
+    database,
+    credits,
+    clock,
+    gateway: await paymentGateway(config),
+    currency: config.payments.currency,
+    minimumAmount: config.payments.minimumAmount,
+    maximumAmount: config.payments.maximumAmount,
+  });
   const identity = new IdentityVerifier(config.auth);
   const signin = new SigninService(new SigninTokensRepo(database.db), {
     secret: config.auth.jwtSecret,
@@ -316,6 +328,7 @@ export async function createServices(
     database,
     events,
     credits,
+    payments,
     keys,
     identity,
     signin,
@@ -352,6 +365,19 @@ export async function createServices(
       await database.close();
     },
   };
+}
+
+/** Stripe when both of its keys are set (its library loads only then); otherwise buying is off and
+ *  operators grant credits. */
+async function paymentGateway(config: Readonly<Config>): Promise<PaymentGateway | undefined> {
+  const { stripeSecretKey, stripeWebhookSecret, stripeApiUrl } = config.payments;
+  if (!stripeSecretKey || !stripeWebhookSecret) return undefined;
+  const { StripeGateway } = await import("./payments/stripe-gateway.js");
+  return new StripeGateway({
+    secretKey: stripeSecretKey,
+    webhookSecret: stripeWebhookSecret,
+    apiUrl: stripeApiUrl,
+  });
 }
 
 /** Starts the queue (pg-boss creates its schema here) and defines every queue of the catalog. */

@@ -63,6 +63,8 @@ export type CreditTransactionsQuery = QueryParams<"/v1/credits/transactions", "g
 export type CreditTransactionsPage = ResponseBody<"/v1/credits/transactions", "get">;
 export type UsageQuery = QueryParams<"/v1/usage", "get">;
 export type Usage = ResponseBody<"/v1/usage", "get">;
+export type PaymentSettings = ResponseBody<"/v1/payments/settings", "get">;
+export type Checkout = ResponseBody<"/v1/payments/checkout", "post">;
 
 // API keys
 export type ApiKeyCreateInput = RequestBody<"/v1/auth/keys", "post">;

@@ -124,6 +124,60 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/payments/settings": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Whether credits can be bought here, in which currency, and the price */
+    get: operations["getPaymentSettings"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/payments/checkout": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Start buying credits: a Stripe Checkout Session for an amount (1 currency unit = 1,000 checks) */
+    post: operations["createCheckout"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/payments/stripe/webhook": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Stripe webhook endpoint (checkout.session.completed grants the credits once)
+     * @description Called by Stripe, not by clients. The Stripe-Signature header is verified over the raw body with STRIPE_WEBHOOK_SECRET; a bad or missing signature is 400. Replays (same event id) and a second payment event for the same session grant nothing.
+     */
+    post: operations["stripeWebhook"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/admin/accounts/{userId}/credits": {
     parameters: {
       query?: never;
@@ -226,6 +280,26 @@ export interface paths {
      * @description Unknown columns become customFields; source is csv. Any bad row refuses the whole file (422 listing rows by line number). `?validate=false` imports without validation and without charge.
      */
     post: operations["importLeads"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/leads/import/emails": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import a pasted list of email addresses as leads (one per line, or separated by commas)
+     * @description Like the CSV import: all lines or none. Any bad or duplicate address refuses the whole list (422, `details.errors[].field` is `line N`). Spaces inside a line are not separators. Source is `manual` (the spec's sources).
+     */
+    post: operations["importEmailList"];
     delete?: never;
     options?: never;
     head?: never;
@@ -366,6 +440,26 @@ export interface paths {
     put?: never;
     /** Check 1-10,000 websites as a batch (0.001 credits each, charged upfront) */
     post: operations["createDomainBatch"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/batches/import/domains": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Check a pasted list of domains as a batch (one per line, or separated by commas)
+     * @description Like the other imports: all lines or none. Any bad domain refuses the whole list (422, `details.errors[].field` is `line N`), nothing charged. Spaces inside a line are not separators.
+     */
+    post: operations["importDomainList"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1234,18 +1328,21 @@ export interface operations {
         content: {
           "application/json": {
             userId: string;
-            /** @description Stored credits (3 decimals) */
+            /** @description Balance, stored credits (up to 3 decimals; 0.001 = 1 check) */
             credits: number;
-            /** @description Stored credits x 1000 */
+            /** @description Balance, display credits (stored x 1000; 1 = 1 check) */
             displayCredits: number;
             /**
              * Format: date-time
              * @description ISO 8601 UTC
              */
             updatedAt: string;
+            /** @description Spent since the 1st of the month (UTC), stored credits */
             usedThisMonth: number;
+            /** @description Same as usedThisMonth, stored credits */
             used_this_month: number;
             lastPurchase: {
+              /** @description Credits added, stored credits */
               credits: number;
               /**
                * Format: date-time
@@ -1254,6 +1351,7 @@ export interface operations {
               at: string;
             } | null;
             last_purchase: {
+              /** @description Credits added, stored credits */
               credits: number;
               /**
                * Format: date-time
@@ -1341,11 +1439,13 @@ export interface operations {
           "application/json": {
             transactions: {
               id: string;
-              /** @description signup, grant or debit */
+              /** @description signup, grant, purchase or debit */
               type: string;
               /** @description Signed change in stored credits */
               amount: number;
+              /** @description Signed change in display credits (amount x 1000) */
               displayAmount: number;
+              /** @description Balance after this entry, stored credits */
               balanceAfter: number;
               reason: string;
               reference: string | null;
@@ -1360,6 +1460,263 @@ export interface operations {
             offset: number;
             hasMore: boolean;
             nextOffset: number | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getPaymentSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description false: no STRIPE_SECRET_KEY/STRIPE_WEBHOOK_SECRET; an operator grants credits */
+            enabled: boolean;
+            provider: "stripe" | null;
+            /** @description ISO 4217 code, lower case */
+            currency: string;
+            /** @description Smallest purchase, whole currency units */
+            minimumAmount: number;
+            /** @description Largest purchase, whole currency units */
+            maximumAmount: number;
+            /** @description Display credits (1 per check) one currency unit buys: 1000 (= 1 stored credit) */
+            displayCreditsPerUnit: number;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  createCheckout: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Whole currency units (see /v1/payments/settings) */
+          amount: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Stripe Checkout Session id */
+            id: string;
+            /** @description Stripe-hosted payment page: send the buyer here */
+            url: string;
+            /** @description Whole currency units */
+            amount: number;
+            currency: string;
+            /** @description Stored credits the payment grants (amount x 1) */
+            credits: number;
+            /** @description Display credits the payment grants (amount x 1000) */
+            displayCredits: number;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  stripeWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            received: boolean;
+            /** @description granted, already_granted (session paid out before), duplicate_event, awaiting_payment or ignored */
+            result: string;
           };
         };
       };
@@ -1446,18 +1803,21 @@ export interface operations {
         content: {
           "application/json": {
             userId: string;
-            /** @description Stored credits (3 decimals) */
+            /** @description Balance, stored credits (up to 3 decimals; 0.001 = 1 check) */
             credits: number;
-            /** @description Stored credits x 1000 */
+            /** @description Balance, display credits (stored x 1000; 1 = 1 check) */
             displayCredits: number;
             /**
              * Format: date-time
              * @description ISO 8601 UTC
              */
             updatedAt: string;
+            /** @description Spent since the 1st of the month (UTC), stored credits */
             usedThisMonth: number;
+            /** @description Same as usedThisMonth, stored credits */
             used_this_month: number;
             lastPurchase: {
+              /** @description Credits added, stored credits */
               credits: number;
               /**
                * Format: date-time
@@ -1466,6 +1826,7 @@ export interface operations {
               at: string;
             } | null;
             last_purchase: {
+              /** @description Credits added, stored credits */
               credits: number;
               /**
                * Format: date-time
@@ -2890,6 +3251,95 @@ export interface operations {
       };
     };
   };
+  importEmailList: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The pasted list */
+          text: string;
+          /** @default true */
+          validate?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            batchId: string | null;
+            status: string;
+            created: number;
+            pollUrl: string | null;
+            leadIds: string[];
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   exportLeads: {
     parameters: {
       query?: {
@@ -3709,6 +4159,107 @@ export interface operations {
       };
     };
   };
+  importDomainList: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The pasted list */
+          text: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            batchId: string;
+            /** @description lead_validation or domain_check */
+            type: string;
+            /** @description processing, completed or failed */
+            status: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            createdAt: string;
+            pollUrl: string;
+            totalLeads: number;
+            completedLeads: number;
+            validLeads: number;
+            invalidLeads: number;
+            failedLeads: number;
+            /** @description 0-100 percent */
+            progress: number;
+            completedAt: string | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   checkWebsite: {
     parameters: {
       query?: never;
@@ -3744,7 +4295,9 @@ export interface operations {
             responseTimeMs: number;
             redirectChain: string[];
             error: string | null;
+            /** @description Stored credits charged (0.001 = 1 display credit) */
             creditsDeducted: number;
+            /** @description Balance after the charge, stored credits */
             creditsRemaining: number;
             details?: {
               [key: string]: unknown;
@@ -3843,7 +4396,9 @@ export interface operations {
             responseTimeMs: number;
             redirectChain: string[];
             error: string | null;
+            /** @description Stored credits charged (0.001 = 1 display credit) */
             creditsDeducted: number;
+            /** @description Balance after the charge, stored credits */
             creditsRemaining: number;
             details?: {
               [key: string]: unknown;
@@ -4008,7 +4563,9 @@ export interface operations {
             emailScore?: number;
             didYouMean?: string | null;
             waitTime: string;
+            /** @description Stored credits charged (0.001 = 1 display credit) */
             creditsDeducted: number;
+            /** @description Balance after the charge, stored credits */
             creditsRemaining: number;
             jobId?: string;
             pollUrl?: string;

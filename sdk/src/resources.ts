@@ -9,6 +9,7 @@ import type {
   BatchPage,
   BatchResultsPage,
   BatchResultsQuery,
+  Checkout,
   CreatedApiKey,
   CreatedWebhook,
   CreditBalance,
@@ -30,6 +31,7 @@ import type {
   LeadTagInput,
   LeadUpdateInput,
   LeadValidateResult,
+  PaymentSettings,
   RotatedWebhookSecret,
   Usage,
   UsageQuery,
@@ -114,6 +116,22 @@ export class LeadsApi {
     return this.http.json({ method: "GET", path: "/v1/leads/stats" }, call);
   }
 
+  /** Imports a pasted list of email addresses (one per line or comma-separated); all lines or none. */
+  importEmailList(
+    text: string,
+    options: { validate?: boolean } = {},
+    call?: CallOptions,
+  ): Promise<LeadImportResult> {
+    return this.http.json(
+      {
+        method: "POST",
+        path: "/v1/leads/import/emails",
+        body: { text, ...(options.validate === undefined ? {} : { validate: options.validate }) },
+      },
+      call,
+    );
+  }
+
   /** Imports a CSV file (header row names the fields); all rows or none. */
   importCsv(
     csv: string | Uint8Array,
@@ -169,6 +187,11 @@ export class BatchesApi {
   createDomainBatch(domains: string[], call?: CallOptions): Promise<Batch> {
     return this.http.json({ method: "POST", path: "/v1/batch", body: { domains } }, call);
   }
+
+  /** Checks a pasted list of domains (one per line or comma-separated) as a batch; all lines or none. */
+  importDomainList(text: string, call?: CallOptions): Promise<Batch> {
+    return this.http.json({ method: "POST", path: "/v1/batches/import/domains", body: { text } }, call);
+  }
 }
 
 export class CreditsApi {
@@ -186,6 +209,17 @@ export class CreditsApi {
   /** The credit ledger, newest first. */
   transactions(query: CreditTransactionsQuery = {}, call?: CallOptions): Promise<CreditTransactionsPage> {
     return this.http.json({ method: "GET", path: "/v1/credits/transactions", query }, call);
+  }
+
+  /** Whether credits can be bought on this server, in which currency, and the price. */
+  paymentSettings(call?: CallOptions): Promise<PaymentSettings> {
+    return this.http.json({ method: "GET", path: "/v1/payments/settings" }, call);
+  }
+
+  /** Starts buying credits: a Stripe Checkout Session for `amount` whole currency units; send the
+   *  buyer to the returned `url`. The credits arrive when Stripe reports the payment. */
+  checkout(amount: number, call?: CallOptions): Promise<Checkout> {
+    return this.http.json({ method: "POST", path: "/v1/payments/checkout", body: { amount } }, call);
   }
 }
 

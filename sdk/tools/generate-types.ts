@@ -9,10 +9,12 @@ import { fileURLToPath } from "node:url";
 import openapiTS, { astToString, COMMENT_HEADER } from "openapi-typescript";
 import { loadConfig } from "../../src/config/config.js";
 import { buildHttpApp, createServices } from "../../src/main.js";
+import { renderApiDoc } from "./render-api-doc.js";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const DOCUMENT_PATH = "sdk/openapi.json";
 export const TYPES_PATH = "sdk/src/openapi-types.ts";
+export const API_DOC_PATH = "docs/api.md";
 
 export interface GeneratedFiles {
   /** Repository-relative path -> formatted file text. */
@@ -63,6 +65,7 @@ export async function generateFiles(): Promise<GeneratedFiles> {
   return {
     [DOCUMENT_PATH]: format(DOCUMENT_PATH, `${JSON.stringify(document, null, 2)}\n`),
     [TYPES_PATH]: await renderTypes(document),
+    [API_DOC_PATH]: renderApiDoc(document),
   };
 }
 

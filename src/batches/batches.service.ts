@@ -91,14 +91,24 @@ export class BatchesService implements ValidationScheduler {
   }
 
   /** POST /v1/batch: 1-10,000 website checks, charged upfront per item. */
-  async createDomainBatch(accountId: string, domains: string[]): Promise<BatchView> {
+  /** All domains or none: any bad one refuses the batch (422), named by `domains.<index>`, or by
+   *  `line <n>` when the domains come from a pasted list (`lines[i]` is domain i's line). */
+  async createDomainBatch(accountId: string, domains: string[], lines?: number[]): Promise<BatchView> {
     const errors: FieldError[] = [];
     const urls = domains.map((d, i) => {
       const n = this.deps.normalizeWebsite(d);
-      if (!n.ok) errors.push({ field: `domains.${i}`, message: n.message, type: "format" });
+      if (!n.ok) {
+        const field = lines ? `line ${lines[i]}` : `domains.${i}`;
+        errors.push({ field, message: lines ? `${d}: ${n.message}` : n.message, type: "format" });
+      }
       return n.ok ? n.url : "";
     });
-    if (errors.length > 0) throw validationError(errors.slice(0, 100));
+    if (errors.length > 0) {
+      throw validationError(
+        errors.slice(0, 200),
+        lines ? `${errors.length} bad line(s); no batch was started` : "Request validation failed",
+      );
+    }
     const now = this.deps.clock.now();
     const at = now.toISOString();
     const batchId = newId("batch", now.getTime());

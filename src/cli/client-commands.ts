@@ -1,9 +1,11 @@
 // `leadcheck check email|website` and `leadcheck import`: commands for users of a running API
 // (hosted or self-hosted), built on the SDK. They never open the database: every rule is the
-// API's. Results go to stdout as JSON; progress and errors go to stderr.
+// API's. `check` prints a readable verdict (or the API's JSON with --json); `import` prints JSON.
+// Progress and errors go to stderr.
 import { readFile } from "node:fs/promises";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { type Batch, LeadcheckClient, LeadcheckError } from "../../sdk/src/index.js";
+import { type EmailResultLike, formatEmailResult, formatWebsiteResult, paintFor } from "./verdict-format.js";
 
 interface ConnectionOptions {
   url?: string;
@@ -34,6 +36,10 @@ function clientFor(opts: ConnectionOptions): LeadcheckClient {
 
 function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+function printVerdict(text: string): void {
+  process.stdout.write(`${text}\n`);
 }
 
 function positiveInt(name: string) {
@@ -107,21 +113,35 @@ export function registerClientCommands(program: Command): void {
       .argument("<address>", "email address")
       .option("--timeout <seconds>", "how long the API waits before handing back a job (5-60)", "30")
       .option("--no-wait", "print the job instead of following it when the check is still running")
-      .option("--poll-ms <ms>", "interval between job polls", positiveInt("--poll-ms"), 1000),
+      .option("--poll-ms <ms>", "interval between job polls", positiveInt("--poll-ms"), 1000)
+      .option("--json", "print the API's JSON answer (for scripts) instead of the verdict line"),
   ).action(
     run(
       async (
         address: string,
-        opts: ConnectionOptions & { timeout: string; wait: boolean; pollMs: number },
+        opts: ConnectionOptions & { timeout: string; wait: boolean; pollMs: number; json?: boolean },
       ) => {
         const client = clientFor(opts);
         const result = await client.checkEmail({ email: address, timeout: Number(opts.timeout) });
         if (result.status !== "processing" || !result.jobId || !opts.wait) {
-          print(result);
+          if (opts.json) print(result);
+          else printVerdict(formatEmailResult(result, paintFor(process.stdout, process.env)));
           return 0;
         }
         process.stderr.write(`Still verifying ${address}; following ${result.jobId}...\n`);
-        print(await client.waitForJob(result.jobId, { intervalMs: opts.pollMs }));
+        const job = await client.waitForJob(result.jobId, { intervalMs: opts.pollMs });
+        if (opts.json) {
+          print(job);
+          return 0;
+        }
+        const finished: EmailResultLike = job.result
+          ? { email: address, ...job.result }
+          : {
+              email: address,
+              status: "unknown",
+              error: job.error ?? `the verification job ended ${job.status}`,
+            };
+        printVerdict(formatEmailResult(finished, paintFor(process.stdout, process.env)));
         return 0;
       },
     ),
@@ -131,10 +151,13 @@ export function registerClientCommands(program: Command): void {
     check
       .command("website")
       .description("Check a website: reachability, redirects, TLS, parked domain, response time")
-      .argument("<url>", "URL or bare domain"),
+      .argument("<url>", "URL or bare domain")
+      .option("--json", "print the API's JSON answer (for scripts) instead of the verdict line"),
   ).action(
-    run(async (url: string, opts: ConnectionOptions) => {
-      print(await clientFor(opts).checkWebsite(url));
+    run(async (url: string, opts: ConnectionOptions & { json?: boolean }) => {
+      const result = await clientFor(opts).checkWebsite(url);
+      if (opts.json) print(result);
+      else printVerdict(formatWebsiteResult(result, paintFor(process.stdout, process.env)));
       return 0;
     }),
   );
@@ -157,7 +180,7 @@ export function registerClientCommands(program: Command): void {
         const csv = await readCsv(file);
         const imported = await client.leads.importCsv(csv, { validate: opts.validate });
         process.stderr.write(
-          `Imported ${imported.created} leads${imported.batchId ? `; validating in ${imported.batchId}` : ""}\n`,
+          `Imported ${imported.created} ${imported.created === 1 ? "lead" : "leads"}${imported.batchId ? `; validating in ${imported.batchId}` : ""}\n`,
         );
         if (!imported.batchId || !opts.wait) {
           print(imported);

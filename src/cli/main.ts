@@ -8,6 +8,22 @@ import { API_VERSION } from "../version.js";
 import { registerClientCommands } from "./client-commands.js";
 import { registerDashboardCommands } from "./dashboard-command.js";
 
+/** An admin command stopped before touching a database it should not (exit 2). */
+class RefusedError extends Error {}
+
+const CREATE_HELP = "allow a new, empty database (by default a missing or empty one is refused)";
+
+/** Says which database the command uses (stderr: stdout stays JSON) and refuses a new one unless --create. */
+async function announceDatabase(command: "admin" | "migrate", create: boolean | undefined): Promise<void> {
+  const { inspectDatabase, refusal } = await import("./database-target.js");
+  const url = config().databaseUrl;
+  const target = await inspectDatabase(url);
+  const origin = process.env.DATABASE_URL ? "DATABASE_URL" : `default, from ${process.cwd()}`;
+  process.stderr.write(`leadcheck: database ${target.shown} (${origin})\n`);
+  const reason = refusal(target, command, create === true);
+  if (reason) throw new RefusedError(reason);
+}
+
 function config() {
   return loadConfig(process.env);
 }
@@ -58,7 +74,9 @@ export function buildCli(): Command {
   program
     .command("migrate")
     .description("Apply pending database migrations and exit")
-    .action(async () => {
+    .option("--create", CREATE_HELP)
+    .action(async (opts: { create?: boolean }) => {
+      await announceDatabase("migrate", opts.create);
       const { migrateToLatest, openDatabase } = await import("../storage/db.js");
       // Index builds on a large table may outlast the statement timeout of requests.
       const database = openDatabase(config().databaseUrl, { statementTimeoutMs: 0 });
@@ -77,12 +95,14 @@ export function buildCli(): Command {
     .requiredOption("--user <userId>", "account id (the identity token's sub)")
     .requiredOption("--name <name>", "label for the key")
     .option("--description <text>", "optional description")
-    .action((opts: { user: string; name: string; description?: string }) =>
-      printWithServices(async (services) => {
+    .option("--create", CREATE_HELP)
+    .action(async (opts: { user: string; name: string; description?: string; create?: boolean }) => {
+      await announceDatabase("admin", opts.create);
+      await printWithServices(async (services) => {
         await services.credits.ensureAccount(opts.user);
         return services.keys.create(opts.user, opts.name, opts.description ?? null);
-      }),
-    );
+      });
+    });
 
   const credits = program.command("credits").description("Manage credits");
   credits
@@ -91,12 +111,14 @@ export function buildCli(): Command {
     .requiredOption("--user <userId>", "account id")
     .requiredOption("--credits <amount>", "stored credits, e.g. 1.5 (= 1,500 display credits)")
     .option("--reason <text>", "ledger reason", "CLI grant")
-    .action(async (opts: { user: string; credits: string; reason: string }) => {
+    .option("--create", CREATE_HELP)
+    .action(async (opts: { user: string; credits: string; reason: string; create?: boolean }) => {
       const { milliFromStoredCredits } = await import("../credits/credits.service.js");
       const milli = milliFromStoredCredits(Number(opts.credits));
       if (!opts.credits || milli === undefined || milli <= 0) {
         throw new ConfigError(`--credits must be a positive multiple of 0.001, got "${opts.credits}"`);
       }
+      await announceDatabase("admin", opts.create);
       await printWithServices((services) => services.credits.grant(opts.user, milli, opts.reason));
     });
 
@@ -108,7 +130,7 @@ export function buildCli(): Command {
 try {
   await buildCli().parseAsync(process.argv);
 } catch (error) {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof RefusedError) {
     process.stderr.write(`leadcheck: ${error.message}\n`);
     process.exit(2);
   }

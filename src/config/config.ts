@@ -135,6 +135,22 @@ export interface Config {
     /** Address block lists for MX hosts (`<reversed ip>.<zone>`); empty: none. */
     dnsblIpZones: string[];
   };
+  payments: {
+    /** Stripe secret key (sk_...); buying credits is on only with it and the webhook secret. */
+    stripeSecretKey: string | undefined;
+    /** Signing secret (whsec_...) of the Stripe webhook endpoint /v1/payments/stripe/webhook. */
+    stripeWebhookSecret: string | undefined;
+    /** Where the Stripe library sends its requests; unset: Stripe's API (tests point it at a local fake). */
+    stripeApiUrl: string | undefined;
+    /** ISO 4217 code, lower case; 1 unit of it buys 1,000 validations (1 stored credit). */
+    currency: string;
+    /** Smallest purchase in whole currency units. */
+    minimumAmount: number;
+    /** Largest purchase in whole currency units. */
+    maximumAmount: number;
+    /** Public origin of the dashboard for Checkout's return URLs; unset: the request's own origin. */
+    publicUrl: string | undefined;
+  };
   shutdownTimeoutMs: number;
   /** After SIGTERM, readiness answers 503 this long before the listener closes (load balancers
    *  stop sending first). */
@@ -226,6 +242,28 @@ function jobExpiryOverrides(env: Env): Record<string, number> {
     overrides[name] = n;
   }
   return overrides;
+}
+
+function httpUrl(env: Env, name: string): string | undefined {
+  const raw = str(env, name);
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+  }
+  return url.origin;
+}
+
+function currencyCode(env: Env): string {
+  const raw = (str(env, "PAYMENT_CURRENCY") ?? "usd").toLowerCase();
+  if (!/^[a-z]{3}$/.test(raw))
+    throw new ConfigError(`PAYMENT_CURRENCY must be an ISO 4217 code, got "${raw}"`);
+  return raw;
 }
 
 export function loadConfig(env: Env = process.env): Readonly<Config> {
@@ -327,6 +365,15 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       rdapBootstrapUrl: str(env, "RDAP_BOOTSTRAP_URL"),
       dnsblDomainZones: parseZones(env.DNSBL_DOMAIN_ZONES, DEFAULT_DNSBL_DOMAIN_ZONES),
       dnsblIpZones: parseZones(env.DNSBL_IP_ZONES, DEFAULT_DNSBL_IP_ZONES),
+    },
+    payments: {
+      stripeSecretKey: str(env, "STRIPE_SECRET_KEY"),
+      stripeWebhookSecret: str(env, "STRIPE_WEBHOOK_SECRET"),
+      stripeApiUrl: httpUrl(env, "STRIPE_API_URL"),
+      currency: currencyCode(env),
+      minimumAmount: int(env, "PAYMENT_MIN_AMOUNT", 5, 1),
+      maximumAmount: int(env, "PAYMENT_MAX_AMOUNT", 10_000, 1),
+      publicUrl: httpUrl(env, "PUBLIC_URL"),
     },
     shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 25_000, 0),
     shutdownDrainMs: int(env, "SHUTDOWN_DRAIN_MS", 0, 0),

@@ -176,7 +176,7 @@ export class CreditsRepo {
       .selectFrom("credit_ledger")
       .selectAll()
       .where("account_id", "=", accountId)
-      .where("kind", "=", "grant")
+      .where("kind", "in", ["grant", "purchase"])
       .orderBy("id", "desc")
       .limit(1)
       .executeTakeFirst();

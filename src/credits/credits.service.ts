@@ -22,6 +22,16 @@ export interface DebitRequest {
   idempotencyKey?: string | null;
 }
 
+export interface GrantRequest {
+  accountId: string;
+  amountMilli: number;
+  reason: string;
+  kind: "grant" | "purchase";
+  /** A purchase's payment id. */
+  reference?: string | null;
+  idempotencyKey?: string | null;
+}
+
 export type DebitOutcome =
   | { kind: "debited"; balanceMilli: number; entry: LedgerEntry | null; alreadyApplied: boolean }
   | { kind: "insufficient_credits"; requiredMilli: number; availableMilli: number };
@@ -137,28 +147,35 @@ export class CreditsService {
   }
 
   async grant(accountId: string, amountMilli: number, reason: string): Promise<CreditBalance> {
+    await runInTransaction(this.deps.database.db, (trx) =>
+      this.grantWithin(trx, { accountId, amountMilli, reason, kind: "grant" }),
+    );
+    return this.balance(accountId);
+  }
+
+  /** Adds credits inside the caller's transaction (creating the account on first sight) and writes
+   *  the ledger entry; a purchase passes its payment id as `reference`. */
+  async grantWithin(trx: Transaction<Schema>, request: GrantRequest): Promise<LedgerEntry> {
+    const { accountId, amountMilli } = request;
     if (!Number.isSafeInteger(amountMilli) || amountMilli <= 0) {
       throw new Error(`grant amount must be a positive integer of milli-credits, got ${amountMilli}`);
     }
     const now = this.deps.clock.now();
-    await runInTransaction(this.deps.database.db, async (trx) => {
-      await this.repo.createAccountIfMissing(trx, accountId, this.deps.newAccountMilliCredits, now);
-      const balanceMilli = await this.repo.addToBalance(trx, accountId, amountMilli, now);
-      await this.repo.appendEntry(
-        trx,
-        {
-          accountId,
-          deltaMilli: amountMilli,
-          balanceAfterMilli: balanceMilli,
-          kind: "grant",
-          reason,
-          reference: null,
-          idempotencyKey: null,
-        },
-        now,
-      );
-    });
-    return this.balance(accountId);
+    await this.repo.createAccountIfMissing(trx, accountId, this.deps.newAccountMilliCredits, now);
+    const balanceMilli = await this.repo.addToBalance(trx, accountId, amountMilli, now);
+    return this.repo.appendEntry(
+      trx,
+      {
+        accountId,
+        deltaMilli: amountMilli,
+        balanceAfterMilli: balanceMilli,
+        kind: request.kind,
+        reason: request.reason,
+        reference: request.reference ?? null,
+        idempotencyKey: request.idempotencyKey ?? null,
+      },
+      now,
+    );
   }
 
   async balance(accountId: string): Promise<CreditBalance> {

@@ -17,6 +17,7 @@ import type { LeadBulkActions } from "../leads/lead-bulk-actions.js";
 import type { LeadsService, WebsiteNormalizer } from "../leads/leads.service.js";
 import type { Clock } from "../lib/clock.js";
 import type { Metrics } from "../metrics/metrics.js";
+import type { PaymentsService } from "../payments/payments.service.js";
 import type { Database } from "../storage/db.js";
 import type { UsageService } from "../usage/usage.service.js";
 import type { EmailChecksService } from "../validation/email-checks.service.js";
@@ -30,6 +31,7 @@ export interface AppDeps {
   events: EventBus;
   keys: KeysService;
   credits: CreditsService;
+  payments: PaymentsService;
   identity: IdentityVerifier;
   signin: SigninService;
   leads: LeadsService;

@@ -20,6 +20,7 @@ import { checksRoutes } from "./routes/checks.routes.js";
 import { creditsRoutes } from "./routes/credits.routes.js";
 import { keysRoutes } from "./routes/keys.routes.js";
 import { leadsRoutes } from "./routes/leads.routes.js";
+import { paymentsRoutes } from "./routes/payments.routes.js";
 import { probeRoutes } from "./routes/probes.routes.js";
 import { sessionRoutes } from "./routes/session.routes.js";
 import { usageRoutes } from "./routes/usage.routes.js";
@@ -163,6 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await probeRoutes(scope as App, deps);
     await keysRoutes(scope as App, deps);
     await creditsRoutes(scope as App, deps);
+    await paymentsRoutes(scope as App, deps);
     await adminRoutes(scope as App, deps);
     await leadsRoutes(scope as App, deps);
     await batchesRoutes(scope as App, deps);

@@ -155,7 +155,13 @@ export const EXPORT_COLUMNS = [
 
 /** A CSV stream of the rows (one header line, then one line per lead). */
 export function leadsCsvStream(rows: AsyncIterable<LeadsTable>) {
-  const out = stringify({ header: true, columns: [...EXPORT_COLUMNS] });
+  // Booleans as words (csv-stringify's default writes true as 1 and false as ""), so an empty
+  // cell means null ("not checked") and nothing else.
+  const out = stringify({
+    header: true,
+    columns: [...EXPORT_COLUMNS],
+    cast: { boolean: (value) => (value ? "true" : "false") },
+  });
   (async () => {
     try {
       for await (const row of rows) {

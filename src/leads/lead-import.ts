@@ -84,10 +84,10 @@ export class LeadImport {
           throw validationError(
             errors.slice(0, 200).map((e) => ({
               field: `line ${strict.lines[e.index] ?? e.index + 2}`,
-              message: e.error,
+              message: e.email ? `${e.email}: ${e.error}` : e.error,
               type: "row",
             })),
-            `${errors.length} bad row(s); nothing was imported`,
+            `${errors.length} bad line(s); nothing was imported`,
           );
         }
         let batchId: string | null = null;

@@ -27,7 +27,7 @@ export interface CreditLedgerTable {
   /** Signed change in milli-credits: grants positive, debits negative. */
   delta_milli: number;
   balance_after_milli: number;
-  kind: "signup" | "grant" | "debit";
+  kind: "signup" | "grant" | "purchase" | "debit";
   reason: string;
   reference: string | null;
   idempotency_key: string | null;
@@ -75,10 +75,36 @@ export interface JobsTable {
   output?: string | null;
 }
 
+/** Webhook events of a payment provider already handled: a replay is recognised by its id. */
+export interface PaymentEventsTable {
+  event_id: string;
+  provider: string;
+  type: string;
+  received_at: string;
+}
+
+/** One row per paid checkout session: a session grants credits once. */
+export interface PaymentsTable {
+  session_id: string;
+  provider: string;
+  account_id: string;
+  /** The provider's payment id (Stripe: the PaymentIntent, else the session). */
+  payment_id: string;
+  event_id: string;
+  /** What was paid, in the currency's smallest unit. */
+  amount_minor: number;
+  currency: string;
+  milli_credits: number;
+  ledger_entry_id: string;
+  created_at: string;
+}
+
 export interface Schema {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
   credit_ledger: CreditLedgerTable;
+  payment_events: PaymentEventsTable;
+  payments: PaymentsTable;
   events: EventsTable;
   jobs: JobsTable;
   leads: LeadsTable;

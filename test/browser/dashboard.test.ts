@@ -145,7 +145,7 @@ describe("dashboard in Chromium", { skip }, () => {
     ]);
     const csv = await readFile((await download.path())!, "utf8");
     const lines = csv.trim().split(/\r?\n/);
-    assert.match(lines[0]!, /^index,input,status,verdict,leadId,error,/);
+    assert.match(lines[0]!, /^line,input,verdict,reason,rating,recommendation,/);
     assert.equal(lines.length, 5, csv);
     assert.match(csv, /alice@acme\.test/);
   });
@@ -215,9 +215,13 @@ describe("dashboard in Chromium", { skip }, () => {
     await page.getByRole("radio", { name: /Email addresses/ }).check();
     await page.getByTestId("paste-list").fill("carol@acme.test, anyone@catchall.test\nnot-an-email");
     await page.getByRole("button", { name: "Start batch of 3" }).click();
+    const refused = page.getByTestId("paste-form").getByTestId("field-errors");
+    await refused.waitFor();
+    assert.match(await text(refused), /line 2: not-an-email: /);
+    await page.getByTestId("paste-list").fill("carol@acme.test, anyone@catchall.test");
+    await page.getByRole("button", { name: "Start batch of 2" }).click();
     const bulk = page.getByTestId("bulk-result");
     await bulk.filter({ hasText: "Created 2 leads" }).waitFor();
-    assert.match(await text(bulk), /Line 3 \(not-an-email\)/);
     await page
       .getByTestId("batch-status")
       .filter({ hasText: "Finished: 2 of 2 done" })

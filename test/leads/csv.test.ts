@@ -99,6 +99,39 @@ for (const kind of dialects()) {
       assert.equal(await credits(), before - 4);
     });
 
+    it("writes booleans as true and false in the export, and an empty cell only for null", {
+      skip,
+    }, async () => {
+      const imported = await importCsv("email\nyes@example.test\nno@example.test\n");
+      const [yes, no] = imported.json().leadIds as string[];
+      const { db } = h.services.database;
+      await db
+        .updateTable("leads")
+        .set({ email_valid: 1, domain_ssl_valid: 0 })
+        .where("id", "=", yes!)
+        .execute();
+      await db.updateTable("leads").set({ email_valid: 0, domain_parked: 1 }).where("id", "=", no!).execute();
+      const res = await h.app.inject({
+        method: "GET",
+        url: "/v1/leads/export",
+        headers: { "x-api-key": key },
+      });
+      const rows = parse(res.body, { columns: true }) as Record<string, string>[];
+      const row = (email: string) => rows.find((r) => r.email === email)!;
+      assert.deepEqual(
+        [
+          row("yes@example.test").emailValid,
+          row("yes@example.test").domainSslValid,
+          row("yes@example.test").domainParked,
+        ],
+        ["true", "false", ""],
+      );
+      assert.deepEqual(
+        [row("no@example.test").emailValid, row("no@example.test").domainParked],
+        ["false", "true"],
+      );
+    });
+
     it("refuses a JSON body on the import route with 415", { skip }, async () => {
       const res = await h.app.inject({
         method: "POST",
@@ -125,6 +158,7 @@ for (const kind of dialects()) {
       assert.equal(ann.leadDeliverabilityRating, "0");
       assert.equal(ann.validationStatus, "new");
       assert.equal(JSON.parse(ann.customFields!)["Favorite Color"], "blue");
+      assert.equal(ann.emailValid, "", "never validated: empty, not false");
       const bad = await h.app.inject({
         method: "GET",
         url: "/v1/leads/export?format=xml",

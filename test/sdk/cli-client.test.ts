@@ -66,19 +66,39 @@ describe("leadcheck client commands", () => {
     });
   });
 
-  it("checks an email with the address and key from the environment", async () => {
-    const run = await cli(["check", "email", "alice@acme.test", "--timeout", "10"], env);
+  it("prints a readable verdict line with the reason and key facts, without colour off a terminal", async () => {
+    const [email, website] = await Promise.all([
+      cli(["check", "email", "alice@acme.test", "--timeout", "10"], { ...env, NO_COLOR: "" }),
+      cli(["check", "website", "acme.test"], { ...env, FORCE_COLOR: "1" }),
+    ]);
+    assert.equal(email.code, 0, email.stderr);
+    assert.match(
+      email.stdout,
+      /^✔ VALID {2}alice@acme\.test {2}deliverable\n {2}mail server mx\.acme\.test · /,
+    );
+    assert.match(email.stdout, /catch-all no · disposable no/);
+    assert.match(email.stdout, /1 credit used, [\d,]+ left\n$/);
+    assert.ok(!email.stdout.includes("\u001b["), "no colour codes when stdout is not a terminal");
+    assert.equal(website.code, 0, website.stderr);
+    assert.ok(website.stdout.startsWith("\u001b[32m"), "FORCE_COLOR colours the verdict green");
+    assert.match(website.stdout, /ACTIVE.*acme\.test.*answers HTTP 200/);
+    assert.match(website.stdout, /TLS valid · parked no/);
+  });
+
+  it("checks an email with the address and key from the environment (--json)", async () => {
+    const run = await cli(["check", "email", "alice@acme.test", "--timeout", "10", "--json"], env);
     assert.equal(run.code, 0, run.stderr);
     const result = JSON.parse(run.stdout);
     assert.equal(result.status, "valid");
     assert.equal(result.valid, true);
   });
 
-  it("checks a website with --url and --api-key flags", async () => {
+  it("checks a website with --url and --api-key flags (--json)", async () => {
     const run = await cli([
       "check",
       "website",
       "acme.test",
+      "--json",
       "--url",
       env.LEADCHECK_URL!,
       "--api-key",

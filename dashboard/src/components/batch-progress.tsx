@@ -108,31 +108,34 @@ function BatchResults({ batchId, kind }: { batchId: string; kind: string }) {
                   #
                 </th>
                 <th scope="col">Input</th>
-                <th scope="col">Item</th>
                 <th scope="col">Verdict</th>
+                <th scope="col">Reason</th>
                 <th scope="col">{kind === "domain_check" ? "Website" : "Rating"}</th>
-                <th scope="col">Error</th>
               </tr>
             </thead>
             <tbody>
-              {page.data.results.map((r) => (
-                <tr key={r.index} data-testid="batch-result">
-                  <td className="num">{r.index + 1}</td>
-                  <td>
-                    {r.leadId ? (
-                      <Link to={`/leads/${encodeURIComponent(r.leadId)}`}>{r.input}</Link>
-                    ) : (
-                      r.input
-                    )}
-                  </td>
-                  <td>{r.status}</td>
-                  <td>{r.verdict ?? "—"}</td>
-                  <td>
-                    <ResultSummary result={r.result} />
-                  </td>
-                  <td>{r.error ?? ""}</td>
-                </tr>
-              ))}
+              {page.data.results.map((r) => {
+                const row = resultRow(r);
+                return (
+                  <tr key={r.index} data-testid="batch-result">
+                    <td className="num">{r.index + 1}</td>
+                    <td className="wrap">
+                      {r.leadId ? (
+                        <Link to={`/leads/${encodeURIComponent(r.leadId)}`}>{r.input}</Link>
+                      ) : (
+                        r.input
+                      )}
+                    </td>
+                    <td>
+                      <span className={`verdict verdict-${row.tone}`}>{row.verdict}</span>
+                    </td>
+                    <td data-testid="batch-result-reason">{row.reason}</td>
+                    <td>
+                      <ResultSummary result={r.result} />
+                    </td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
           <Pager
@@ -170,18 +173,58 @@ function ResultSummary({ result }: { result: Result["result"] }) {
   return <>{parts.join(" · ") || "—"}</>;
 }
 
+type Tone = "good" | "warn" | "bad" | "none";
+
+/** The verdict word, its colour and the reason of one result, for the table and the CSV alike. */
+function resultRow(r: Result): { verdict: string; tone: Tone; reason: string } {
+  const result = (r.result ?? {}) as Record<string, unknown>;
+  if (r.status === "failed" || (!r.verdict && r.error)) {
+    return { verdict: "Failed", tone: "bad", reason: r.error ?? "the item could not be processed" };
+  }
+  const verdict = r.verdict ?? "";
+  const tone: Tone =
+    verdict === "valid" || verdict === "active"
+      ? "good"
+      : verdict === "invalid" || verdict === "inactive" || verdict === "error"
+        ? "bad"
+        : verdict
+          ? "warn"
+          : "none";
+  const reasonCode = typeof result.emailReason === "string" ? result.emailReason : null;
+  const reason =
+    (reasonCode ? reasonCode.replaceAll("_", " ") : null) ??
+    (typeof result.error === "string" && result.error ? result.error : null) ??
+    (result.isParked === true ? "parked domain" : null) ??
+    (typeof result.httpStatus === "number" ? `answers HTTP ${result.httpStatus}` : null) ??
+    r.error ??
+    "";
+  const word = verdict ? verdict.charAt(0).toUpperCase() + verdict.slice(1) : "Pending";
+  return { verdict: word, tone, reason };
+}
+
 function resultsCsv(results: Result[]): string {
-  const resultKeys = [...new Set(results.flatMap((r) => Object.keys(r.result ?? {})))];
+  const facts = [
+    "rating",
+    "recommendation",
+    "httpStatus",
+    "finalUrl",
+    "sslValid",
+    "isParked",
+    "responseTimeMs",
+  ];
   return toCsv(
-    ["index", "input", "status", "verdict", "leadId", "error", ...resultKeys],
-    results.map((r) => [
-      r.index,
-      r.input,
-      r.status,
-      r.verdict,
-      r.leadId,
-      r.error,
-      ...resultKeys.map((k) => (r.result as Record<string, unknown> | null)?.[k]),
-    ]),
+    ["line", "input", "verdict", "reason", ...facts, "leadId"],
+    results.map((r) => {
+      const row = resultRow(r);
+      const result = (r.result ?? {}) as Record<string, unknown>;
+      return [
+        r.index + 1,
+        r.input,
+        r.verdict ?? (r.status === "failed" ? "failed" : ""),
+        row.reason,
+        ...facts.map((k) => result[k]),
+        r.leadId,
+      ];
+    }),
   );
 }

@@ -1,5 +1,9 @@
-// Credits: the balance, what was used this month, the last purchase, and the ledger page by page.
-import { useState } from "react";
+// Credits: the balance, what was used this month, the last purchase, buying more (Stripe Checkout
+// when the server has it, otherwise how an operator grants credits), and the ledger page by page.
+// Every amount is in credits as the user spends them: 1 credit per check (the API's
+// displayCredits; its stored credits are 1,000 times smaller).
+import { type FormEvent, useState } from "react";
+import type { PaymentSettings } from "../../../sdk/src/api-types.js";
 import { useApi, useLoader } from "../api.js";
 import {
   displayCredits,
@@ -17,6 +21,8 @@ export function CreditsPage() {
   const { client } = useApi();
   const [offset, setOffset] = useState(0);
   const balance = useLoader((_api, signal) => client.credits.get({ signal }), []);
+  const settings = useLoader((_api, signal) => client.credits.paymentSettings({ signal }), []);
+  const checkout = new URLSearchParams(window.location.search).get("checkout");
   const ledger = useLoader(
     (_api, signal) => client.credits.transactions({ limit: PAGE, offset }, { signal }),
     [offset],
@@ -25,29 +31,44 @@ export function CreditsPage() {
   return (
     <section aria-labelledby="credits-title">
       <h1 id="credits-title">Credits</h1>
+      <p className="muted">1 credit per email or website check; a lead validated on creation uses 2.</p>
+      {checkout === "success" ? (
+        <p className="info" role="status" data-testid="checkout-status">
+          Payment received. The credits are added as soon as Stripe confirms it, usually within seconds:{" "}
+          <button type="button" onClick={balance.reload}>
+            Refresh the balance
+          </button>
+        </p>
+      ) : checkout === "cancelled" ? (
+        <p className="info" role="status" data-testid="checkout-status">
+          Payment cancelled: nothing was charged.
+        </p>
+      ) : null}
       <ErrorMessage error={balance.error} />
       {balance.loading && !balance.data ? <Loading what="your balance" /> : null}
       {balance.data ? (
         <dl className="cards" data-testid="balance">
           <div>
             <dt>Balance</dt>
-            <dd data-testid="balance-credits">{formatNumber(balance.data.displayCredits)} credits</dd>
-            <dd className="muted">{balance.data.credits} stored credits</dd>
+            <dd data-testid="balance-credits">{plural(balance.data.displayCredits, "credit")}</dd>
           </div>
           <div>
             <dt>Used this month</dt>
-            <dd>{displayCredits(balance.data.usedThisMonth)} credits</dd>
+            <dd>{plural(Math.round(balance.data.usedThisMonth * 1000), "credit")}</dd>
           </div>
           <div>
             <dt>Last purchase</dt>
             <dd>
               {balance.data.lastPurchase
-                ? `${displayCredits(balance.data.lastPurchase.credits)} credits, ${formatDate(balance.data.lastPurchase.at)}`
+                ? `${plural(Math.round(balance.data.lastPurchase.credits * 1000), "credit")}, ${formatDate(balance.data.lastPurchase.at)}`
                 : "none yet"}
             </dd>
           </div>
         </dl>
       ) : null}
+
+      {settings.data ? <BuyCredits settings={settings.data} /> : null}
+      <ErrorMessage error={settings.error} />
 
       <h2>Ledger</h2>
       <ErrorMessage error={ledger.error} />
@@ -63,7 +84,7 @@ export function CreditsPage() {
                 <th scope="col">When</th>
                 <th scope="col">Type</th>
                 <th scope="col" className="num">
-                  Amount
+                  Credits
                 </th>
                 <th scope="col" className="num">
                   Balance after
@@ -100,6 +121,85 @@ export function CreditsPage() {
           />
         </>
       ) : null}
+    </section>
+  );
+}
+
+const plural = (n: number, word: string) => `${formatNumber(n)} ${word}${n === 1 ? "" : "s"}`;
+
+function BuyCredits({ settings }: { settings: PaymentSettings }) {
+  const { client, guard } = useApi();
+  const [amount, setAmount] = useState(String(settings.minimumAmount));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const currency = settings.currency.toUpperCase();
+  const units = Number(amount);
+  const valid = Number.isInteger(units) && units >= settings.minimumAmount && units <= settings.maximumAmount;
+
+  if (!settings.enabled) {
+    return (
+      <section className="panel" aria-labelledby="buy-title" data-testid="buy-credits">
+        <h2 id="buy-title">Buy credits</h2>
+        <p>Buying credits is not set up on this server. Ask its operator to add credits to your account:</p>
+        <pre>
+          <code>npm run leadcheck -- credits grant --user &lt;your account id&gt; --credits 5</code>
+        </pre>
+        <p className="muted">
+          That command takes stored credits: 5 adds {formatNumber(5 * settings.displayCreditsPerUnit)}{" "}
+          credits. Operators can also use <code>POST /v1/admin/accounts/&lt;account&gt;/credits</code>, or
+          turn on card payments by setting <code>STRIPE_SECRET_KEY</code> and{" "}
+          <code>STRIPE_WEBHOOK_SECRET</code>.
+        </p>
+      </section>
+    );
+  }
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!valid) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const session = await guard(client.credits.checkout(units));
+      window.location.assign(session.url);
+    } catch (e) {
+      setError(e);
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="panel" aria-labelledby="buy-title" data-testid="buy-credits">
+      <h2 id="buy-title">Buy credits</h2>
+      <p>
+        1 {currency} buys {formatNumber(settings.displayCreditsPerUnit)} credits. Payment is by Stripe; the
+        credits are added as soon as it is confirmed.
+      </p>
+      <form className="buy-form" onSubmit={submit}>
+        <label>
+          Amount in {currency}
+          <input
+            type="number"
+            inputMode="numeric"
+            min={settings.minimumAmount}
+            max={settings.maximumAmount}
+            step={1}
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+            data-testid="buy-amount"
+            aria-describedby="buy-gets"
+          />
+        </label>
+        <p id="buy-gets" data-testid="buy-gets">
+          {valid
+            ? `You get ${formatNumber(units * settings.displayCreditsPerUnit)} credits.`
+            : `Enter a whole amount from ${settings.minimumAmount} to ${formatNumber(settings.maximumAmount)} ${currency}.`}
+        </p>
+        <button type="submit" disabled={busy || !valid} data-testid="buy-submit">
+          {busy ? "Opening Stripe…" : "Buy credits"}
+        </button>
+      </form>
+      <ErrorMessage error={error} title="The payment could not be started." />
     </section>
   );
 }

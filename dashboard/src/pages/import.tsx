@@ -1,8 +1,9 @@
-// Import: a CSV file sent to POST /v1/leads/import (per-line errors shown as the API lists them),
-// or a pasted list of emails (POST /v1/leads/bulk) or domains (POST /v1/batch). A started batch is
-// followed live until it finishes, then its results can be downloaded.
+// Import: a CSV file (POST /v1/leads/import), or a pasted list of emails (POST
+// /v1/leads/import/emails) or domains (POST /v1/batches/import/domains). All three are all lines or
+// none, with bad lines listed by line number as the API reports them (ADR 0016). A started batch
+// is followed live until it finishes, then its results can be downloaded.
 import { type FormEvent, useState } from "react";
-import type { Batch, LeadBulkResult, LeadImportResult } from "../../../sdk/src/api-types.js";
+import type { Batch, LeadImportResult } from "../../../sdk/src/api-types.js";
 import { useApi } from "../api.js";
 import { BatchProgress } from "../components/batch-progress.js";
 import { ErrorMessage, formatNumber } from "../components/ui.js";
@@ -59,7 +60,7 @@ function CsvUpload({ onBatch }: { onBatch(batchId: string): void }) {
       <p className="muted">
         The header row names the fields (<code>email</code> is required; <code>website</code>,{" "}
         <code>company</code>, <code>first_name</code>, … are optional; other columns are kept as custom
-        fields). A file with a bad row is refused whole, with the lines to fix.
+        fields). A file with a bad row is refused whole, with the lines to fix; nothing is charged.
       </p>
       <label>
         CSV file
@@ -81,7 +82,7 @@ function CsvUpload({ onBatch }: { onBatch(batchId: string): void }) {
       <ErrorMessage error={error} title="Nothing was imported." />
       {result ? (
         <p role="status" data-testid="import-result">
-          Imported {formatNumber(result.created)} leads
+          Imported {formatNumber(result.created)} {result.created === 1 ? "lead" : "leads"}
           {result.batchId ? "; validating them now." : " without validation."}{" "}
           {result.batchId ? null : <Link to="/leads?source=csv">See them</Link>}
         </p>
@@ -96,10 +97,12 @@ function PasteList({ onBatch }: { onBatch(batchId: string, initial?: Batch): voi
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const [bulk, setBulk] = useState<LeadBulkResult | null>(null);
+  const [imported, setImported] = useState<LeadImportResult | null>(null);
 
+  // The server's rule, for the count on the button: entries are split on lines and commas only.
   const items = text
-    .split(/[\s,;]+/)
+    .split(/\r\n|\r|\n/)
+    .flatMap((line) => line.split(","))
     .map((s) => s.trim())
     .filter(Boolean);
 
@@ -107,19 +110,14 @@ function PasteList({ onBatch }: { onBatch(batchId: string, initial?: Batch): voi
     event.preventDefault();
     setBusy(true);
     setError(null);
-    setBulk(null);
+    setImported(null);
     try {
       if (kind === "emails") {
-        const answer = await guard(
-          client.leads.bulk(
-            items.map((email) => ({ email })),
-            { validate: true },
-          ),
-        );
-        setBulk(answer);
+        const answer = await guard(client.leads.importEmailList(text, { validate: true }));
+        setImported(answer);
         if (answer.batchId) onBatch(answer.batchId);
       } else {
-        const batch = await guard(client.batches.createDomainBatch(items));
+        const batch = await guard(client.batches.importDomainList(text));
         onBatch(batch.batchId, batch);
       }
     } catch (e) {
@@ -144,7 +142,7 @@ function PasteList({ onBatch }: { onBatch(batchId: string, initial?: Batch): voi
         </label>
       </fieldset>
       <label>
-        One per line (or separated by commas)
+        One per line (or separated by commas). A list with a bad line is refused whole, with the lines to fix.
         <textarea
           rows={8}
           value={text}
@@ -157,23 +155,11 @@ function PasteList({ onBatch }: { onBatch(batchId: string, initial?: Batch): voi
         {busy ? "Starting…" : `Start batch of ${formatNumber(items.length)}`}
       </button>
       <ErrorMessage error={error} title="The batch was not started." />
-      {bulk ? (
-        <div role="status" data-testid="bulk-result">
-          <p>
-            Created {formatNumber(bulk.created)} leads
-            {bulk.failed > 0 ? `; ${formatNumber(bulk.failed)} were refused:` : "."}
-          </p>
-          {bulk.errors.length > 0 ? (
-            <ul>
-              {bulk.errors.map((e) => (
-                <li key={e.index}>
-                  Line {e.index + 1}
-                  {e.email ? ` (${e.email})` : ""}: {e.error}
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
+      {imported ? (
+        <p role="status" data-testid="bulk-result">
+          Created {formatNumber(imported.created)} {imported.created === 1 ? "lead" : "leads"}; validating
+          them now.
+        </p>
       ) : null}
     </form>
   );

@@ -1,9 +1,10 @@
 import { Type } from "@sinclair/typebox";
 import { MAX_DOMAIN_BATCH } from "../../batches/batches.schemas.js";
+import { splitPastedList } from "../../leads/pasted-list.js";
 import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY, Nullable, PageQuery } from "../schemas.js";
-import { BatchView } from "./leads.routes.js";
+import { BatchView, refuseEmptyOrHuge } from "./leads.routes.js";
 
 const BatchParams = Type.Object({ batchId: Type.String({ minLength: 1, maxLength: 100 }) });
 
@@ -121,5 +122,32 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
       },
     },
     async (request) => deps.batches.createDomainBatch(principalOf(request).accountId, request.body.domains),
+  );
+
+  app.post(
+    "/v1/batches/import/domains",
+    {
+      config,
+      schema: {
+        ...common,
+        operationId: "importDomainList",
+        summary: "Check a pasted list of domains as a batch (one per line, or separated by commas)",
+        description:
+          "Like the other imports: all lines or none. Any bad domain refuses the whole list (422, `details.errors[].field` is `line N`), nothing charged. Spaces inside a line are not separators.",
+        body: Type.Object({
+          text: Type.String({ minLength: 1, maxLength: 1_000_000, description: "The pasted list" }),
+        }),
+        response: { 200: BatchView },
+      },
+    },
+    async (request) => {
+      const entries = splitPastedList(request.body.text);
+      refuseEmptyOrHuge(entries.length);
+      return deps.batches.createDomainBatch(
+        principalOf(request).accountId,
+        entries.map((entry) => entry.value),
+        entries.map((entry) => entry.line),
+      );
+    },
   );
 }

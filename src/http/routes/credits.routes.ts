@@ -4,25 +4,35 @@ import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY, Nullable, PageQuery, Timestamp } from "../schemas.js";
 
+const LastPurchase = Type.Object(
+  {
+    credits: Type.Number({ description: "Credits added, stored credits" }),
+    at: Timestamp,
+  },
+  { description: "The latest purchase or grant" },
+);
+
 export const CreditBalance = Type.Object({
   userId: Type.String(),
-  credits: Type.Number({ description: "Stored credits (3 decimals)" }),
-  displayCredits: Type.Integer({ description: "Stored credits x 1000" }),
+  credits: Type.Number({ description: "Balance, stored credits (up to 3 decimals; 0.001 = 1 check)" }),
+  displayCredits: Type.Integer({ description: "Balance, display credits (stored x 1000; 1 = 1 check)" }),
   updatedAt: Timestamp,
-  usedThisMonth: Type.Number(),
-  used_this_month: Type.Number(),
-  lastPurchase: Nullable(Type.Object({ credits: Type.Number(), at: Timestamp })),
-  last_purchase: Nullable(Type.Object({ credits: Type.Number(), at: Timestamp })),
+  usedThisMonth: Type.Number({ description: "Spent since the 1st of the month (UTC), stored credits" }),
+  used_this_month: Type.Number({ description: "Same as usedThisMonth, stored credits" }),
+  lastPurchase: Nullable(LastPurchase),
+  last_purchase: Nullable(LastPurchase),
 });
 
 const Transaction = Type.Object({
   id: Type.String(),
-  type: Type.String({ description: "signup, grant or debit" }),
+  type: Type.String({ description: "signup, grant, purchase or debit" }),
   amount: Type.Number({ description: "Signed change in stored credits" }),
-  displayAmount: Type.Integer(),
-  balanceAfter: Type.Number(),
+  displayAmount: Type.Integer({ description: "Signed change in display credits (amount x 1000)" }),
+  balanceAfter: Type.Number({ description: "Balance after this entry, stored credits" }),
   reason: Type.String(),
-  reference: Nullable(Type.String()),
+  reference: Nullable(
+    Type.String({ description: "What the entry is for: a job, batch or lead id; a purchase's payment id" }),
+  ),
   createdAt: Timestamp,
 });
 

@@ -11,6 +11,7 @@ import {
   TAG_MAX_CHARS,
   TAGS_PER_LEAD_MAX,
 } from "../../leads/leads.schemas.js";
+import { MAX_PASTED_ENTRIES, splitPastedList } from "../../leads/pasted-list.js";
 import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { AppError, validationError } from "../errors.js";
@@ -232,15 +233,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
         description:
           "Unknown columns become customFields; source is csv. Any bad row refuses the whole file (422 listing rows by line number). `?validate=false` imports without validation and without charge.",
         querystring: Type.Object({ validate: Type.Optional(Type.Boolean({ default: true })) }),
-        response: {
-          200: Type.Object({
-            batchId: Nullable(Type.String()),
-            status: Type.String(),
-            created: Type.Integer(),
-            pollUrl: Nullable(Type.String()),
-            leadIds: Type.Array(Type.String()),
-          }),
-        },
+        response: { 200: ImportResult },
       },
     },
     async (request) => {
@@ -261,13 +254,39 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       const result = await leads.bulk(accountId, parsed.value.leads, validate, "csv", {
         lines: parsed.value.lines,
       });
-      return {
-        batchId: result.batchId,
-        status: result.batchId ? "processing" : "completed",
-        created: result.created,
-        pollUrl: result.batchId ? `/v1/batches/${result.batchId}` : null,
-        leadIds: result.leads.map((lead) => lead.id),
-      };
+      return importAnswer(result);
+    },
+  );
+
+  app.post(
+    "/v1/leads/import/emails",
+    {
+      config,
+      schema: {
+        ...common,
+        operationId: "importEmailList",
+        summary: "Import a pasted list of email addresses as leads (one per line, or separated by commas)",
+        description:
+          "Like the CSV import: all lines or none. Any bad or duplicate address refuses the whole list (422, `details.errors[].field` is `line N`). Spaces inside a line are not separators. Source is `manual` (the spec's sources).",
+        body: Type.Object({
+          text: Type.String({ minLength: 1, maxLength: 1_000_000, description: "The pasted list" }),
+          validate: Type.Optional(Type.Boolean({ default: true })),
+        }),
+        response: { 200: ImportResult },
+      },
+    },
+    async (request) => {
+      const entries = splitPastedList(request.body.text);
+      refuseEmptyOrHuge(entries.length);
+      const validate = request.body.validate !== false;
+      const result = await leads.bulk(
+        principalOf(request).accountId,
+        entries.map((entry) => ({ email: entry.value }) as LeadCreateInput),
+        validate,
+        "manual",
+        { lines: entries.map((entry) => entry.line) },
+      );
+      return importAnswer(result);
     },
   );
 
@@ -419,4 +438,38 @@ async function csvTextOf(request: import("fastify").FastifyRequest): Promise<str
   }
   if (typeof request.body === "string") return request.body;
   throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the CSV as text/csv or as a multipart/form-data file");
+}
+
+const ImportResult = Type.Object({
+  batchId: Nullable(Type.String()),
+  status: Type.String(),
+  created: Type.Integer(),
+  pollUrl: Nullable(Type.String()),
+  leadIds: Type.Array(Type.String()),
+});
+
+function importAnswer(result: { batchId: string | null; created: number; leads: { id: string }[] }) {
+  return {
+    batchId: result.batchId,
+    status: result.batchId ? "processing" : "completed",
+    created: result.created,
+    pollUrl: result.batchId ? `/v1/batches/${result.batchId}` : null,
+    leadIds: result.leads.map((lead) => lead.id),
+  };
+}
+
+/** A pasted list holds 1 to MAX_PASTED_ENTRIES entries (422 otherwise, nothing created). */
+export function refuseEmptyOrHuge(count: number): void {
+  if (count === 0) {
+    throw validationError([{ field: "text", message: "the list has no entries", type: "minItems" }]);
+  }
+  if (count > MAX_PASTED_ENTRIES) {
+    throw validationError([
+      {
+        field: "text",
+        message: `at most ${MAX_PASTED_ENTRIES} entries per list, got ${count}`,
+        type: "maxItems",
+      },
+    ]);
+  }
 }

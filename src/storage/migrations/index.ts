@@ -10,6 +10,7 @@ import * as m0007 from "./0007-lead-parked-evidence.js";
 import * as m0008 from "./0008-domain-intel.js";
 import * as m0009 from "./0009-job-lifecycle.js";
 import * as m0010 from "./0010-lead-search-tags.js";
+import * as m0011 from "./0011-payments.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-foundation": m0001,
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   "0008-domain-intel": m0008,
   "0009-job-lifecycle": m0009,
   "0010-lead-search-tags": m0010,
+  "0011-payments": m0011,
 };

@@ -1,0 +1,166 @@
+// Buying credits: the purchase settings, a Stripe Checkout Session for an amount, and Stripe's
+// webhook (verified over the raw body, so that scope reads JSON as bytes, not parsed).
+import { Type } from "@sinclair/typebox";
+import { AppError, validationError } from "../../lib/errors.js";
+import type { WebhookOutcome } from "../../payments/payments.service.js";
+import type { App, AppDeps } from "../app.js";
+import { principalOf } from "../auth.js";
+import { DATA_SECURITY, NO_SECURITY } from "../schemas.js";
+
+const PaymentSettings = Type.Object({
+  enabled: Type.Boolean({
+    description: "false: no STRIPE_SECRET_KEY/STRIPE_WEBHOOK_SECRET; an operator grants credits",
+  }),
+  provider: Type.Union([Type.Literal("stripe"), Type.Null()]),
+  currency: Type.String({ description: "ISO 4217 code, lower case" }),
+  minimumAmount: Type.Integer({ description: "Smallest purchase, whole currency units" }),
+  maximumAmount: Type.Integer({ description: "Largest purchase, whole currency units" }),
+  displayCreditsPerUnit: Type.Integer({
+    description: "Display credits (1 per check) one currency unit buys: 1000 (= 1 stored credit)",
+  }),
+});
+
+const Checkout = Type.Object({
+  id: Type.String({ description: "Stripe Checkout Session id" }),
+  url: Type.String({ description: "Stripe-hosted payment page: send the buyer here" }),
+  amount: Type.Integer({ description: "Whole currency units" }),
+  currency: Type.String(),
+  credits: Type.Number({ description: "Stored credits the payment grants (amount x 1)" }),
+  displayCredits: Type.Integer({ description: "Display credits the payment grants (amount x 1000)" }),
+});
+
+const WebhookAck = Type.Object({
+  received: Type.Boolean(),
+  result: Type.String({
+    description:
+      "granted, already_granted (session paid out before), duplicate_event, awaiting_payment or ignored",
+  }),
+});
+
+function notConfigured(): AppError {
+  return new AppError(
+    "NOT_FOUND",
+    "Buying credits is not configured on this server (STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET); an operator grants credits with `leadcheck credits grant` or the admin API",
+  );
+}
+
+export async function paymentsRoutes(app: App, deps: AppDeps): Promise<void> {
+  const common = { tags: ["credits"], security: DATA_SECURITY };
+
+  app.get(
+    "/v1/payments/settings",
+    {
+      config: { auth: "data" },
+      schema: {
+        ...common,
+        operationId: "getPaymentSettings",
+        summary: "Whether credits can be bought here, in which currency, and the price",
+        response: { 200: PaymentSettings },
+      },
+    },
+    async () => deps.payments.settings(),
+  );
+
+  app.post(
+    "/v1/payments/checkout",
+    {
+      config: { auth: "data" },
+      schema: {
+        ...common,
+        operationId: "createCheckout",
+        summary:
+          "Start buying credits: a Stripe Checkout Session for an amount (1 currency unit = 1,000 checks)",
+        body: Type.Object({
+          amount: Type.Integer({
+            minimum: 1,
+            description: "Whole currency units (see /v1/payments/settings)",
+          }),
+        }),
+        response: { 201: Checkout },
+      },
+    },
+    async (request, reply) => {
+      const origin = deps.config.payments.publicUrl ?? `${request.protocol}://${request.host}`;
+      const outcome = await deps.payments.startCheckout(
+        principalOf(request).accountId,
+        request.body.amount,
+        `${origin}/dashboard/credits`,
+      );
+      switch (outcome.kind) {
+        case "not_configured":
+          throw notConfigured();
+        case "amount_out_of_range":
+          throw validationError([
+            {
+              field: "amount",
+              message: `must be a whole number from ${outcome.minimum} to ${outcome.maximum}`,
+              type: "range",
+            },
+          ]);
+        case "provider_error":
+          throw new AppError(
+            "SERVICE_UNAVAILABLE",
+            `The payment provider did not answer: ${outcome.message}`,
+          );
+        case "created":
+          reply.code(201);
+          return {
+            id: outcome.id,
+            url: outcome.url,
+            amount: outcome.amount,
+            currency: outcome.currency,
+            credits: outcome.milliCredits / 1000,
+            displayCredits: outcome.milliCredits,
+          };
+      }
+    },
+  );
+
+  // Stripe signs the exact bytes it sent: this scope keeps JSON bodies as a Buffer.
+  await app.register(async (scope) => {
+    scope.removeContentTypeParser("application/json");
+    scope.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) =>
+      done(null, body),
+    );
+    scope.post(
+      "/v1/payments/stripe/webhook",
+      {
+        schema: {
+          tags: ["credits"],
+          operationId: "stripeWebhook",
+          summary: "Stripe webhook endpoint (checkout.session.completed grants the credits once)",
+          description:
+            "Called by Stripe, not by clients. The Stripe-Signature header is verified over the raw body with STRIPE_WEBHOOK_SECRET; a bad or missing signature is 400. Replays (same event id) and a second payment event for the same session grant nothing.",
+          security: NO_SECURITY,
+          response: { 200: WebhookAck },
+        },
+      },
+      async (request) => {
+        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.from("");
+        const signature = request.headers["stripe-signature"];
+        const outcome = await deps.payments.handleWebhook(
+          body,
+          typeof signature === "string" ? signature : undefined,
+        );
+        return acknowledge(outcome, request.log);
+      },
+    );
+  });
+}
+
+function acknowledge(outcome: WebhookOutcome, log: { info(o: object, m: string): void }) {
+  switch (outcome.kind) {
+    case "not_configured":
+      throw notConfigured();
+    case "invalid_signature":
+      throw new AppError("BAD_REQUEST", `Stripe signature verification failed: ${outcome.message}`);
+    case "granted":
+      log.info(
+        { sessionId: outcome.sessionId, paymentId: outcome.paymentId, accountId: outcome.accountId },
+        "credits purchased",
+      );
+      return { received: true, result: outcome.kind };
+    default:
+      return { received: true, result: outcome.kind };
+  }
+}
