@@ -106,7 +106,7 @@ export async function createServices(
     connectTimeoutMs: config.databaseConnectTimeoutMs,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
     onPoolError: (error) =>
-      logger.warn({ err: error }, "idle PostgreSQL connection failed; the pool replaces it"),
+      logger.warn({ err: error }, "PostgreSQL connection failed; the pool replaces it"),
   });
   if (options.migrate !== false) await migrateToLatest(database.db);
   const events = new EventBus((error, event) =>

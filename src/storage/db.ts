@@ -76,11 +76,17 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     // No query runs away with a connection (and its locks) for longer than this.
     statement_timeout: options.statementTimeoutMs ?? DATABASE_DEFAULTS.statementTimeoutMs,
   });
-  // An idle client that errors (server restart) must not crash the process; the pool replaces it.
-  pool.on("error", (error) => {
+  // A client that errors (server restart, terminated backend) must not crash the process. The
+  // pool listens to a client only while it is idle, so a checked-out client's 'error' would have no
+  // listener and be an uncaught exception. Each client gets its own listener for its whole life,
+  // which reports every such error once; its query fails on its own and the pool drops it.
+  const report = (error: Error) => {
     if (options.onPoolError) options.onPoolError(error);
-    else console.error("idle PostgreSQL connection failed; the pool replaces it", error);
-  });
+    else console.error("PostgreSQL connection failed; the pool replaces it", error);
+  };
+  pool.on("connect", (client) => client.on("error", report));
+  // The pool re-emits an idle client's error here; the client's listener above already reported it.
+  pool.on("error", () => {});
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
