@@ -79,8 +79,8 @@ export interface EmailResultLike {
 }
 
 function emailReason(result: EmailResultLike): string {
-  if (typeof result.emailReason === "string" && result.emailReason)
-    return result.emailReason.replaceAll("_", " ");
+  const code = result.reason ?? result.emailReason;
+  if (typeof code === "string" && code) return code.replaceAll("_", " ");
   if (result.error) return result.error;
   switch (result.status) {
     case "valid":

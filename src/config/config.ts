@@ -275,7 +275,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     databaseUrl,
     databaseKind: databaseKindOf(databaseUrl),
     databasePoolMax: int(env, "DATABASE_POOL_MAX", 20, 1),
-    databaseConnectTimeoutMs: int(env, "DATABASE_CONNECT_TIMEOUT_MS", 5000, 0),
+    databaseConnectTimeoutMs: int(env, "DATABASE_CONNECT_TIMEOUT_MS", 20_000, 0),
     databaseStatementTimeoutMs: int(env, "DATABASE_STATEMENT_TIMEOUT_MS", 30_000, 0),
     redisUrl: str(env, "REDIS_URL"),
     logLevel: str(env, "LOG_LEVEL") ?? (env.NODE_ENV === "test" ? "silent" : "info"),

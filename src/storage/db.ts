@@ -39,7 +39,9 @@ export interface OpenOptions {
   onPoolError?: (error: Error) => void;
 }
 
-export const DATABASE_DEFAULTS = { connectTimeoutMs: 5000, statementTimeoutMs: 30_000 } as const;
+// A burst of requests queues for a pool slot under the same timeout as a server that is down: 20 s
+// lets a 1,000-request burst on a 20-connection pool drain, and a real outage still ends in a 503.
+export const DATABASE_DEFAULTS = { connectTimeoutMs: 20_000, statementTimeoutMs: 30_000 } as const;
 
 export function sqlitePathOf(url: string): string {
   const path = url.slice("sqlite:".length);
