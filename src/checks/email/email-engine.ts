@@ -10,7 +10,7 @@ import { systemClock } from "../../lib/clock.js";
 import type { SmtpConnector } from "../../net/smtp-client.js";
 import type { EmailVerdict, EmailVerificationProvider, VerifyOptions } from "./email.types.js";
 import { type MailHost, type MailRoute, type MxDns, resolveMailRoute } from "./mx.js";
-import { providerRuleFor } from "./provider-rules.js";
+import { type ProviderRuleLookup, providerRuleFor, withProviderTimeouts } from "./provider-rules.js";
 import {
   type CatchAllStore,
   type ProbeTask,
@@ -69,6 +69,8 @@ export interface EmailEngineOptions {
   intel?: DomainIntelProvider;
   /** Longest the verdict waits for domain facts, counted from the check's start (default 3 s). */
   intelBudgetMs?: number;
+  /** Per-provider rules by MX host; default: data/provider-rules.json. Tests name their own. */
+  providerRuleFor?: ProviderRuleLookup;
 }
 
 type Parsed = Extract<ParsedEmail, { ok: true }>;
@@ -103,10 +105,12 @@ export class EmailEngine implements EmailVerificationProvider {
   private pumpScheduled = false;
   private readonly intel: DomainIntelProvider | undefined;
   private readonly intelBudgetMs: number;
+  private readonly ruleFor: ProviderRuleLookup;
 
   constructor(options: EmailEngineOptions) {
     this.intel = options.intel;
     this.intelBudgetMs = options.intelBudgetMs ?? 3000;
+    this.ruleFor = options.providerRuleFor ?? providerRuleFor;
     this.random = options.random ?? Math.random;
     this.clock = options.clock ?? systemClock;
     this.catchAllTtlMs = options.catchAllTtlMs ?? 6 * 3600_000;
@@ -129,6 +133,7 @@ export class EmailEngine implements EmailVerificationProvider {
       maxRejectsPerSession: options.maxRejectsPerSession ?? 8,
       isAddressAllowed: options.isAddressAllowed,
       now: () => this.clock.now().getTime(),
+      providerRuleFor: this.ruleFor,
     };
   }
 
@@ -192,9 +197,9 @@ export class EmailEngine implements EmailVerificationProvider {
         "this host cannot reach port 25 (or its SOCKS proxy): no mail server was asked",
       );
     const outcome = await this.probe(parsed, route, mode, deadlineAt);
-    const verdict = smtpVerdict(parsed, route, outcome);
+    const verdict = smtpVerdict(parsed, route, outcome, undefined, this.ruleFor);
     if (verdict.reason === "tenant_accept_all" && (await this.m365PersonalSite?.confirms(parsed.email)))
-      return smtpVerdict(parsed, route, outcome, { confirmedBy: "m365_personal_site" });
+      return smtpVerdict(parsed, route, outcome, { confirmedBy: "m365_personal_site" }, this.ruleFor);
     return verdict;
   }
 
@@ -255,7 +260,7 @@ export class EmailEngine implements EmailVerificationProvider {
   private pumpGroup(group: MxGroup): void {
     const primary = group.hosts[0]!.host;
     // The provider's own limit (data/provider-rules.json) caps the configured one.
-    const limit = Math.min(this.maxConnectionsPerMx, providerRuleFor(primary)?.maxConnections ?? Infinity);
+    const limit = Math.min(this.maxConnectionsPerMx, this.ruleFor(primary)?.maxConnections ?? Infinity);
     while (group.queue.length > group.active * this.addressesPerSession) {
       const open = this.hostConnections.get(primary) ?? 0;
       if (open >= limit) break;
@@ -278,18 +283,22 @@ export class EmailEngine implements EmailVerificationProvider {
     }
   }
 
-  /** Background sessions wait RFC 5321's times and may last until the latest queued deadline. */
+  /** Background sessions wait RFC 5321's times and may last until the latest queued deadline. The
+   *  primary MX's provider rule then adjusts the waits (greeting floor, command cap); every wait
+   *  stays bounded by the session's total deadline. */
   private sessionSettings(group: MxGroup): SessionSettings {
-    if (group.mode === "interactive") return this.settings;
+    const rule = this.ruleFor(group.hosts[0]!.host);
+    if (group.mode === "interactive") return withProviderTimeouts(this.settings, rule);
     const now = this.settings.now();
     const deadlineAt = Math.max(
       ...group.queue.map((t) => t.deadlineAt ?? now + this.settings.totalDeadlineMs),
     );
-    return {
+    const background: SessionSettings = {
       ...this.settings,
       stageTimeoutsMs: RFC5321_TIMEOUTS_MS,
       totalDeadlineMs: Math.max(1, deadlineAt - now),
     };
+    return withProviderTimeouts(background, rule);
   }
 
   private queueOf(group: MxGroup) {

@@ -24,6 +24,8 @@ export interface SessionSettings {
   /** Refuses MX addresses (for example private ranges in production); all allowed when absent. */
   isAddressAllowed: ((address: string) => boolean) | undefined;
   now: () => number;
+  /** Per-provider rules by MX host (the data file's unless injected): the catch-all probe's rule. */
+  providerRuleFor?: ((mxHost: string) => { catchAllProbe: boolean } | undefined) | undefined;
 }
 
 export interface RcptOutcome {

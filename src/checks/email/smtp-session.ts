@@ -117,7 +117,7 @@ export class SmtpSession {
   private async transaction(conn: SmtpConnection, at: Session, batch: ProbeTask[]): Promise<boolean> {
     // Providers whose data-file rule forbids the random-address probe (gateways that list
     // probing IPs, accept-then-bounce providers where it proves nothing) are never probed.
-    const mayProbe = providerRuleFor(at.host)?.catchAllProbe ?? true;
+    const mayProbe = (this.settings.providerRuleFor ?? providerRuleFor)(at.host)?.catchAllProbe ?? true;
     const probeDomains = mayProbe
       ? [...new Set(batch.map((t) => t.domain))].filter((d) => this.catchAll.get(d) === undefined)
       : [];

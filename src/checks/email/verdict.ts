@@ -3,7 +3,7 @@ import type { SmtpFailureKind } from "../../net/smtp-client.js";
 import type { EmailReason, EmailVerdict, SmtpDetails } from "./email.types.js";
 import { isDisposableDomain, isFreeDomain, isRoleLocal } from "./lists.js";
 import type { MailRoute } from "./mx.js";
-import { providerRuleFor } from "./provider-rules.js";
+import { type ProviderRuleLookup, providerRuleFor } from "./provider-rules.js";
 import { DEFAULT_TEMPORARY_RETRY_MS, type ReplyOutcome } from "./reply-classifier.js";
 import { emailTypeOf, scoreEmail } from "./score.js";
 import { detectService } from "./service.js";
@@ -109,11 +109,12 @@ export function smtpVerdict(
   o: RcptOutcome,
   /** A second signal proved the mailbox exists although the tenant accepts every address. */
   evidence?: { confirmedBy: "m365_personal_site" },
+  ruleFor: ProviderRuleLookup = providerRuleFor,
 ): EmailVerdict {
   let reason: EmailReason = o.failure
     ? FAILURE_REASON[o.failure.kind]
     : OUTCOME_REASON[o.classified?.outcome ?? "unknown"];
-  const provider = providerRuleFor(o.host || (route.hosts[0]?.host ?? ""));
+  const provider = ruleFor(o.host || (route.hosts[0]?.host ?? ""));
   if (reason === "deliverable" && o.catchAll === true) reason = provider?.acceptAllReason ?? "accept_all";
   // An accepted RCPT at a provider that accepts everything and bounces later proves nothing.
   else if (reason === "deliverable" && provider?.acceptsThenBounces) reason = "provider_unverifiable";

@@ -5,7 +5,11 @@ import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { EmailEngine } from "../../../src/checks/email/email-engine.js";
 import { fetchHeadStatus, M365PersonalSite } from "../../../src/checks/email/m365-personal-site.js";
-import { providerRuleFor } from "../../../src/checks/email/provider-rules.js";
+import {
+  parseProviderRules,
+  providerRuleFor,
+  providerRuleLookup,
+} from "../../../src/checks/email/provider-rules.js";
 import { DnsResolver } from "../../../src/net/dns.js";
 import { smtpConnector } from "../../../src/net/smtp-client.js";
 import { startDnsServer, type TestDnsServer, type Zone } from "../../support/dns-server.js";
@@ -119,6 +123,94 @@ describe("provider behaviour from the per-provider data file", () => {
     const many = Array.from({ length: 60 }, (_, i) => `user${i}@yahoo-like.test`);
     await engine.verifyMany(many);
     assert.ok((smtp.peakConcurrent.get(HOST.yahoo) ?? 0) <= 2, `peak ${smtp.peakConcurrent.get(HOST.yahoo)}`);
+  });
+});
+
+describe("per-provider timeouts from a rule keyed to the fake's MX suffix", () => {
+  // Two loopback hosts of one SMTP fake: one slow to answer its first RCPT, one slow to greet.
+  const SLOW_RCPT = "127.0.1.6";
+  const SLOW_BANNER = "127.0.1.7";
+  let dnsServer: TestDnsServer;
+  let smtp: TestSmtpServer;
+  let dns: DnsResolver;
+  const ruleFor = providerRuleLookup(
+    parseProviderRules([
+      { mxSuffix: "rcpt.fake-mx.test", provider: "Fake, RCPT capped", commandTimeoutMaxMs: 150 },
+      { mxSuffix: "banner.fake-mx.test", provider: "Fake, greeting floor", greetingTimeoutMinMs: 5000 },
+    ]),
+  );
+  const engine = (overrides: Partial<ConstructorParameters<typeof EmailEngine>[0]> = {}) =>
+    new EmailEngine({
+      dns,
+      smtpPort: smtp.port,
+      heloName: "verifier.test",
+      mailFrom: "probe@verifier.test",
+      connectSmtp: smtpConnector(),
+      connectTimeoutMs: 2000,
+      commandTimeoutMs: 5000,
+      totalDeadlineMs: 10000,
+      maxConnectionsPerMx: 2,
+      ...overrides,
+    });
+
+  before(async () => {
+    dnsServer = await startDnsServer({
+      "slow-rcpt.test": { MX: [{ exchange: "mx1.rcpt.fake-mx.test", priority: 10 }] },
+      "mx1.rcpt.fake-mx.test": { A: [SLOW_RCPT] },
+      "slow-banner.test": { MX: [{ exchange: "mx1.banner.fake-mx.test", priority: 10 }] },
+      "mx1.banner.fake-mx.test": { A: [SLOW_BANNER] },
+    });
+    smtp = await startSmtpServer({
+      [SLOW_RCPT]: { catchAll: true, firstRcptDelayMs: 800 },
+      [SLOW_BANNER]: { catchAll: true, bannerDelayMs: 800 },
+    });
+    dns = new DnsResolver({ servers: [dnsServer.address], timeoutMs: 1000 });
+  });
+  after(async () => {
+    dns.close();
+    await smtp.close();
+    await dnsServer.close();
+  });
+
+  it("a tighter command cap ends a slow RCPT as smtp_timeout, in both modes", async () => {
+    const plain = engine();
+    const capped = engine({ providerRuleFor: ruleFor });
+    try {
+      // Without the rule the same server answers within the engine's 5 s: a verdict.
+      assert.equal((await plain.verify("someone@slow-rcpt.test")).reason, "accept_all");
+      const v = await capped.verify("someone@slow-rcpt.test");
+      assert.equal(v.reason, "smtp_timeout");
+      assert.equal(v.status, "unknown");
+      assert.equal(v.valid, null);
+      // The cap also bounds RFC 5321's five background minutes.
+      const bg = await capped.verify("other@slow-rcpt.test", { background: { budgetMs: 60_000 } });
+      assert.equal(bg.reason, "smtp_timeout");
+    } finally {
+      await plain.close();
+      await capped.close();
+    }
+  });
+
+  it("a greeting floor waits out a delayed banner the interactive timeout would give up on", async () => {
+    const plain = engine({ commandTimeoutMs: 200 });
+    const floored = engine({ commandTimeoutMs: 200, providerRuleFor: ruleFor });
+    try {
+      assert.equal((await plain.verify("someone@slow-banner.test")).reason, "smtp_timeout");
+      assert.equal((await floored.verify("someone@slow-banner.test")).reason, "accept_all");
+    } finally {
+      await plain.close();
+      await floored.close();
+    }
+  });
+
+  it("a greeting floor never runs past the session's total deadline", async () => {
+    const short = engine({ commandTimeoutMs: 200, totalDeadlineMs: 300, providerRuleFor: ruleFor });
+    try {
+      const v = await short.verify("someone@slow-banner.test");
+      assert.equal(v.reason, "smtp_timeout");
+    } finally {
+      await short.close();
+    }
   });
 });
 
