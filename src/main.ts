@@ -105,8 +105,7 @@ export async function createServices(
     maxConnections: config.databasePoolMax,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
-    onPoolError: (error) =>
-      logger.warn({ err: error }, "PostgreSQL connection failed; the pool replaces it"),
+    onPoolError: (error) => logger.warn({ err: error }, "PostgreSQL connection failed; the pool replaces it"),
   });
   if (options.migrate !== false) await migrateToLatest(database.db);
   const events = new EventBus((error, event) =>
