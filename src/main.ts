@@ -19,6 +19,7 @@ import { websiteScore } from "./checks/website/website-score.js";
 import type { Config } from "./config/config.js";
 import { CreditsService } from "./credits/credits.service.js";
 import { EventBus } from "./events/events.js";
+import { EventsRepo } from "./events/events.repo.js";
 import { type App, buildApp } from "./http/app.js";
 import { createDomainIntel } from "./intel/create-domain-intel.js";
 import type { DomainIntelEngine } from "./intel/domain-intel.js";
@@ -108,7 +109,8 @@ export async function createServices(
     onPoolError: (error) => logger.warn({ err: error }, "PostgreSQL connection failed; the pool replaces it"),
   });
   if (options.migrate !== false) await migrateToLatest(database.db);
-  const events = new EventBus((error, event) =>
+  const outbox = new EventsRepo();
+  const events = new EventBus(outbox, (error, event) =>
     logger.error({ err: error, eventId: event.id, eventType: event.type }, "event listener failed"),
   );
   const metrics = new Metrics();
@@ -289,6 +291,7 @@ export async function createServices(
     queue,
     clock,
     events,
+    outbox,
     dns,
     version: API_VERSION,
     onAttempt: (outcome) => metrics.webhookDeliveries.inc({ outcome }),

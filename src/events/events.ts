@@ -1,13 +1,13 @@
-// The internal event bus. Events are written to the `events` outbox in the same transaction as
-// the change that caused them, so none is lost and none fires for a rolled-back change; the
+// The internal event bus. Events are written to the `events` outbox (events.repo.ts) in the same
+// transaction as the change that caused them, so none is lost and none fires for a rolled-back change; the
 // webhook dispatcher fans them out to subscribed endpoints. In-process listeners get a hint
 // once the transaction has committed (runInTransaction's afterCommit), never before: the hint
 // may be acted on at once by another connection. A listener that throws is reported, not thrown.
 import type { Kysely, Transaction } from "kysely";
 import { newId } from "../lib/ids.js";
-import { insertInChunks } from "../storage/chunked-insert.js";
-import type { Schema } from "../storage/schema.js";
+import type { EventsTable, Schema } from "../storage/schema.js";
 import { afterCommitOf } from "../storage/transaction.js";
+import type { EventsRepo } from "./events.repo.js";
 
 export const EVENT_TYPES = [
   "validation.started",
@@ -43,6 +43,7 @@ export class EventBus {
 
   /** `onListenerError`: where a listener's error goes (the process's logger). */
   constructor(
+    private readonly outbox: EventsRepo,
     private readonly onListenerError: (error: unknown, event: DomainEvent) => void = (error) =>
       console.error("event listener failed", error),
   ) {}
@@ -55,21 +56,8 @@ export class EventBus {
     data: Record<string, unknown>,
     now: Date,
   ): Promise<DomainEvent> {
-    const id = newId("evt", now.getTime());
-    const createdAt = now.toISOString();
-    const payload = { event: type, eventId: id, userId: accountId, ...data, timestamp: createdAt };
-    await executor
-      .insertInto("events")
-      .values({
-        id,
-        account_id: accountId,
-        type,
-        payload: JSON.stringify(payload),
-        created_at: createdAt,
-        dispatched: 0,
-      })
-      .execute();
-    const event: DomainEvent = { id, type, accountId, payload, createdAt };
+    const { row, event } = newEvent(type, accountId, data, now);
+    await this.outbox.insert(executor, row);
     this.hintAfterCommit(executor, event);
     return event;
   }
@@ -80,31 +68,14 @@ export class EventBus {
     events: { type: EventType; accountId: string; data: Record<string, unknown> }[],
     now: Date,
   ): Promise<void> {
-    const createdAt = now.toISOString();
-    const rows = events.map((e) => {
-      const id = newId("evt", now.getTime());
-      const payload = { event: e.type, eventId: id, userId: e.accountId, ...e.data, timestamp: createdAt };
-      return {
-        id,
-        account_id: e.accountId,
-        type: e.type,
-        payload: JSON.stringify(payload),
-        created_at: createdAt,
-        dispatched: 0,
-      };
-    });
-    await insertInChunks(executor, "events", rows);
+    const created = events.map((e) => newEvent(e.type, e.accountId, e.data, now));
+    await this.outbox.insertMany(
+      executor,
+      created.map((c) => c.row),
+    );
     // Listeners take events as hints to look at the outbox: one hint covers the lot.
-    const last = rows.at(-1);
-    if (!last) return;
-    const hint: DomainEvent = {
-      id: last.id,
-      type: last.type,
-      accountId: last.account_id,
-      payload: JSON.parse(last.payload),
-      createdAt,
-    };
-    this.hintAfterCommit(executor, hint);
+    const last = created.at(-1);
+    if (last) this.hintAfterCommit(executor, last.event);
   }
 
   /** In-process listeners get a hint; the outbox stays the source of truth. */
@@ -125,4 +96,27 @@ export class EventBus {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
+}
+
+/** An event and its outbox row. */
+function newEvent(
+  type: EventType,
+  accountId: string,
+  data: Record<string, unknown>,
+  now: Date,
+): { row: EventsTable; event: DomainEvent } {
+  const id = newId("evt", now.getTime());
+  const createdAt = now.toISOString();
+  const payload = { event: type, eventId: id, userId: accountId, ...data, timestamp: createdAt };
+  return {
+    row: {
+      id,
+      account_id: accountId,
+      type,
+      payload: JSON.stringify(payload),
+      created_at: createdAt,
+      dispatched: 0,
+    },
+    event: { id, type, accountId, payload, createdAt },
+  };
 }

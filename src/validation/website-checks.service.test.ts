@@ -5,6 +5,7 @@ import { after, before, describe, it } from "node:test";
 import type { WebsiteCheckResult } from "../checks/website/website.types.js";
 import { CreditsService } from "../credits/credits.service.js";
 import { EventBus } from "../events/events.js";
+import { EventsRepo } from "../events/events.repo.js";
 import { systemClock } from "../lib/clock.js";
 import { type Database, migrateToLatest, openDatabase } from "../storage/db.js";
 import { WebsiteChecksService } from "./website-checks.service.js";
@@ -20,7 +21,7 @@ describe("WebsiteChecksService", () => {
     await migrateToLatest(database.db);
     credits = new CreditsService({
       database,
-      events: new EventBus(),
+      events: new EventBus(new EventsRepo()),
       clock: systemClock,
       newAccountMilliCredits: 5,
     });

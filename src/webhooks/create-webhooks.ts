@@ -2,6 +2,7 @@
 // (background side), the service (API side) and the job definitions for the catalog.
 import type { Config } from "../config/config.js";
 import type { EventBus } from "../events/events.js";
+import type { EventsRepo } from "../events/events.repo.js";
 import type { JobDefinition } from "../jobs/catalog.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { Clock } from "../lib/clock.js";
@@ -18,6 +19,8 @@ export interface WebhooksModuleDeps {
   queue: JobQueue;
   clock: Clock;
   events: EventBus;
+  /** The events outbox (the bus writes it, the dispatcher drains it). */
+  outbox: EventsRepo;
   dns: Pick<DnsResolver, "resolveAddresses">;
   /** Shown in `User-Agent: leadcheck-webhooks/<version>`. */
   version: string;
@@ -44,6 +47,7 @@ export function createWebhooks(deps: WebhooksModuleDeps): {
   });
   const dispatcher = new WebhookDispatcher({
     database: deps.database,
+    outbox: deps.outbox,
     queue: deps.queue,
     clock: deps.clock,
     sender,

@@ -3,6 +3,7 @@
 // attempts with the endpoint's retry schedule, and purges old delivery records. At-least-once:
 // a crash between an attempt and its record repeats the attempt; receivers de-duplicate by the
 // event id and the X-Webhook-Delivery header.
+import type { EventsRepo } from "../events/events.repo.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { Clock } from "../lib/clock.js";
 import { newId } from "../lib/ids.js";
@@ -26,6 +27,8 @@ export interface DeliverJobData extends Record<string, unknown> {
 
 export interface WebhookDispatcherDeps {
   database: Database;
+  /** The events outbox the dispatcher fans out and purges. */
+  outbox: EventsRepo;
   queue: JobQueue;
   clock: Clock;
   sender: WebhookSender;
@@ -69,7 +72,7 @@ export class WebhookDispatcher {
   private dispatchBatch(limit: number): Promise<number> {
     const { db, caps } = this.deps.database;
     return runInTransaction(db, async (trx) => {
-      const events = await this.repo.pendingEvents(trx, limit, caps.skipLocked);
+      const events = await this.deps.outbox.pending(trx, limit, caps.skipLocked);
       if (events.length === 0) return 0;
       const accounts = [...new Set(events.map((e) => e.account_id))];
       const hooks = (await this.repo.activeWebhooksOf(trx, accounts)).map((h) => ({
@@ -90,7 +93,7 @@ export class WebhookDispatcher {
       for (const deliveryId of inserted) {
         await this.deps.queue.send<DeliverJobData>(WEBHOOK_DELIVER_JOB, { deliveryId, attempt: 1 }, { trx });
       }
-      await this.repo.markDispatched(
+      await this.deps.outbox.markDispatched(
         trx,
         events.map((e) => e.id),
       );
@@ -209,7 +212,7 @@ export class WebhookDispatcher {
         if (n < PURGE_CHUNK) return total;
       }
     };
-    await drain(() => this.repo.purgeDispatchedEventsBefore(db, cutoff, PURGE_CHUNK));
+    await drain(() => this.deps.outbox.purgeDispatchedBefore(db, cutoff, PURGE_CHUNK));
     return drain(() => this.repo.purgeDeliveriesBefore(db, cutoff, PURGE_CHUNK));
   }
 }

@@ -1,6 +1,6 @@
-// The only SQL for webhook endpoints, their delivery records, and the outbox reads of the dispatcher.
+// The only SQL for webhook endpoints and their delivery records (the outbox is events.repo.ts).
 import { type Kysely, sql, type Transaction } from "kysely";
-import { firstIdAt } from "../lib/ids.js";
+import { deleteSelected } from "../storage/bounded-delete.js";
 import type { Schema, WebhookDeliveriesTable, WebhooksTable } from "../storage/schema.js";
 
 type Executor = Kysely<Schema> | Transaction<Schema>;
@@ -97,21 +97,6 @@ export class WebhooksRepo {
       .where("account_id", "in", accountIds)
       .where("active", "=", 1)
       .execute();
-  }
-
-  /** The oldest undispatched events; on PostgreSQL rows another dispatcher holds are skipped. */
-  pendingEvents(trx: Transaction<Schema>, limit: number, skipLocked: boolean) {
-    const query = trx
-      .selectFrom("events")
-      .select(["id", "account_id", "type", "payload"])
-      .where("dispatched", "=", 0)
-      .orderBy("id")
-      .limit(limit);
-    return skipLocked ? query.forUpdate().skipLocked().execute() : query.execute();
-  }
-
-  markDispatched(trx: Transaction<Schema>, eventIds: string[]) {
-    return trx.updateTable("events").set({ dispatched: 1 }).where("id", "in", eventIds).execute();
   }
 
   /** Inserts the rows not there yet (one per event and endpoint) and returns the ids inserted. */
@@ -223,44 +208,13 @@ export class WebhooksRepo {
   }
 
   /** Deletes up to `limit` delivery records created before `cutoff`; returns how many. */
-  purgeDeliveriesBefore(db: Executor, cutoff: string, limit: number): Promise<number> {
-    return deleteOldest(db, "webhook_deliveries", cutoff, limit);
+  async purgeDeliveriesBefore(db: Executor, cutoff: string, limit: number): Promise<number> {
+    const doomed = await db
+      .selectFrom("webhook_deliveries")
+      .select("id")
+      .where("created_at", "<", cutoff)
+      .limit(limit)
+      .execute();
+    return deleteSelected(db, "webhook_deliveries", doomed);
   }
-
-  /** Deletes up to `limit` outbox events already fanned out and created before `cutoff`. */
-  purgeDispatchedEventsBefore(db: Executor, cutoff: string, limit: number): Promise<number> {
-    return deleteOldest(db, "events", cutoff, limit);
-  }
-}
-
-/**
- * Deletes up to `limit` rows of `table` created before `cutoff` (events: only dispatched ones),
- * by id, so that each statement stays short on a large table; returns how many.
- */
-async function deleteOldest(
-  db: Executor,
-  table: "webhook_deliveries" | "events",
-  cutoff: string,
-  limit: number,
-): Promise<number> {
-  const doomed = await db
-    .selectFrom(table)
-    .select("id")
-    .where("created_at", "<", cutoff)
-    // Events have no index on created_at: their id (time-sorted) bounds the scan on (dispatched, id).
-    .$if(table === "events", (q) =>
-      q.where(sql.ref("dispatched"), "=", 1).where("id", "<", firstIdAt("evt", Date.parse(cutoff))),
-    )
-    .limit(limit)
-    .execute();
-  if (doomed.length === 0) return 0;
-  await db
-    .deleteFrom(table)
-    .where(
-      "id",
-      "in",
-      doomed.map((r) => r.id),
-    )
-    .execute();
-  return doomed.length;
 }
