@@ -8,6 +8,7 @@ import { loadConfig } from "../src/config/config.js";
 import { mapLimit } from "../src/lib/concurrency.js";
 import { buildHttpApp, createServices, startQueue } from "../src/main.js";
 import { DnsResolver } from "../src/net/dns.js";
+import { HttpClient } from "../src/net/http-client.js";
 import { WebhookSender } from "../src/webhooks/webhook-sender.js";
 import { registerWorkers } from "../src/worker.js";
 import { createTestDatabase } from "../test/support/db.js";
@@ -56,11 +57,9 @@ const until = async (check: () => Promise<boolean>) => {
 // Baseline: the network part alone.
 const dns = new DnsResolver({ servers: ["127.0.0.1:9"] });
 const sender = new WebhookSender({
-  dns,
-  allowPrivateTargets: true,
+  client: new HttpClient({ dns, allowPrivateTargets: true, userAgent: "bench" }),
   timeoutMs: 30_000,
   responseBodyMaxBytes: 4096,
-  userAgent: "bench",
 });
 const body = JSON.stringify({
   event: "lead.validated",

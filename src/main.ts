@@ -292,8 +292,11 @@ export async function createServices(
     clock,
     events,
     outbox,
-    dns,
-    version: API_VERSION,
+    client: new HttpClient({
+      dns,
+      allowPrivateTargets: config.allowPrivateTargets,
+      userAgent: `leadcheck-webhooks/${API_VERSION}`,
+    }),
     onAttempt: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
     onError: logError,
   });

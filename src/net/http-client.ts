@@ -17,7 +17,7 @@ import {
   connect as tlsConnect,
 } from "node:tls";
 import type { DnsFailure, DnsResolver } from "./dns.js";
-import { type BlockReason, checkTarget } from "./guard.js";
+import { type BlockReason, checkTarget, type TargetVerdict } from "./guard.js";
 
 export type HttpFailure =
   | "dns"
@@ -136,6 +136,12 @@ export class HttpClient {
 
   request(req: HttpRequest): Promise<HttpOutcome> {
     return new Exchange(this.options, this.secureContext, this.portFor(req.url), req).run();
+  }
+
+  /** The guard's verdict on a host with this client's settings, ahead of any request (a URL
+   *  registered now and fetched later); a request checks again at connect time. */
+  checkTarget(host: string): Promise<TargetVerdict> {
+    return checkTarget(host, this.options);
   }
 }
 

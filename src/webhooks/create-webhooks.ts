@@ -1,12 +1,13 @@
-// Wires the webhooks module from configuration: the sender (guarded HTTP), the dispatcher
-// (background side), the service (API side) and the job definitions for the catalog.
+// Wires the webhooks module from configuration: the sender (over the guarded HTTP client the
+// composition root gives it), the dispatcher (background side), the service (API side) and the
+// job definitions for the catalog.
 import type { Config } from "../config/config.js";
 import type { EventBus } from "../events/events.js";
 import type { EventsRepo } from "../events/events.repo.js";
 import type { JobDefinition } from "../jobs/catalog.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { Clock } from "../lib/clock.js";
-import type { DnsResolver } from "../net/dns.js";
+import type { HttpClient } from "../net/http-client.js";
 import type { Database } from "../storage/db.js";
 import { webhookJobDefinitions } from "./webhook.jobs.js";
 import { WebhookDispatcher, type WebhookDispatcherDeps } from "./webhook-dispatcher.js";
@@ -14,20 +15,17 @@ import { WebhookSender } from "./webhook-sender.js";
 import { WebhooksService } from "./webhooks.service.js";
 
 export interface WebhooksModuleDeps {
-  config: Pick<Config, "webhooks" | "allowPrivateTargets">;
+  config: Pick<Config, "webhooks">;
   database: Database;
   queue: JobQueue;
   clock: Clock;
   events: EventBus;
   /** The events outbox (the bus writes it, the dispatcher drains it). */
   outbox: EventsRepo;
-  dns: Pick<DnsResolver, "resolveAddresses">;
-  /** Shown in `User-Agent: leadcheck-webhooks/<version>`. */
-  version: string;
+  /** Every delivery and URL check goes through it: the SSRF guard's settings are the wiring's. */
+  client: HttpClient;
   /** Told of every recorded delivery attempt's outcome (metrics). */
   onAttempt?: WebhookDispatcherDeps["onAttempt"];
-  /** Extra trusted CA for HTTPS receivers (tests); production uses NODE_EXTRA_CA_CERTS. */
-  ca?: string | Buffer;
   /** Where errors that no caller sees go: the process's logger. */
   onError?: (error: unknown, context: string) => void;
 }
@@ -38,12 +36,9 @@ export function createWebhooks(deps: WebhooksModuleDeps): {
 } {
   const settings = deps.config.webhooks;
   const sender = new WebhookSender({
-    dns: deps.dns,
-    allowPrivateTargets: deps.config.allowPrivateTargets,
+    client: deps.client,
     timeoutMs: settings.timeoutMs,
     responseBodyMaxBytes: settings.responseBodyMaxBytes,
-    userAgent: `leadcheck-webhooks/${deps.version}`,
-    ...(deps.ca ? { ca: deps.ca } : {}),
   });
   const dispatcher = new WebhookDispatcher({
     database: deps.database,

@@ -1,25 +1,18 @@
-// Sends webhook requests through the guarded HTTP client: the SSRF guard runs on the resolved
-// address at connect time on every attempt, redirects are never followed, the attempt is cut at
-// the timeout and only a bounded prefix of the receiver's answer is read. Every outcome is a
-// value. Also checks endpoint URLs when they are registered (the same guard, ahead of time).
-import type { DnsResolver } from "../net/dns.js";
-import { checkTarget } from "../net/guard.js";
-import { HttpClient, type HttpFailure } from "../net/http-client.js";
+// Sends webhook requests through the guarded HTTP client it is given (the wiring decides the
+// guard's settings, extra CAs and the User-Agent): the SSRF guard runs on the resolved address at
+// connect time on every attempt, redirects are never followed, the attempt is cut at the timeout
+// and only a bounded prefix of the receiver's answer is read. Every outcome is a value. Also
+// checks endpoint URLs when they are registered (the same client's guard, ahead of time).
+import type { HttpClient, HttpFailure } from "../net/http-client.js";
 import { signPayload } from "./signature.js";
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
 export interface WebhookSenderOptions {
-  dns: Pick<DnsResolver, "resolveAddresses">;
-  allowPrivateTargets: boolean;
-  /** Exact addresses allowed despite the guard (an operator's known internal receiver). */
-  allowAddresses?: readonly string[];
+  /** The guarded client every request and URL check goes through (built in src/main.ts). */
+  client: HttpClient;
   timeoutMs: number;
   responseBodyMaxBytes: number;
-  /** `leadcheck-webhooks/<version>`. */
-  userAgent: string;
-  /** Extra trusted CA certificates (PEM) for HTTPS receivers (tests); NODE_EXTRA_CA_CERTS otherwise. */
-  ca?: string | Buffer;
 }
 
 export interface AttemptResult {
@@ -47,17 +40,7 @@ export interface SignedRequest {
 export type UrlVerdict = { ok: true; url: string } | { ok: false; message: string };
 
 export class WebhookSender {
-  private readonly client: HttpClient;
-
-  constructor(private readonly options: WebhookSenderOptions) {
-    this.client = new HttpClient({
-      dns: options.dns,
-      allowPrivateTargets: options.allowPrivateTargets,
-      userAgent: options.userAgent,
-      ...(options.allowAddresses ? { allowAddresses: options.allowAddresses } : {}),
-      ...(options.ca ? { ca: options.ca } : {}),
-    });
-  }
+  constructor(private readonly options: WebhookSenderOptions) {}
 
   /** One signed delivery attempt (spec "Delivery" headers). */
   sendSigned(request: SignedRequest): Promise<AttemptResult> {
@@ -82,7 +65,7 @@ export class WebhookSender {
     const syntax = parseWebhookUrl(raw);
     if (!syntax.ok) return syntax;
     const url = new URL(syntax.url);
-    const verdict = await checkTarget(url.hostname, this.options);
+    const verdict = await this.options.client.checkTarget(url.hostname);
     if (verdict.ok) return syntax;
     if (verdict.kind === "blocked") return { ok: false, message: verdict.message };
     // A name that does not exist is a typo; a resolver that fails now may answer later.
@@ -96,14 +79,13 @@ export class WebhookSender {
     const checked = parseWebhookUrl(rawUrl);
     if (!checked.ok) return refusedUrl(checked.message);
     const url = new URL(checked.url);
-    const outcome = await this.client.request({
+    const outcome = await this.options.client.request({
       url,
       method: "POST",
       headers: {
         "content-type": "application/json",
         "content-length": String(Buffer.byteLength(body)),
         accept: "*/*",
-        "user-agent": this.options.userAgent,
         ...extra,
       },
       body,

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { DnsResolver } from "../../src/net/dns.js";
+import { HttpClient } from "../../src/net/http-client.js";
 import { verifySignature } from "../../src/webhooks/signature.js";
 import { WebhookSender } from "../../src/webhooks/webhook-sender.js";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.js";
@@ -21,11 +22,9 @@ describe("webhook sender", () => {
     extra: { timeoutMs?: number; responseBodyMaxBytes?: number } = {},
   ) =>
     new WebhookSender({
-      dns,
-      allowPrivateTargets,
+      client: new HttpClient({ dns, allowPrivateTargets, userAgent: "leadcheck-webhooks/test" }),
       timeoutMs: extra.timeoutMs ?? 2000,
       responseBodyMaxBytes: extra.responseBodyMaxBytes ?? 4096,
-      userAgent: "leadcheck-webhooks/test",
     });
 
   before(async () => {
