@@ -82,6 +82,7 @@ describe("refusalError", () => {
         { retry_after: 3600 },
         "3600",
       ],
+      [{ kind: "webhook_limit", limit: 25 }, 409, "CONFLICT", {}, undefined],
     ];
     for (const [refusal, status, code, extra, retryAfter] of cases) {
       const error = refusalError(refusal);
@@ -94,6 +95,9 @@ describe("refusalError", () => {
       limit: 100,
       retry_after: 5,
     });
+    const webhooks = refusalError({ kind: "webhook_limit", limit: 25 });
+    assert.equal(webhooks.message, "An account may register at most 25 webhooks");
+    assert.deepEqual(webhooks.details, { limit: 25 });
   });
 
   it("maps a refusal thrown to roll a transaction back like a returned one", () => {

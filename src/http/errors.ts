@@ -74,6 +74,10 @@ export function refusalError(refusal: LimitRefusal): AppError {
         "DAILY_LIMIT_EXCEEDED",
         { limit: refusal.limit },
       );
+    case "webhook_limit":
+      return new AppError("CONFLICT", `An account may register at most ${refusal.limit} webhooks`, {
+        limit: refusal.limit,
+      });
   }
 }
 

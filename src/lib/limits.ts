@@ -11,7 +11,9 @@ export type LimitRefusal =
   /** Too many batches running for the account (429). */
   | { kind: "concurrent_batch_limit"; limit: number; retryAfterSeconds: number }
   /** The account's validations per UTC day are spent (429 until midnight). */
-  | { kind: "daily_limit"; limit: number; retryAfterSeconds: number };
+  | { kind: "daily_limit"; limit: number; retryAfterSeconds: number }
+  /** The account has as many webhook endpoints as it may register (409 until one is deleted). */
+  | { kind: "webhook_limit"; limit: number };
 
 /** A refusal thrown from inside a transaction so that the transaction rolls back. */
 export class LimitRefused extends Error {
@@ -19,13 +21,4 @@ export class LimitRefused extends Error {
   constructor(readonly refusal: LimitRefusal) {
     super(`limit refused: ${refusal.kind}`);
   }
-}
-
-export function isLimitRefusal(value: { kind: string }): value is LimitRefusal {
-  return (
-    value.kind === "insufficient_credits" ||
-    value.kind === "rate_limited" ||
-    value.kind === "concurrent_batch_limit" ||
-    value.kind === "daily_limit"
-  );
 }

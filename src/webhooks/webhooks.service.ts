@@ -7,6 +7,7 @@ import type { JobQueue } from "../jobs/job-queue.js";
 import type { Clock } from "../lib/clock.js";
 import { AppError, type FieldError, notFound, validationError } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
+import type { LimitRefusal } from "../lib/limits.js";
 import type { Database } from "../storage/db.js";
 import type { WebhooksTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
@@ -39,6 +40,11 @@ export type WebhookUpdateInput = Partial<WebhookCreateInput>;
 export interface CreatedWebhook extends WebhookView {
   secret: string;
 }
+
+/** A registered endpoint, or the refusal of one more than MAX_WEBHOOKS_PER_ACCOUNT. */
+export type WebhookCreateOutcome =
+  | { kind: "created"; webhook: CreatedWebhook }
+  | Extract<LimitRefusal, { kind: "webhook_limit" }>;
 
 export interface TestDeliveryResult {
   success: boolean;
@@ -74,7 +80,7 @@ export class WebhooksService {
     this.unsubscribe = deps.events.subscribe(() => this.hintDispatch());
   }
 
-  async create(accountId: string, input: WebhookCreateInput): Promise<CreatedWebhook> {
+  async create(accountId: string, input: WebhookCreateInput): Promise<WebhookCreateOutcome> {
     const errors: FieldError[] = [];
     const events = this.checkEvents(input.events, errors);
     const retry = this.checkRetry(input.retry_config, errors);
@@ -82,9 +88,7 @@ export class WebhooksService {
     if (errors.length > 0 || !retry || !url) throw validationError(errors);
     const { db } = this.deps.database;
     if ((await this.repo.countWebhooks(db, accountId)) >= MAX_WEBHOOKS_PER_ACCOUNT) {
-      throw new AppError("CONFLICT", `An account may register at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks`, {
-        limit: MAX_WEBHOOKS_PER_ACCOUNT,
-      });
+      return { kind: "webhook_limit", limit: MAX_WEBHOOKS_PER_ACCOUNT };
     }
     const now = this.deps.clock.now();
     const at = now.toISOString();
@@ -109,7 +113,7 @@ export class WebhooksService {
       updated_at: at,
     };
     await this.repo.insertWebhook(db, row);
-    return { ...toWebhookView(row), secret: row.secret };
+    return { kind: "created", webhook: { ...toWebhookView(row), secret: row.secret } };
   }
 
   async list(accountId: string): Promise<{ webhooks: WebhookView[]; total: number }> {

@@ -11,6 +11,7 @@ import {
 } from "../../webhooks/webhooks.schemas.js";
 import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
+import { refusalError } from "../errors.js";
 import { DATA_SECURITY, PageQuery } from "../schemas.js";
 
 const WebhookParams = Type.Object({ webhook_id: Type.String({ minLength: 1, maxLength: 100 }) });
@@ -37,8 +38,9 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
       },
     },
     async (request, reply) => {
-      const created = await webhooks.create(principalOf(request).accountId, request.body);
-      return reply.status(201).send(created);
+      const outcome = await webhooks.create(principalOf(request).accountId, request.body);
+      if (outcome.kind !== "created") throw refusalError(outcome);
+      return reply.status(201).send(outcome.webhook);
     },
   );
 
