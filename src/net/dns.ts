@@ -150,10 +150,11 @@ export class DnsResolver {
     if (!this.socket) {
       // A large receive buffer keeps answers from being dropped when hundreds of checks resolve at once.
       const udp = createSocket({ type: "udp4", recvBufferSize: 4 * 1024 * 1024 });
-      // The lookup's budget is split over its tries on each server (a lost UDP packet is sent
-      // again after one share), so all of them together stay within timeoutMs.
-      const tryMs = Math.max(1, Math.floor(this.timeoutMs / (TRIES_PER_SERVER * this.servers.length)));
-      this.socket = new DnsSocket({ timeout: tryMs, retries: TRIES_PER_SERVER - 1, socket: udp });
+      // The lookup's budget is split over its sends to each server (a lost UDP packet is sent
+      // again after one share). dns-socket sends a question `retries + 2` times, a `timeout`
+      // apart, before it gives up.
+      const tryMs = Math.max(1, Math.floor(this.timeoutMs / (SENDS_PER_SERVER * this.servers.length)));
+      this.socket = new DnsSocket({ timeout: tryMs, retries: SENDS_PER_SERVER - 2, socket: udp });
       // An unref'd socket never keeps the process alive on its own.
       this.socket.unref();
     }
@@ -164,27 +165,47 @@ export class DnsResolver {
     let last: DnsAnswer<unknown> = { ok: false, failure: "ERROR", message: "no DNS servers configured" };
     const deadline = Date.now() + this.timeoutMs;
     for (const server of this.servers) {
-      if (Date.now() >= deadline) break;
-      last = await this.queryServer(server, name, type);
+      const remainingMs = deadline - Date.now();
+      if (remainingMs <= 0) break;
+      last = await this.queryServer(server, name, type, remainingMs);
       // Authoritative outcomes end the search; a broken or silent server gives way to the next.
       if (last.ok || last.failure === "NXDOMAIN" || last.failure === "NODATA") return last;
     }
     return last;
   }
 
-  private queryServer(server: Server, name: string, type: DnsRecordType): Promise<DnsAnswer<unknown>> {
+  /** Asks one server, giving up at `budgetMs` (what is left of the lookup's budget). */
+  private queryServer(
+    server: Server,
+    name: string,
+    type: DnsRecordType,
+    budgetMs: number,
+  ): Promise<DnsAnswer<unknown>> {
     return new Promise((resolve) => {
-      this.getSocket().query(
+      const socket = this.getSocket();
+      let isOverBudget = false;
+      // dns-socket notices a silent server only at its next check (every tenth of a try), and
+      // sends its tries whatever is left: the budget ends the question itself. Unref'd like the
+      // socket: a lookup under way never keeps the process alive on its own.
+      const timer = setTimeout(() => {
+        isOverBudget = true;
+        socket.cancel(id);
+      }, budgetMs).unref();
+      const id = socket.query(
         { questions: [{ type, name }], flags: DnsSocket.RECURSION_DESIRED },
         server.port,
         server.host,
         (err: Error | null, response?: Packet) => {
+          clearTimeout(timer);
           if (err || !response) {
-            const timedOut = err !== null && /timed? ?out/i.test(err.message);
+            const timedOut = isOverBudget || (err !== null && /timed? ?out/i.test(err.message));
+            const why = isOverBudget
+              ? `no answer within ${this.timeoutMs} ms`
+              : (err?.message ?? "no response");
             resolve({
               ok: false,
               failure: timedOut ? "TIMEOUT" : "ERROR",
-              message: `${type} ${name}: ${err?.message ?? "no response"}`,
+              message: `${type} ${name}: ${why}`,
             });
             return;
           }
@@ -196,7 +217,7 @@ export class DnsResolver {
 }
 
 /** Sends of one question to one server before it counts as silent. */
-const TRIES_PER_SERVER = 3;
+const SENDS_PER_SERVER = 3;
 
 /** The reverse-lookup name of an IPv4 address ("192.0.2.1" -> "1.2.0.192.in-addr.arpa"). */
 export function reverseName(ipv4: string): string {

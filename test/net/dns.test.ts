@@ -94,3 +94,98 @@ describe("DnsResolver against a local DNS server", () => {
     assert.throws(() => parseDnsServer("dns.example"));
   });
 });
+
+// The clock is mocked (timers and Date): the fake servers' UDP traffic is real, and the test moves
+// time on by hand, so what is proven is where in the budget each send and the end fall, whatever
+// the machine's load.
+describe("DnsResolver: every try of a lookup shares its one budget", () => {
+  /** Lets real I/O (UDP to and from the fakes) run while the mocked clock stands still. */
+  async function until(condition: () => boolean, what: string): Promise<void> {
+    for (let turn = 0; turn < 10_000; turn++) {
+      if (condition()) return;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.fail(`never happened: ${what}`);
+  }
+  async function turns(count: number): Promise<void> {
+    for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  it("gives up on two servers that never answer at the budget, after 3 sends to each, not tries x timeout", async (t) => {
+    const first = await startDnsServer({ "silent.test": { silent: true } });
+    const second = await startDnsServer({ "silent.test": { silent: true } });
+    t.mock.timers.enable({ apis: ["setTimeout", "setInterval", "Date"], now: 0 });
+    const budgetMs = 1200;
+    const resolver = new DnsResolver({ servers: [first.address, second.address], timeoutMs: budgetMs });
+    try {
+      let isAnswered = false;
+      const lookup = resolver.resolve("silent.test", "A").finally(() => {
+        isAnswered = true;
+      });
+      // Each server gets a third of its half of the budget per send: 200 ms apart.
+      const sendsAt: [number, number][] = [];
+      for (let at = 0; at < budgetMs; at += 200) {
+        if (at > 0) t.mock.timers.tick(200);
+        const expected = at / 200 + 1;
+        await until(() => first.queries.length + second.queries.length === expected, `send ${expected}`);
+        sendsAt.push([first.queries.length, second.queries.length]);
+        assert.equal(isAnswered, false, `still waiting at ${at} ms`);
+      }
+      assert.deepEqual(sendsAt, [
+        [1, 0],
+        [2, 0],
+        [3, 0],
+        [3, 1],
+        [3, 2],
+        [3, 3],
+      ]);
+      t.mock.timers.tick(199);
+      await turns(20);
+      assert.equal(isAnswered, false, "still waiting 1 ms before the budget ends");
+      t.mock.timers.tick(1);
+      await until(() => isAnswered, "the lookup's end at the budget");
+      const answer = await lookup;
+      assert.equal(!answer.ok && answer.failure, "TIMEOUT");
+      assert.equal(first.queries.length + second.queries.length, 6, "no send past the budget");
+    } finally {
+      resolver.close();
+      await first.close();
+      await second.close();
+    }
+  });
+
+  it("ends the lookup at its budget even when dns-socket's silence checks fall after it", async (t) => {
+    const first = await startDnsServer({
+      "warm.test": { A: ["192.0.2.1"] },
+      "silent.test": { silent: true },
+    });
+    const second = await startDnsServer({ "silent.test": { silent: true } });
+    t.mock.timers.enable({ apis: ["setTimeout", "setInterval", "Date"], now: 0 });
+    const budgetMs = 1200;
+    const resolver = new DnsResolver({ servers: [first.address, second.address], timeoutMs: budgetMs });
+    try {
+      assert.equal((await resolver.resolve("warm.test", "A")).ok, true);
+      // The socket checks for silent servers every 20 ms from 0; this lookup starts 10 ms later, so
+      // each check falls 10 ms after a send is due.
+      t.mock.timers.tick(10);
+      let isAnswered = false;
+      const lookup = resolver.resolve("silent.test", "A").finally(() => {
+        isAnswered = true;
+      });
+      for (let elapsed = 10; elapsed < budgetMs; elapsed += 10) {
+        t.mock.timers.tick(10);
+        await turns(5);
+        assert.equal(isAnswered, false, `still waiting ${elapsed} ms into the lookup`);
+      }
+      t.mock.timers.tick(10);
+      await until(() => isAnswered, "the lookup's end at the budget");
+      const answer = await lookup;
+      assert.equal(!answer.ok && answer.failure, "TIMEOUT");
+      assert.match(answer.ok ? "" : answer.message, /no answer within 1200 ms/);
+    } finally {
+      resolver.close();
+      await first.close();
+      await second.close();
+    }
+  });
+});
