@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { DnsResolver, parseDnsServer } from "../../src/net/dns.js";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.js";
+import { ioTurns, mockClock, untilIo } from "../support/mock-clock.js";
 
 describe("DnsResolver against a local DNS server", () => {
   let server: TestDnsServer;
@@ -99,22 +100,10 @@ describe("DnsResolver against a local DNS server", () => {
 // time on by hand, so what is proven is where in the budget each send and the end fall, whatever
 // the machine's load.
 describe("DnsResolver: every try of a lookup shares its one budget", () => {
-  /** Lets real I/O (UDP to and from the fakes) run while the mocked clock stands still. */
-  async function until(condition: () => boolean, what: string): Promise<void> {
-    for (let turn = 0; turn < 10_000; turn++) {
-      if (condition()) return;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    assert.fail(`never happened: ${what}`);
-  }
-  async function turns(count: number): Promise<void> {
-    for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
-  }
-
   it("gives up on two servers that never answer at the budget, after 3 sends to each, not tries x timeout", async (t) => {
     const first = await startDnsServer({ "silent.test": { silent: true } });
     const second = await startDnsServer({ "silent.test": { silent: true } });
-    t.mock.timers.enable({ apis: ["setTimeout", "setInterval", "Date"], now: 0 });
+    const clock = mockClock(t);
     const budgetMs = 1200;
     const resolver = new DnsResolver({ servers: [first.address, second.address], timeoutMs: budgetMs });
     try {
@@ -125,9 +114,9 @@ describe("DnsResolver: every try of a lookup shares its one budget", () => {
       // Each server gets a third of its half of the budget per send: 200 ms apart.
       const sendsAt: [number, number][] = [];
       for (let at = 0; at < budgetMs; at += 200) {
-        if (at > 0) t.mock.timers.tick(200);
+        if (at > 0) clock.tick(200);
         const expected = at / 200 + 1;
-        await until(() => first.queries.length + second.queries.length === expected, `send ${expected}`);
+        await untilIo(() => first.queries.length + second.queries.length === expected, `send ${expected}`);
         sendsAt.push([first.queries.length, second.queries.length]);
         assert.equal(isAnswered, false, `still waiting at ${at} ms`);
       }
@@ -139,11 +128,11 @@ describe("DnsResolver: every try of a lookup shares its one budget", () => {
         [3, 2],
         [3, 3],
       ]);
-      t.mock.timers.tick(199);
-      await turns(20);
+      clock.tick(199);
+      await ioTurns(20);
       assert.equal(isAnswered, false, "still waiting 1 ms before the budget ends");
-      t.mock.timers.tick(1);
-      await until(() => isAnswered, "the lookup's end at the budget");
+      clock.tick(1);
+      await untilIo(() => isAnswered, "the lookup's end at the budget");
       const answer = await lookup;
       assert.equal(!answer.ok && answer.failure, "TIMEOUT");
       assert.equal(first.queries.length + second.queries.length, 6, "no send past the budget");
@@ -160,25 +149,25 @@ describe("DnsResolver: every try of a lookup shares its one budget", () => {
       "silent.test": { silent: true },
     });
     const second = await startDnsServer({ "silent.test": { silent: true } });
-    t.mock.timers.enable({ apis: ["setTimeout", "setInterval", "Date"], now: 0 });
+    const clock = mockClock(t);
     const budgetMs = 1200;
     const resolver = new DnsResolver({ servers: [first.address, second.address], timeoutMs: budgetMs });
     try {
       assert.equal((await resolver.resolve("warm.test", "A")).ok, true);
       // The socket checks for silent servers every 20 ms from 0; this lookup starts 10 ms later, so
       // each check falls 10 ms after a send is due.
-      t.mock.timers.tick(10);
+      clock.tick(10);
       let isAnswered = false;
       const lookup = resolver.resolve("silent.test", "A").finally(() => {
         isAnswered = true;
       });
       for (let elapsed = 10; elapsed < budgetMs; elapsed += 10) {
-        t.mock.timers.tick(10);
-        await turns(5);
+        clock.tick(10);
+        await ioTurns(5);
         assert.equal(isAnswered, false, `still waiting ${elapsed} ms into the lookup`);
       }
-      t.mock.timers.tick(10);
-      await until(() => isAnswered, "the lookup's end at the budget");
+      clock.tick(10);
+      await untilIo(() => isAnswered, "the lookup's end at the budget");
       const answer = await lookup;
       assert.equal(!answer.ok && answer.failure, "TIMEOUT");
       assert.match(answer.ok ? "" : answer.message, /no answer within 1200 ms/);

@@ -1,7 +1,8 @@
 // A scripted SMTP server on loopback for probe tests and benchmarks. It listens on one port on
 // several 127.0.0.x addresses, each address playing one MX host with its own behaviour (known
-// mailboxes, catch-all, greylisting, blocking, drops, slowness, endless lines, silence). It records
-// every connection and command, so tests can count sessions and prove DATA was never sent.
+// mailboxes, catch-all, greylisting, blocking, drops, slowness, endless lines, silence, stalls).
+// It records every connection and command, so tests can count sessions and prove DATA was never
+// sent.
 import { once } from "node:events";
 import { createServer, type Server, type Socket } from "node:net";
 import { TLSSocket } from "node:tls";
@@ -35,6 +36,9 @@ export interface MxBehaviour {
   dropAt?: SmtpCommandName;
   /** Never answer this command. */
   silentAt?: SmtpCommandName;
+  /** Hang at this command: it and every later command are recorded but never answered, and the
+   *  connection stays open (a server that stalls mid-conversation, e.g. after PIPELINING). */
+  stallAt?: SmtpCommandName;
   /** Answer this command with a line that never ends. */
   endlessLineAt?: SmtpCommandName;
   /** RCPTs per transaction before 452 4.5.3. */
@@ -236,6 +240,7 @@ async function converse(plain: Socket, ctx: ConversationContext): Promise<void> 
   const bannerDelayMs = b().bannerDelayMs ?? 0;
   if (bannerDelayMs > 0) await new Promise((r) => setTimeout(r, bannerDelayMs));
   let rcptsAnswered = 0;
+  let isStalled = false;
   await send(b().banner ?? `220 ${ctx.ip} ESMTP test`);
   if (b().banner && !b().banner!.startsWith("220")) {
     socket.end();
@@ -249,6 +254,8 @@ async function converse(plain: Socket, ctx: ConversationContext): Promise<void> 
     const stage = ({ EHLO: "ehlo", HELO: "ehlo", MAIL: "mail", RCPT: "rcpt", RSET: "rset" } as const)[
       verb as "EHLO"
     ];
+    isStalled ||= stage !== undefined && b().stallAt === stage;
+    if (isStalled) continue;
     if (stage && misbehave(stage)) {
       if (b().silentAt === stage) continue;
       return;

@@ -5,6 +5,7 @@ import { EmailEngine, type EmailEngineOptions } from "../../../src/checks/email/
 import { DnsResolver } from "../../../src/net/dns.js";
 import { smtpConnector } from "../../../src/net/smtp-client.js";
 import { startDnsServer, type TestDnsServer, type Zone } from "../../support/dns-server.js";
+import { ioTurns, mockClock, untilIo } from "../../support/mock-clock.js";
 import { type MxBehaviour, startSmtpServer, type TestSmtpServer } from "../../support/smtp-server.js";
 
 // Each MX host is its own loopback address on the one SMTP test port.
@@ -27,6 +28,7 @@ const HOST = {
   pool: "127.0.0.18",
   sluggish: "127.0.0.19",
   closing: "127.0.0.20",
+  stall: "127.0.0.21",
 } as const;
 const NOTHING_LISTENS = "127.0.0.13";
 
@@ -56,6 +58,7 @@ function zone(): Zone {
   mx("pool.test", ["mx.pool.test", HOST.pool]);
   mx("sluggish.test", ["mx.sluggish.test", HOST.sluggish]);
   mx("closing.test", ["mx.closing.test", HOST.closing]);
+  mx("stall.test", ["mx.stall.test", HOST.stall]);
   mx("mailinator.com", ["mx.mailinator.test", HOST.catchAll]);
   z["amx.test"] = { A: [HOST.known] };
   z["nullmx.test"] = { MX: [{ exchange: "", priority: 0 }] };
@@ -102,6 +105,8 @@ async function behaviours(): Promise<Record<string, MxBehaviour>> {
     [HOST.pool]: { mailboxes: pool, replyDelayMs: 5 },
     [HOST.closing]: { rcpt: () => "421 4.7.0 Try again later, closing connection." },
     [HOST.sluggish]: { mailboxes: ["sam@sluggish.test"], replyDelayMs: 120, delayModel: "serial" },
+    // Greets, offers PIPELINING at EHLO, then never answers the pipelined transaction.
+    [HOST.stall]: { stallAt: "mail" },
   };
 }
 
@@ -374,6 +379,40 @@ describe("EmailEngine against local DNS and SMTP servers", () => {
     assert.ok(Date.now() - started < 1000, "answered near the deadline");
     const patient = newEngine({ totalDeadlineMs: 4000 });
     assert.equal((await patient.verify("sam@sluggish.test")).status, "valid");
+  });
+
+  it("ends each session that stalls after PIPELINING at its total deadline, not the command timeout", async (t) => {
+    const stalling = newEngine({ commandTimeoutMs: 60_000, totalDeadlineMs: 300 });
+    const clock = mockClock(t);
+    let isDone = false;
+    const verdict = stalling.verify("ann@stall.test").finally(() => {
+      isDone = true;
+    });
+    const sessions = () => smtp.connections.get(HOST.stall) ?? 0;
+    const verbs = () =>
+      smtp.commands.filter((c) => c.host === HOST.stall).map((c) => c.line.split(/[ :]/)[0]);
+    const transactions = () => verbs().filter((verb) => verb === "RSET").length;
+    await untilIo(() => transactions() === 1, "the pipelined transaction at the server");
+    assert.deepEqual(verbs(), ["EHLO", "MAIL", "RCPT", "RCPT", "RSET"], "sent at once, never answered");
+    clock.tick(299);
+    await ioTurns(20);
+    assert.equal(sessions(), 1, "the first session still waits 1 ms before its deadline");
+    // At its deadline the session gives up; the address gets its one more try in a new session.
+    clock.tick(1);
+    await untilIo(() => transactions() === 2, "the second session's transaction");
+    assert.equal(sessions(), 2);
+    clock.tick(299);
+    await ioTurns(20);
+    assert.equal(isDone, false, "the second session still waits 1 ms before its deadline");
+    clock.tick(1);
+    await untilIo(() => isDone, "the verdict at the second session's deadline");
+    const v = await verdict;
+    assert.equal(v.reason, "smtp_timeout");
+    assert.equal(v.status, "unknown");
+    assert.equal(v.valid, null);
+    assert.equal(v.details.smtp?.stage, "mail");
+    assert.equal(v.details.smtp?.text, "no reply within 300 ms");
+    await stalling.close();
   });
 
   it("gives up on a server that closes at every RCPT, with a retry hint", async () => {

@@ -6,6 +6,7 @@ import { EmailEngine } from "../../../src/checks/email/email-engine.js";
 import { DnsResolver } from "../../../src/net/dns.js";
 import { SmtpConnection, smtpConnector } from "../../../src/net/smtp-client.js";
 import { startDnsServer } from "../../support/dns-server.js";
+import { ioTurns, mockClock, untilIo } from "../../support/mock-clock.js";
 import { startSmtpServer } from "../../support/smtp-server.js";
 import { startSocksServer } from "./socks5-server.js";
 
@@ -14,13 +15,15 @@ after(async () => {
   for (const s of servers) await new Promise<void>((resolve) => s.close(() => resolve()));
 });
 
-/** A raw server that runs `script` for each connection. */
+/** A raw server that runs `script` for each connection. What the script does not read is read
+ *  and dropped, so the server sees the client's end and closes its side. */
 async function rawServer(script: (socket: Socket) => void): Promise<number> {
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     sockets.add(socket);
     socket.on("error", () => {});
     script(socket);
+    socket.resume();
   });
   server.on("close", () => {
     for (const s of sockets) s.destroy();
@@ -96,6 +99,57 @@ describe("SmtpConnection", () => {
     const r = await conn.readReply(100);
     assert.equal(!r.ok && r.failure.kind, "timeout");
     assert.equal(conn.isOpen, false);
+  });
+
+  it("ends a pipelined exchange at its total deadline, though each reply may take a minute", async (t) => {
+    // Greets, then stalls: the pipelined commands are read and never answered.
+    const port = await rawServer((s) => s.write("220 ready\r\n"));
+    const conn = await open(port);
+    assert.ok((await conn.readReply(1000)).ok);
+    const clock = mockClock(t);
+    let isDone = false;
+    const replies = conn
+      .pipeline(["MAIL FROM:<probe@verifier.test>", "RCPT TO:<a@stall.test>", "RSET"], 300, 60_000)
+      .finally(() => {
+        isDone = true;
+      });
+    clock.tick(299);
+    await ioTurns(20);
+    assert.equal(isDone, false, "still waiting 1 ms before the deadline");
+    clock.tick(1);
+    await untilIo(() => isDone, "the exchange's end at its deadline");
+    const failures = (await replies).map((r) => (r.ok ? null : r.failure));
+    assert.deepEqual(
+      failures.map((f) => f?.kind),
+      ["timeout", "timeout", "timeout"],
+    );
+    assert.equal(failures[0]?.message, "no reply within 300 ms");
+    assert.equal(conn.isOpen, false, "a late reply would desynchronise the conversation");
+  });
+
+  it("holds at most maxQueuedReplies unread replies: one more is a protocol failure, not growth", async () => {
+    const port = await rawServer((s) => s.end(`220 ready\r\n${"250 unasked\r\n".repeat(10)}`));
+    const connected = await SmtpConnection.connect({
+      host: "127.0.0.1",
+      port,
+      connectTimeoutMs: 500,
+      maxQueuedReplies: 5,
+    });
+    assert.ok(connected.ok);
+    const conn = connected.value;
+    // Nothing is read until the server is done, so every reply arrives unasked.
+    await untilIo(() => !conn.isOpen, "the connection's end");
+    const codes: number[] = [];
+    for (;;) {
+      const reply = await conn.readReply(1000);
+      if (!reply.ok) {
+        assert.equal(reply.failure.kind, "protocol");
+        assert.equal(reply.failure.message, "more than 5 replies nobody asked for");
+        break;
+      }
+      codes.push(reply.value.code);
+    }
+    assert.deepEqual(codes, [220, 250, 250, 250, 250], "the five held, none beyond");
   });
 
   it("refuses commands with line breaks (no command injection)", async () => {
