@@ -2000,6 +2000,7 @@ export interface operations {
                     | "smtp_protocol_error"
                     | "smtp_unknown_reply"
                     | "egress_blocked"
+                    | "probe_queue_full"
                     | "proxy_error"
                     | "internal_error"
                   )
@@ -2268,6 +2269,7 @@ export interface operations {
                   | "smtp_protocol_error"
                   | "smtp_unknown_reply"
                   | "egress_blocked"
+                  | "probe_queue_full"
                   | "proxy_error"
                   | "internal_error"
                 )
@@ -2586,6 +2588,7 @@ export interface operations {
                   | "smtp_protocol_error"
                   | "smtp_unknown_reply"
                   | "egress_blocked"
+                  | "probe_queue_full"
                   | "proxy_error"
                   | "internal_error"
                 )
@@ -2847,6 +2850,7 @@ export interface operations {
                   | "smtp_protocol_error"
                   | "smtp_unknown_reply"
                   | "egress_blocked"
+                  | "probe_queue_full"
                   | "proxy_error"
                   | "internal_error"
                 )
@@ -4522,6 +4526,7 @@ export interface operations {
              *     - `smtp_protocol_error`: The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
              *     - `smtp_unknown_reply`: The server refused without a recognisable reason: unknown.
              *     - `egress_blocked`: This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+             *     - `probe_queue_full`: Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
              *     - `proxy_error`: The SOCKS proxy failed: unknown.
              *     - `internal_error`: A defect of ours, logged: unknown.
              */
@@ -4552,6 +4557,7 @@ export interface operations {
               | "smtp_protocol_error"
               | "smtp_unknown_reply"
               | "egress_blocked"
+              | "probe_queue_full"
               | "proxy_error"
               | "internal_error";
             catchAll?: boolean;

@@ -23,6 +23,7 @@ import {
   budgetVerdict,
   egressVerdict,
   errorVerdict,
+  queueFullVerdict,
   routeVerdict,
   smtpVerdict,
   syntaxVerdict,
@@ -35,8 +36,9 @@ export const RFC5321_TIMEOUTS_MS = { banner: 300_000, mail: 300_000, rcpt: 300_0
 type Mode = "interactive" | "background";
 
 export interface EmailEngineOptions {
-  /** Addresses waiting for one mail server's sessions at most; more are answered at once with
-   *  an error verdict ("not probed") instead of growing the queue without bound. */
+  /** Addresses waiting for one mail server's sessions at most (default 20,000); more are answered
+   *  at once, unknown with a retry hint (`probe_queue_full`), instead of growing the queue
+   *  without bound. */
   maxQueuedPerMx?: number;
   dns: MxDns;
   smtpPort: number;
@@ -196,7 +198,12 @@ export class EmailEngine implements EmailVerificationProvider {
         parsed,
         "this host cannot reach port 25 (or its SOCKS proxy): no mail server was asked",
       );
-    const outcome = await this.probe(parsed, route, mode, deadlineAt);
+    const group = this.groupOf(route, mode);
+    if (group.queue.length >= this.maxQueuedPerMx) {
+      const message = `not probed: ${group.queue.length} addresses already wait for mail server ${group.hosts[0]!.host}`;
+      return queueFullVerdict(parsed, route, message);
+    }
+    const outcome = await this.probe(group, parsed, deadlineAt);
     const verdict = smtpVerdict(parsed, route, outcome, undefined, this.ruleFor);
     if (verdict.reason === "tenant_accept_all" && (await this.m365PersonalSite?.confirms(parsed.email)))
       return smtpVerdict(parsed, route, outcome, { confirmedBy: "m365_personal_site" }, this.ruleFor);
@@ -211,24 +218,19 @@ export class EmailEngine implements EmailVerificationProvider {
     return p;
   }
 
-  private probe(
-    parsed: Parsed,
-    route: HostRoute,
-    mode: Mode,
-    deadlineAt: number | undefined,
-  ): Promise<RcptOutcome> {
-    // Background and interactive addresses never share a session: their timeouts differ.
+  /** The queue of the route's MX hosts. Background and interactive addresses never share a
+   *  session: their timeouts differ. */
+  private groupOf(route: HostRoute, mode: Mode): MxGroup {
     const key = `${mode}|${route.hosts.map((h) => h.host).join(",")}`;
     let group = this.groups.get(key);
     if (!group) {
       group = { key, mode, hosts: route.hosts, queue: [], active: 0 };
       this.groups.set(key, group);
     }
-    const g = group;
-    if (g.queue.length >= this.maxQueuedPerMx) {
-      const message = `not probed: ${g.queue.length} addresses already wait for mail server ${g.hosts[0]!.host}`;
-      return Promise.reject(new Error(message));
-    }
+    return group;
+  }
+
+  private probe(g: MxGroup, parsed: Parsed, deadlineAt: number | undefined): Promise<RcptOutcome> {
     return new Promise((resolve) => {
       let settled = false;
       const once = (o: RcptOutcome) => {

@@ -37,6 +37,7 @@ export const EMAIL_REASONS = [
   "smtp_protocol_error",
   "smtp_unknown_reply",
   "egress_blocked",
+  "probe_queue_full",
   "proxy_error",
   "internal_error",
 ] as const;
@@ -76,6 +77,8 @@ export const EMAIL_REASON_DESCRIPTIONS: Readonly<Record<EmailReason, string>> = 
   smtp_unknown_reply: "The server refused without a recognisable reason: unknown.",
   egress_blocked:
     "This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.",
+  probe_queue_full:
+    "Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.",
   proxy_error: "The SOCKS proxy failed: unknown.",
   internal_error: "A defect of ours, logged: unknown.",
 };

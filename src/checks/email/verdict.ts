@@ -37,6 +37,7 @@ const OUTCOME_REASON: Record<ReplyOutcome, EmailReason> = {
 
 /** Network conditions that a later attempt may well get past. */
 const TRANSIENT = new Set<EmailReason>([
+  "probe_queue_full",
   "smtp_timeout",
   "smtp_connect_failed",
   "smtp_connection_dropped",
@@ -87,6 +88,15 @@ export function routeVerdict(parsed: Extract<ParsedEmail, { ok: true }>, route: 
 /** This host cannot reach port 25 (or its SOCKS proxy) at all: no mail server was asked. */
 export function egressVerdict(parsed: Extract<ParsedEmail, { ok: true }>, message: string): EmailVerdict {
   return assemble({ ...parsed, reason: "egress_blocked", message });
+}
+
+/** The queue of addresses waiting for the mail server's sessions is full: not probed. */
+export function queueFullVerdict(
+  parsed: Extract<ParsedEmail, { ok: true }>,
+  route: Extract<MailRoute, { kind: "mx" | "implicit" }>,
+  message: string,
+): EmailVerdict {
+  return assemble({ ...parsed, reason: "probe_queue_full", route, message });
 }
 
 /** A background verification that used up its budget without an answer. */

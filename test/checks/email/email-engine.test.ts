@@ -415,6 +415,31 @@ describe("EmailEngine against local DNS and SMTP servers", () => {
     await stalling.close();
   });
 
+  it("answers addresses beyond the per-MX queue's limit at once, unknown with a retry hint, without probing them", async () => {
+    const bounded = newEngine({ maxQueuedPerMx: 3, maxConnectionsPerMx: 1 });
+    const emails = [
+      "alice@known.test",
+      "bob@known.test",
+      "info@known.test",
+      "over1@known.test",
+      "over2@known.test",
+    ];
+    const verdicts = await bounded.verifyMany(emails);
+    await bounded.close();
+    assert.deepEqual(
+      verdicts.map((v) => v.reason),
+      ["deliverable", "deliverable", "deliverable", "probe_queue_full", "probe_queue_full"],
+    );
+    for (const v of verdicts.slice(3)) {
+      assert.equal(v.status, "unknown");
+      assert.equal(v.valid, null);
+      assert.ok((v.retryAfterMs ?? 0) > 0, "retried later");
+      assert.equal(v.details.message, "not probed: 3 addresses already wait for mail server mx.known.test");
+    }
+    const probed = rcptsTo(HOST.known).map((c) => c.line);
+    assert.ok(!probed.some((line) => /over[12]@/.test(line)), "never sent to the server");
+  });
+
   it("gives up on a server that closes at every RCPT, with a retry hint", async () => {
     const before = smtp.connections.get(HOST.closing) ?? 0;
     const v = await engine.verify("a@closing.test");
