@@ -276,6 +276,62 @@ for (const kind of dialects()) {
         }
       });
 
+    // PostgreSQL only, like the race above: two other requests each hold one of the bulk's emails
+    // uncommitted, and commit one after the other while the bulk waits on each in turn.
+    if (kind === "postgres")
+      it("retries a bulk create through successive races until it settles, each taken email reported per item", {
+        skip,
+      }, async () => {
+        const pool = h.services.database.pgPool!;
+        const seed = async (email: string) =>
+          (await call("POST", "/v1/leads", { email, validate: false })).json().id as string;
+        const takers = [
+          { email: "one@race2.test", leadId: await seed("seed1@race2.test"), client: await pool.connect() },
+          { email: "two@race2.test", leadId: await seed("seed2@race2.test"), client: await pool.connect() },
+        ];
+        try {
+          for (const taker of takers) {
+            await taker.client.query("BEGIN");
+            await taker.client.query(
+              "UPDATE leads SET email = $1, email_lower = $1, normalized_email = $1 WHERE id = $2",
+              [taker.email, taker.leadId],
+            );
+          }
+          const bulk = call("POST", "/v1/leads/bulk", {
+            leads: [{ email: "one@race2.test" }, { email: "two@race2.test" }, { email: "calm@race2.test" }],
+            validate: false,
+          });
+          for (const taker of takers) {
+            const pid = (await taker.client.query("SELECT pg_backend_pid() AS pid")).rows[0].pid as number;
+            await waitFor(
+              async () =>
+                (
+                  await pool.query("SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))", [
+                    pid,
+                  ])
+                ).rowCount || undefined,
+              `the bulk insert waiting on ${taker.email}'s uncommitted row`,
+              10_000,
+              20,
+            );
+            await taker.client.query("COMMIT");
+          }
+          const res = await bulk;
+          assert.equal(res.statusCode, 200, res.body);
+          assert.equal(res.json().created, 1);
+          assert.deepEqual(
+            res.json().errors,
+            takers.map((taker, index) => ({
+              index,
+              email: taker.email,
+              error: `a lead with this email already exists (${taker.leadId})`,
+            })),
+          );
+        } finally {
+          for (const taker of takers) taker.client.release();
+        }
+      });
+
     it("bulk-creates with per-item errors, charges the good ones once and validates them as a batch", {
       skip,
     }, async () => {
