@@ -34,6 +34,19 @@ export interface LeadFilter {
   hasDidYouMean?: boolean | undefined;
 }
 
+/** How many advisory locks the mailboxes of one account spread over (see `lockMailboxes`). */
+export const MAILBOX_LOCK_BUCKETS = 256;
+
+/** FNV-1a of the normalized email, reduced to a lock bucket. */
+export function mailboxBucket(normalizedEmail: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < normalizedEmail.length; i++) {
+    h ^= normalizedEmail.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) % MAILBOX_LOCK_BUCKETS;
+}
+
 /** `text` as a LIKE pattern matching itself literally (with `escape '\'`). */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -74,6 +87,26 @@ export class LeadsRepo {
       .where("id", "=", id)
       .where(liveOf(accountId))
       .executeTakeFirst();
+  }
+
+  /**
+   * Serialises writers of the same mailbox (aliases folded) until `trx` ends, so that two
+   * transactions cannot both find an alias free and both insert it: the exact-address unique index
+   * cannot see that j.doe+crm@gmail.com and jdoe@gmail.com are one lead. PostgreSQL takes
+   * transaction-scoped advisory locks on (account, bucket of the normalized email), in ascending
+   * bucket order so that two writers never wait on each other crosswise; a bulk import takes at most
+   * MAILBOX_LOCK_BUCKETS of them. SQLite already runs one writer at a time.
+   */
+  async lockMailboxes(
+    trx: Transaction<Schema>,
+    caps: DialectCaps,
+    accountId: string,
+    normalizedEmails: string[],
+  ): Promise<void> {
+    if (!caps.concurrentWriters || normalizedEmails.length === 0) return;
+    const buckets = [...new Set(normalizedEmails.map(mailboxBucket))].sort((a, b) => a - b);
+    await sql`select pg_advisory_xact_lock(hashtext(${accountId}), b)
+      from unnest(${buckets}::int[]) as b`.execute(trx);
   }
 
   /** The live lead whose address is the same mailbox (aliases folded), if any. */
