@@ -123,7 +123,10 @@ export class LeadsRepo {
       .where("normalized_email", "=", normalizedEmail)
       .where("archived_at", "is", null);
     if (exceptId) q = q.where("id", "!=", exceptId);
-    return q.orderBy("id").executeTakeFirst();
+    // The oldest holder, picked here: an ORDER BY id in SQL makes SQLite walk the account's
+    // (account_id, archived_at, id) index, every live lead of the account, instead of this one's.
+    const holders = await q.execute();
+    return holders.sort((a, b) => (a.id < b.id ? -1 : 1))[0];
   }
 
   /** Normalized email -> id of the live lead holding it, among `normalizedEmails`. */
