@@ -7,6 +7,7 @@ import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { sql } from "kysely";
 import type { DatabaseKind } from "../src/config/config.js";
+import { newLeadRow, type WebsiteNormalizer } from "../src/leads/lead-fields.js";
 import { LeadsRepo } from "../src/leads/leads.repo.js";
 import type { LeadsTable } from "../src/storage/schema.js";
 import { createTestDatabase } from "../test/support/db.js";
@@ -30,61 +31,21 @@ const COMPANY = [
   "Cyberdyne",
 ];
 
+// No bench lead has a website, so this normalizer is never called.
+const noWebsite: WebsiteNormalizer = () => ({ ok: false, message: "bench leads have no website" });
+
+/** Lead i as the API would create it (newLeadRow), created i seconds after 2026-01-01. */
 function row(i: number, accountId: string): LeadsTable {
   const first = FIRST[i % 10]!;
   const last = LAST[Math.floor(i / 10) % 10]!;
   const company = `${COMPANY[Math.floor(i / 100) % 10]} ${Math.floor(i / 1000)}`;
-  const at = new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
-  const email = `${first}.${last}${i}@${COMPANY[i % 7]!.toLowerCase()}${i % 50}.test`.toLowerCase();
-  return {
-    id: `lead_${String(i).padStart(26, "0")}`,
-    account_id: accountId,
-    email,
-    email_lower: email,
-    website: null,
-    first_name: first,
-    last_name: last,
-    company,
-    title: null,
-    phone: null,
-    linkedin: null,
-    twitter: null,
-    service_category: null,
-    service_subcategory: null,
-    campaign: null,
-    tags: "[]",
-    notes: null,
-    priority: "normal",
-    active: 1,
-    custom_fields: "{}",
-    source: "api",
-    metadata: "{}",
-    validation_status: "new",
-    rating: 0,
-    recommendation: "skip",
-    quality: "poor",
-    rating_factors: "[]",
-    email_valid: null,
-    email_catch_all: null,
-    email_disposable: null,
-    email_service: null,
-    email_score: null,
-    email_type: null,
-    email_risk: null,
-    email_status: null,
-    domain_status: null,
-    domain_http_status: null,
-    domain_final_url: null,
-    domain_ssl_valid: null,
-    domain_parked: null,
-    domain_response_time_ms: null,
-    domain_score: null,
-    validation_details: null,
-    validated_at: null,
-    archived_at: null,
-    created_at: at,
-    updated_at: at,
-  } as LeadsTable;
+  // The API refuses non-ASCII local parts (no SMTPUTF8), so Müller's address is muller.
+  const local = `${first}.${last}${i}`.normalize("NFD").replace(/\p{M}/gu, "");
+  const email = `${local}@${COMPANY[i % 7]!.toLowerCase()}${i % 50}.test`.toLowerCase();
+  const input = { email, firstName: first, lastName: last, company, validate: false };
+  const built = newLeadRow(accountId, input, "api", new Date(Date.UTC(2026, 0, 1) + i * 1000), noWebsite);
+  if ("errors" in built) throw new Error(`bench lead ${i} refused: ${JSON.stringify(built.errors)}`);
+  return built.row;
 }
 
 async function median(run: () => Promise<unknown>): Promise<{ ms: number; result: unknown }> {

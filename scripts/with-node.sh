@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Runs a command with another Node.js major taken from the npm registry's `node` package, for
-# machines whose own Node is older (Node 20 is end-of-life; leadcheck supports 22 and 24):
-#   scripts/with-node.sh 22 npm install    # no EBADENGINE warnings: npm itself runs on Node 22
-#   scripts/with-node.sh 22 npm start
-#   scripts/with-node.sh 22 npm test
-# The Node is installed once into .node/<major>/ (git-ignored). Native modules (better-sqlite3) are
-# built against that Node's own headers, which the package ships, so nothing else is downloaded.
-# A tree installed this way runs on that Node only: going back needs `npm rebuild` on the other one.
+# Runs a command with another Node.js major taken from the npm registry's `node` package: CI's
+# Node 24 stage, or a supported Node this machine does not have (leadcheck supports 20.19+, 22.12+
+# and 24, ADR 0014):
+#   scripts/with-node.sh 24 npm install    # npm runs on Node 24 too: it installs better-sqlite3 13
+#   scripts/with-node.sh 24 npm start
+#   scripts/with-node.sh 24 npm test
+# The Node is installed once into .node/<major>/ (git-ignored). better-sqlite3 12, a native module
+# built at install, is compiled against that Node's own headers, which the package ships, so nothing
+# else is downloaded (13 is prebuilt). A tree installed this way runs on that Node only: going back
+# needs `npm install` on the other one.
 set -euo pipefail
 if [ $# -lt 2 ] || ! [[ "$1" =~ ^[0-9]+$ ]]; then
   echo "usage: scripts/with-node.sh <major> <command> [args...]" >&2

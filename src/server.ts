@@ -51,7 +51,12 @@ export async function startServe(config: Readonly<Config>, options: { worker: bo
   });
   await app.listen({ port: config.port, host: config.host });
   logger.info(
-    { port: config.port, database: config.databaseKind, worker: options.worker },
+    {
+      port: config.port,
+      database: config.databaseKind,
+      sqliteDriver: services.database.sqliteDriver,
+      worker: options.worker,
+    },
     "leadcheck API listening",
   );
   return {
@@ -82,7 +87,10 @@ export async function startWorker(config: Readonly<Config>): Promise<Running> {
         );
   // The queue's timers are unref'd; a worker-only process is kept alive by this until shutdown.
   const keepAlive = setInterval(() => {}, 1 << 30);
-  logger.info({ database: config.databaseKind, port: endpoint?.port }, "leadcheck worker started");
+  logger.info(
+    { database: config.databaseKind, sqliteDriver: services.database.sqliteDriver, port: endpoint?.port },
+    "leadcheck worker started",
+  );
   return {
     services,
     app: undefined,

@@ -4,8 +4,8 @@
 // empty one unless `--create` asks for it.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import SQLite from "better-sqlite3";
 import pg from "pg";
+import { openSqlite } from "../storage/sqlite-driver.js";
 
 export type DatabaseState = "missing" | "empty" | "ready";
 
@@ -24,7 +24,7 @@ export async function inspectDatabase(url: string): Promise<DatabaseTarget> {
     const path = resolve(raw);
     const shown = `sqlite:${path}`;
     if (!existsSync(path)) return { shown, state: "missing" };
-    const sqlite = new SQLite(path, { readonly: true, fileMustExist: true });
+    const sqlite = openSqlite(path, { readonly: true, fileMustExist: true });
     try {
       const row = sqlite
         .prepare("select count(*) as n from sqlite_master where type = 'table' and name = ?")

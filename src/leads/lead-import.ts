@@ -64,11 +64,9 @@ export class LeadImport {
     const attempt = () =>
       runInTransaction(db, async (trx) => {
         const errors = [...itemErrors];
-        const taken = await this.repo.liveNormalizedEmailsTaken(
-          trx,
-          accountId,
-          rows.map((r) => r.normalized_email),
-        );
+        const normalized = rows.map((r) => r.normalized_email);
+        await this.repo.lockMailboxes(trx, caps, accountId, normalized);
+        const taken = await this.repo.liveNormalizedEmailsTaken(trx, accountId, normalized);
         const fresh = rows.filter((r) => {
           const holder = taken.get(r.normalized_email);
           if (holder === undefined) return true;

@@ -34,6 +34,19 @@ export interface LeadFilter {
   hasDidYouMean?: boolean | undefined;
 }
 
+/** How many advisory locks the mailboxes of one account spread over (see `lockMailboxes`). */
+export const MAILBOX_LOCK_BUCKETS = 256;
+
+/** FNV-1a of the normalized email, reduced to a lock bucket. */
+export function mailboxBucket(normalizedEmail: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < normalizedEmail.length; i++) {
+    h ^= normalizedEmail.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) % MAILBOX_LOCK_BUCKETS;
+}
+
 /** `text` as a LIKE pattern matching itself literally (with `escape '\'`). */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
@@ -76,6 +89,26 @@ export class LeadsRepo {
       .executeTakeFirst();
   }
 
+  /**
+   * Serialises writers of the same mailbox (aliases folded) until `trx` ends, so that two
+   * transactions cannot both find an alias free and both insert it: the exact-address unique index
+   * cannot see that j.doe+crm@gmail.com and jdoe@gmail.com are one lead. PostgreSQL takes
+   * transaction-scoped advisory locks on (account, bucket of the normalized email), in ascending
+   * bucket order so that two writers never wait on each other crosswise; a bulk import takes at most
+   * MAILBOX_LOCK_BUCKETS of them. SQLite already runs one writer at a time.
+   */
+  async lockMailboxes(
+    trx: Transaction<Schema>,
+    caps: DialectCaps,
+    accountId: string,
+    normalizedEmails: string[],
+  ): Promise<void> {
+    if (!caps.concurrentWriters || normalizedEmails.length === 0) return;
+    const buckets = [...new Set(normalizedEmails.map(mailboxBucket))].sort((a, b) => a - b);
+    await sql`select pg_advisory_xact_lock(hashtext(${accountId}), b)
+      from unnest(${buckets}::int[]) as b`.execute(trx);
+  }
+
   /** The live lead whose address is the same mailbox (aliases folded), if any. */
   async findLiveByNormalizedEmail(
     db: Executor,
@@ -90,7 +123,10 @@ export class LeadsRepo {
       .where("normalized_email", "=", normalizedEmail)
       .where("archived_at", "is", null);
     if (exceptId) q = q.where("id", "!=", exceptId);
-    return q.orderBy("id").executeTakeFirst();
+    // The oldest holder, picked here: an ORDER BY id in SQL makes SQLite walk the account's
+    // (account_id, archived_at, id) index, every live lead of the account, instead of this one's.
+    const holders = await q.execute();
+    return holders.sort((a, b) => (a.id < b.id ? -1 : 1))[0];
   }
 
   /** Normalized email -> id of the live lead holding it, among `normalizedEmails`. */

@@ -45,6 +45,7 @@ export class LeadsService {
       await runInTransaction(db, async (trx) => {
         // Another alias of the same mailbox (j.doe+crm@gmail.com for jdoe@gmail.com) is a
         // duplicate too; the exact address is also refused by the unique index below.
+        await this.repo.lockMailboxes(trx, caps, accountId, [row.normalized_email]);
         const alias = await this.repo.findLiveByNormalizedEmail(trx, accountId, row.normalized_email);
         if (alias) throw duplicateLead(row.email, alias);
         await insertLeads(this.repo, this.deps.events, trx, [row], now);
@@ -129,6 +130,7 @@ export class LeadsService {
         }
         if (errors.length > 0) throw validationError(errors);
         if (changes.normalized_email) {
+          await this.repo.lockMailboxes(trx, caps, accountId, [changes.normalized_email]);
           const holder = await this.repo.findLiveByNormalizedEmail(
             trx,
             accountId,

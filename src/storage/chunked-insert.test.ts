@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import SQLite from "better-sqlite3";
 import { Kysely, SqliteDialect, sql } from "kysely";
 import { chunkRowCounts, insertInChunks, MAX_BOUND_PARAMETERS, maxRowsPerInsert } from "./chunked-insert.js";
 import { migrateToLatest } from "./db.js";
 import type { BatchItemsTable, Schema } from "./schema.js";
+import { openSqlite } from "./sqlite-driver.js";
 
 const item = (seq: number): BatchItemsTable => ({
   id: `item_${String(seq).padStart(6, "0")}`,
@@ -67,7 +67,7 @@ describe("chunked inserts", () => {
   it("inserts every row in order on SQLite, each statement within its parameter limit", async () => {
     const parameters: number[] = [];
     const db = new Kysely<Schema>({
-      dialect: new SqliteDialect({ database: new SQLite(":memory:") }),
+      dialect: new SqliteDialect({ database: openSqlite(":memory:") }),
       log: (event) => {
         if (event.query.sql.startsWith('insert into "batch_items"'))
           parameters.push(event.query.parameters.length);
@@ -92,7 +92,7 @@ describe("chunked inserts", () => {
   });
 
   it("relies on a limit the bundled SQLite accepts", () => {
-    const sqlite = new SQLite(":memory:");
+    const sqlite = openSqlite(":memory:");
     try {
       const marks = Array(MAX_BOUND_PARAMETERS.sqlite).fill("?").join(",");
       const values = Array.from({ length: MAX_BOUND_PARAMETERS.sqlite }, (_, i) => i);
@@ -103,7 +103,7 @@ describe("chunked inserts", () => {
   });
 
   it("sends no statement for no rows", async () => {
-    const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: new SQLite(":memory:") }) });
+    const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: openSqlite(":memory:") }) });
     try {
       // No table here: any statement would fail.
       await insertInChunks(db, "batch_items", []);

@@ -1,7 +1,6 @@
 // Opens the configured database (embedded SQLite or PostgreSQL) behind one Kysely instance.
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import SQLite from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { DatabaseKind } from "../config/config.js";
@@ -9,6 +8,7 @@ import { capsFor, type DialectCaps } from "./dialect.js";
 import { migrations } from "./migrations/index.js";
 import type { Schema } from "./schema.js";
 import { FairSqliteDialect, withStatementCache } from "./sqlite-dialect.js";
+import { openSqlite, type SQLite, sqliteDriver } from "./sqlite-driver.js";
 
 // int8 (bigint) and numeric arrive as strings from pg; milli-credit amounts fit a double exactly.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -25,6 +25,8 @@ export interface Database {
   pgPool: pg.Pool | undefined;
   /** The SQLite file path; undefined on PostgreSQL. */
   sqlitePath: string | undefined;
+  /** The SQLite driver and its version (sqlite-driver.ts), e.g. "better-sqlite3@13.2.0"; undefined on PostgreSQL. */
+  sqliteDriver: string | undefined;
   close(): Promise<void>;
 }
 
@@ -53,7 +55,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
   if (url.startsWith("sqlite:")) {
     const path = sqlitePathOf(url);
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-    const sqlite = withStatementCache(new SQLite(path));
+    const sqlite = withStatementCache(openSqlite(path));
     sqlite.pragma("journal_mode = WAL");
     sqlite.pragma("synchronous = NORMAL");
     sqlite.pragma("busy_timeout = 10000");
@@ -66,6 +68,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
       sqlite,
       pgPool: undefined,
       sqlitePath: path,
+      sqliteDriver: sqliteDriver().name,
       close: () => db.destroy(),
     };
   }
@@ -97,6 +100,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     sqlite: undefined,
     pgPool: pool,
     sqlitePath: undefined,
+    sqliteDriver: undefined,
     close: () => db.destroy(),
   };
 }

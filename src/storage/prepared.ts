@@ -9,11 +9,11 @@
 //   spends building the row (9.8 -> 4.9 µs).
 // - PostgreSQL: a named statement, parsed and planned once per pooled connection.
 import { createHash } from "node:crypto";
-import type SQLite from "better-sqlite3";
 import { type Compilable, CompiledQuery, type Kysely } from "kysely";
 import type { Database } from "./db.js";
 import type { Schema } from "./schema.js";
 import { uncachedHandle } from "./sqlite-dialect.js";
+import type { SQLite } from "./sqlite-driver.js";
 
 const MARK = "\u0000leadcheck-param:";
 

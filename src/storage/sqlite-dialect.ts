@@ -2,7 +2,6 @@
 // Two costs dominated an authenticated read under load (bench/api.ts): every query prepared its
 // SQL afresh, and the driver's connection mutex woke every waiting query on each release, so 50
 // requests in flight cost ~50 wake-ups per query. Here statements are reused and waiters queue.
-import type SQLite from "better-sqlite3";
 import {
   type DatabaseConnection,
   type Driver,
@@ -10,6 +9,7 @@ import {
   type SqliteDialectConfig,
   SqliteDriver,
 } from "kysely";
+import type { SQLite } from "./sqlite-driver.js";
 
 /** Most distinct SQL texts whose prepared statements are kept (the app has a few hundred). */
 const STATEMENT_CACHE_SIZE = 500;

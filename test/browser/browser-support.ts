@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AxeBuilder } from "@axe-core/playwright";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 import { SigninLinks } from "../../src/accounts/signin.service.js";
 import { createEmptyDatabase } from "../support/db.js";
 import { type FakeInternet, startFakeInternet } from "../support/fake-internet.js";
@@ -20,6 +20,9 @@ export const SCREENSHOTS = fileURLToPath(new URL("../../test-artifacts/screensho
 export const A11Y_REPORTS = fileURLToPath(new URL("../../test-artifacts/a11y/", import.meta.url));
 /** Impacts that fail a page. Moderate and minor findings are recorded in the report only. */
 const BLOCKING_IMPACTS = new Set(["serious", "critical"]);
+/** An element's text, "" for none. */
+export const text = async (locator: Locator) => (await locator.textContent()) ?? "";
+
 export const NARROW_VIEWPORT = { width: 375, height: 812 };
 /** Names the deepest elements that reach past the viewport's right edge (for the failure message). */
 const WIDEST_ELEMENTS = `(() => {

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import type { Locator, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { testToken } from "../support/harness.js";
 import { startReceiver } from "../webhooks/receiver.js";
 import {
@@ -16,10 +16,10 @@ import {
   launchBrowser,
   type Service,
   startService,
+  text,
 } from "./browser-support.js";
 
 const skip = browserSkipReason();
-const text = async (locator: Locator) => (await locator.textContent()) ?? "";
 const USER = "dash_user";
 
 const GOOD_CSV = [

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import type { Locator, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { type FakeStripe, startFakeStripe } from "../support/fake-stripe.js";
 import { testToken } from "../support/harness.js";
 import {
@@ -17,10 +17,10 @@ import {
   launchBrowser,
   type Service,
   startService,
+  text,
 } from "./browser-support.js";
 
 const skip = browserSkipReason();
-const text = async (locator: Locator) => (await locator.textContent()) ?? "";
 const USER = "ops_user";
 const SECRET_KEY = "sk_test_browser_fake";
 const WEBHOOK_SECRET = "whsec_browser_fake";

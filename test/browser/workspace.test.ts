@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import type { Locator, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { TEST_ADMIN_TOKEN, testToken } from "../support/harness.js";
 import { waitFor } from "../support/process.js";
 import {
@@ -15,10 +15,10 @@ import {
   launchBrowser,
   type Service,
   startService,
+  text,
 } from "./browser-support.js";
 
 const skip = browserSkipReason();
-const text = async (locator: Locator) => (await locator.textContent()) ?? "";
 const USER = "workspace_user";
 
 describe("overview and leads workspace in Chromium", { skip }, () => {

@@ -45,7 +45,18 @@ describe("domain intelligence through the API (sqlite)", async () => {
       "young.test.dbl.spamhaus.org": { A: ["127.0.1.2"] },
       "hotmial.com": { MX: [{ exchange: "mx.catchall.test", priority: 10 }] },
       "gmx.co": { MX: [{ exchange: "mx.catchall.test", priority: 10 }] },
+      "renewal.test": {
+        A: ["127.0.0.1"],
+        MX: [{ exchange: "mx.catchall.test", priority: 10 }],
+        TXT: ["v=spf1 mx -all"],
+      },
     });
+    net.sites.set("renewal.test", { body: "<html><h1>Renewal Co.</h1></html>" });
+    // A certificate that runs out in 10 days: the cert_expiring factor's case.
+    net.sites.setCertificate(
+      "renewal.test",
+      await net.pki.issue(["renewal.test"], { notAfter: new Date(Date.now() + 10 * DAY) }),
+    );
     net.sites.set("acme.test", {
       body: "<html><h1>Acme Inc.</h1></html>",
       headers: { "strict-transport-security": "max-age=31536000" },
@@ -120,6 +131,19 @@ describe("domain intelligence through the API (sqlite)", async () => {
     ]);
   });
 
+  it("costs a website certificate that expires within 14 days its points", { skip }, async () => {
+    const res = await call("POST", "/v1/leads", { email: "ops@renewal.test", website: "renewal.test" });
+    const lead = await settled(res.json().id);
+    assert.equal(codes(lead).cert_expiring, -5);
+    assert.equal(lead.domainSslValid, true);
+    const cert = lead.domainFacts.certificate;
+    assert.match(cert.issuer, /leadcheck test root/);
+    assert.ok(cert.daysToExpiry >= 9 && cert.daysToExpiry <= 10, `daysToExpiry ${cert.daysToExpiry}`);
+    assert.ok(Math.abs(Date.parse(cert.notAfter) - (Date.now() + 10 * DAY)) < DAY);
+    const body = (await call("POST", "/v1/check-website", { website: "renewal.test" })).json();
+    assert.equal(body.details.certificate.daysToExpiry, cert.daysToExpiry);
+  });
+
   it("suggests a correction for a mistyped free-mail domain and rates it down", { skip }, async () => {
     const res = await call("POST", "/v1/leads", { email: "pat@gmial.com" });
     const lead = await settled(res.json().id);
@@ -136,7 +160,11 @@ describe("domain intelligence through the API (sqlite)", async () => {
     assert.deepEqual(await emails("minDomainAgeDays=3650"), ["alice@acme.test"]);
     assert.deepEqual(await emails("domainListed=true"), ["sam@young.test"]);
     // gmial.com does not exist, and is not on the list either.
-    assert.deepEqual(await emails("domainListed=false"), ["alice@acme.test", "pat@gmial.com"]);
+    assert.deepEqual(await emails("domainListed=false"), [
+      "alice@acme.test",
+      "ops@renewal.test",
+      "pat@gmial.com",
+    ]);
     assert.deepEqual(await emails("hasDidYouMean=true"), ["pat@gmial.com"]);
     const bad = await call("GET", "/v1/leads?maxDomainAgeDays=-1");
     assert.equal(bad.statusCode, 422);

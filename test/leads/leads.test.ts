@@ -332,6 +332,34 @@ for (const kind of dialects()) {
         }
       });
 
+    // Aliases are not caught by the exact-address unique index: the mailbox lock must serialise them.
+    if (kind === "postgres")
+      it("lets one of many aliases of a mailbox created at once in, and refuses the rest", {
+        skip,
+      }, async () => {
+        const aliases = Array.from({ length: 12 }, (_, i) => `rush.hour+${i}@gmail.com`);
+        const results = await Promise.all([
+          ...aliases.slice(0, 8).map((email) => call("POST", "/v1/leads", { email, validate: false })),
+          ...aliases
+            .slice(8)
+            .map((email) => call("POST", "/v1/leads/bulk", { leads: [{ email }], validate: false })),
+        ]);
+        const created = results.flatMap((r) =>
+          r.statusCode === 201
+            ? [r.json().id]
+            : r.statusCode === 200
+              ? r.json().leads.map((l: { id: string }) => l.id)
+              : [],
+        );
+        assert.equal(created.length, 1, results.map((r) => `${r.statusCode} ${r.body}`).join("\n"));
+        for (const r of results.slice(0, 8).filter((r) => r.statusCode !== 201)) {
+          assert.equal(r.statusCode, 400, r.body);
+          assert.equal(r.json().details.existingLeadId, created[0]);
+        }
+        const live = await call("GET", "/v1/leads?search=rush.hour&limit=100");
+        assert.equal(live.json().total, 1);
+      });
+
     it("bulk-creates with per-item errors, charges the good ones once and validates them as a batch", {
       skip,
     }, async () => {

@@ -50,6 +50,8 @@ export interface TestSites {
   httpsPort: number;
   requests: SeenRequest[];
   set(key: string, site: Site): void;
+  /** Presents `pair` to clients that ask for `name` by SNI from now on. */
+  setCertificate(name: string, pair: KeyPair): void;
   /** TCP connections currently open on either server. */
   openConnections(): number;
   /** TCP connections accepted since start. */
@@ -116,6 +118,7 @@ export async function startSites(sites: Record<string, Site>, tls: TlsSetup): Pr
     httpsPort: (https.address() as AddressInfo).port,
     requests,
     set: (key, site) => table.set(key.toLowerCase(), site),
+    setCertificate: (name, pair) => contexts.set(name.toLowerCase(), createSecureContext(pair)),
     openConnections: () => open.size,
     acceptedConnections: () => accepted,
     resumedSessions: () => resumed,
