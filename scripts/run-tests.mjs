@@ -43,6 +43,9 @@ const child = spawn(
   [
     "--import",
     "tsx",
+    // node:test's MockTimers (the deadline tests' mocked clock) is experimental on Node 20 and
+    // says so once per test file (only that kind of warning is silenced, and only in tests).
+    "--disable-warning=ExperimentalWarning",
     "--test",
     `--test-concurrency=${concurrency}`,
     "--test-timeout=600000",
