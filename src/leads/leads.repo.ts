@@ -1,5 +1,6 @@
 // The only SQL for leads.
 import { type Kysely, sql, type Transaction } from "kysely";
+import { lockForTransaction } from "../storage/advisory-locks.js";
 import { insertInChunks } from "../storage/chunked-insert.js";
 import type { Database } from "../storage/db.js";
 import type { DialectCaps } from "../storage/dialect.js";
@@ -103,10 +104,7 @@ export class LeadsRepo {
     accountId: string,
     normalizedEmails: string[],
   ): Promise<void> {
-    if (!caps.concurrentWriters || normalizedEmails.length === 0) return;
-    const buckets = [...new Set(normalizedEmails.map(mailboxBucket))].sort((a, b) => a - b);
-    await sql`select pg_advisory_xact_lock(hashtext(${accountId}), b)
-      from unnest(${buckets}::int[]) as b`.execute(trx);
+    await lockForTransaction(trx, caps, `mailbox:${accountId}`, normalizedEmails.map(mailboxBucket));
   }
 
   /** The live lead whose address is the same mailbox (aliases folded), if any. */

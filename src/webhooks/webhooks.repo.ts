@@ -1,6 +1,8 @@
 // The only SQL for webhook endpoints and their delivery records (the outbox is events.repo.ts).
 import { type Kysely, sql, type Transaction } from "kysely";
+import { lockForTransaction } from "../storage/advisory-locks.js";
 import { deleteSelected } from "../storage/bounded-delete.js";
+import type { DialectCaps } from "../storage/dialect.js";
 import type { Schema, WebhookDeliveriesTable, WebhooksTable } from "../storage/schema.js";
 
 type Executor = Kysely<Schema> | Transaction<Schema>;
@@ -46,6 +48,11 @@ export class WebhooksRepo {
 
   listWebhooks(db: Executor, accountId: string) {
     return db.selectFrom("webhooks").selectAll().where("account_id", "=", accountId).orderBy("id").execute();
+  }
+
+  /** Holds other creators of this account's endpoints until `trx` ends (the count limit). */
+  lockAccountEndpoints(trx: Transaction<Schema>, caps: DialectCaps, accountId: string): Promise<void> {
+    return lockForTransaction(trx, caps, `webhooks:${accountId}`, [0]);
   }
 
   async countWebhooks(db: Executor, accountId: string): Promise<number> {

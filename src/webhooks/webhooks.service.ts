@@ -86,10 +86,7 @@ export class WebhooksService {
     const retry = this.checkRetry(input.retry_config, errors);
     const url = await this.checkUrl(input.url, "url", errors);
     if (errors.length > 0 || !retry || !url) throw validationError(errors);
-    const { db } = this.deps.database;
-    if ((await this.repo.countWebhooks(db, accountId)) >= MAX_WEBHOOKS_PER_ACCOUNT) {
-      return { kind: "webhook_limit", limit: MAX_WEBHOOKS_PER_ACCOUNT };
-    }
+    const { db, caps } = this.deps.database;
     const now = this.deps.clock.now();
     const at = now.toISOString();
     const row: WebhooksTable = {
@@ -112,8 +109,15 @@ export class WebhooksService {
       created_at: at,
       updated_at: at,
     };
-    await this.repo.insertWebhook(db, row);
-    return { kind: "created", webhook: { ...toWebhookView(row), secret: row.secret } };
+    // Count and insert under the account's lock: two creates at the limit cannot both pass.
+    return runInTransaction(db, async (trx): Promise<WebhookCreateOutcome> => {
+      await this.repo.lockAccountEndpoints(trx, caps, accountId);
+      if ((await this.repo.countWebhooks(trx, accountId)) >= MAX_WEBHOOKS_PER_ACCOUNT) {
+        return { kind: "webhook_limit", limit: MAX_WEBHOOKS_PER_ACCOUNT };
+      }
+      await this.repo.insertWebhook(trx, row);
+      return { kind: "created", webhook: { ...toWebhookView(row), secret: row.secret } };
+    });
   }
 
   async list(accountId: string): Promise<{ webhooks: WebhookView[]; total: number }> {

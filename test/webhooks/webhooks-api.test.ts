@@ -245,5 +245,19 @@ for (const kind of dialects()) {
       assert.equal(res.statusCode, 409);
       assert.equal(res.json().error_code, "CONFLICT");
     });
+
+    it("holds the cap when the last endpoints are created at once", { skip }, async () => {
+      const racing = await h.apiKey("acct_wh_racing");
+      for (let i = 0; i < 23; i++) await call("POST", "/v1/webhooks", valid, racing);
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () => call("POST", "/v1/webhooks", valid, racing)),
+      );
+      assert.deepEqual(
+        results.map((r) => r.statusCode).sort(),
+        [201, 201, 409, 409, 409, 409],
+        results.map((r) => r.body).join("\n"),
+      );
+      assert.equal((await call("GET", "/v1/webhooks", undefined, racing)).json().total, 25);
+    });
   });
 }
