@@ -167,16 +167,17 @@ export class BatchRunner {
   }
 
   /** Closes the batch once no item is pending. `failure`: the batch's job was given up, and the
-   *  closing event is `validation.failed` with that error whatever the counts say. */
-  private async complete(batchId: string, failure?: string): Promise<void> {
+   *  closing event is `validation.failed` with that error whatever the counts say. True when this
+   *  call closed it (not another worker). */
+  private async complete(batchId: string, failure?: string): Promise<boolean> {
     const { db } = this.deps.database;
     const now = this.deps.clock.now();
-    const callback = await runInTransaction(db, async (trx) => {
+    const closed = await runInTransaction(db, async (trx) => {
       const batch = await this.repo.find(trx, batchId);
-      if (batch?.status !== "processing") return undefined;
+      if (batch?.status !== "processing") return null;
       // A batch fails only when no item could be processed (decisions §5).
       const status = Number(batch.failed) >= Number(batch.total) ? "failed" : "completed";
-      if (!(await this.repo.finish(trx, batchId, status, now.toISOString()))) return undefined;
+      if (!(await this.repo.finish(trx, batchId, status, now.toISOString()))) return null;
       const summary = {
         batchId,
         status: status === "completed" ? "complete" : "failed",
@@ -200,7 +201,7 @@ export class BatchRunner {
         const type = status === "completed" ? "validation.complete" : "validation.failed";
         await this.deps.events.emit(trx, type, batch.account_id, summary, now);
       }
-      return batch.webhook_url
+      const callback = batch.webhook_url
         ? {
             url: batch.webhook_url,
             payload: {
@@ -211,7 +212,9 @@ export class BatchRunner {
             },
           }
         : undefined;
+      return { callback };
     });
+    const callback = closed?.callback;
     if (callback && this.deps.sendCallback) {
       await this.deps
         .sendCallback(callback.url, callback.payload)
@@ -219,15 +222,16 @@ export class BatchRunner {
           this.deps.onError?.(error, `ad-hoc callback of batch ${batchId} not sent`),
         );
     }
+    return closed !== null;
   }
 
   /** The batch's job will never run again (its onExhausted hook, or the sweeper): its pending
    *  items fail with `error`, their leads end `risky`, and the batch closes with
-   *  `validation.failed`. Idempotent: a closed batch is left alone. */
-  async failRemaining(batchId: string, error: string): Promise<void> {
+   *  `validation.failed`. Idempotent: a closed batch is left alone (false). */
+  async failRemaining(batchId: string, error: string): Promise<boolean> {
     const { db } = this.deps.database;
     const batch = await this.repo.find(db, batchId);
-    if (batch?.status !== "processing") return;
+    if (batch?.status !== "processing") return false;
     const now = this.deps.clock.now();
     const at = now.toISOString();
     for (;;) {
@@ -244,6 +248,6 @@ export class BatchRunner {
         await this.recordProgress(trx, batch, { completed: failed, valid: 0, invalid: 0, failed }, now);
       });
     }
-    await this.complete(batchId, error);
+    return this.complete(batchId, error);
   }
 }

@@ -44,7 +44,9 @@ export function batchJobDefinitions(
           );
         }
       },
-      onExhausted: (job) => runner.failRemaining(job.data.batchId, job.error),
+      onExhausted: async (job) => {
+        await runner.failRemaining(job.data.batchId, job.error);
+      },
     }),
     defineJob<LeadValidateJobData>({
       name: LEAD_VALIDATE_JOB,

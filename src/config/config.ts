@@ -95,6 +95,8 @@ export interface Config {
   };
   jobs: {
     pollIntervalMs: number;
+    /** Expiry of jobs a dead worker held (lost onExhausted hooks too): pg-boss's maintenance,
+     *  once per interval across all processes, and the SQLite runner's lease expiry. */
     maintenanceIntervalMs: number;
     completedRetentionMs: number;
     failedRetentionMs: number;

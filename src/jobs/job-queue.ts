@@ -59,12 +59,14 @@ export type ExhaustedHandler<T extends JobData = JobData> = (job: ExhaustedJob<T
 /** The dead-letter queue of `name`. */
 export const deadLetterQueueOf = (name: string) => `${name}.dead`;
 
-/** How a dead-letter queue's own jobs (the onExhausted hooks) retry. */
+/** How a dead-letter queue's own jobs (the onExhausted hooks) retry. A hook is a few database
+ *  writes, so its attempt expires soon: a hook lost with its worker runs again within about this
+ *  expiry plus one maintenance interval, well before anyone finds the work stuck. */
 export const DEAD_LETTER_POLICY: JobPolicy = {
   retryLimit: 8,
   retryDelayMs: 5000,
   retryBackoff: true,
-  expireInMs: 300_000,
+  expireInMs: 30_000,
 };
 
 export interface Job<T extends JobData = JobData> {

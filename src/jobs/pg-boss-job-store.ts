@@ -3,7 +3,8 @@
 // whose worker died (its maintenance loop) and archives finished jobs. We drive it through
 // fetch/complete/fail instead of `work()`, because `work()` fails jobs that are still running
 // at stop (using up a retry, or failing a job with no retries for good) where we hand them back,
-// and adds one polling loop per unit of concurrency.
+// and adds one polling loop per unit of concurrency. Dead-letter queues are claimed with our own
+// statement, which gives their jobs the dead-letter policy (#claimDeadLetters).
 import { createHash, randomUUID } from "node:crypto";
 import { CompiledQuery, type Transaction } from "kysely";
 import type pg from "pg";
@@ -35,6 +36,8 @@ export interface PgBossJobStoreOptions {
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Where a dead-letter job keeps the failure that ended the original job (see #claimDeadLetters). */
+const CAUSE_KEY = "__deadLetterCause";
 /** Archived (finished) jobs are deleted this long after archiving. */
 const ARCHIVE_KEEP_SECONDS = 60 * 60;
 
@@ -50,6 +53,8 @@ export class PgBossJobStore implements JobStore {
   readonly #schema: string;
   readonly #options: PgBossJobStoreOptions;
   readonly #setupLockKey: string;
+  /** The dead-letter queues defined through this store: claimed by #claimDeadLetters. */
+  readonly #deadLetterQueues = new Set<string>();
 
   constructor(options: PgBossJobStoreOptions) {
     this.#schema = options.schema;
@@ -93,12 +98,14 @@ export class PgBossJobStore implements JobStore {
    *  defined first: the queue names it. pg-boss copies a job there whenever it fails for good,
    *  by fail() past its retries or by its maintenance expiring an attempt (expiry, dead worker). */
   async define(name: string, policy: JobPolicy, deadLetter: string | null): Promise<void> {
-    if (deadLetter !== null)
+    if (deadLetter !== null) {
       await this.#defineQueue({
         name: deadLetter,
         policy: "standard",
         ...toPgBossPolicy(DEAD_LETTER_POLICY),
       });
+      this.#deadLetterQueues.add(deadLetter);
+    }
     await this.#defineQueue({
       name,
       policy: "short",
@@ -156,6 +163,7 @@ export class PgBossJobStore implements JobStore {
   }
 
   async claim(name: string, limit: number): Promise<ClaimedJob[]> {
+    if (this.#deadLetterQueues.has(name)) return this.#claimDeadLetters(name, limit);
     const jobs = await this.#boss.fetch<JobData>(name, { batchSize: limit, includeMetadata: true });
     return jobs.map((j) => ({
       id: j.id,
@@ -166,6 +174,54 @@ export class PgBossJobStore implements JobStore {
       lease: j.id,
       cause: failureMessage(j.output),
     }));
+  }
+
+  /**
+   * pg-boss copies a failed job into its dead-letter queue with the job table's defaults, not the
+   * dead-letter queue's policy: a 15-minute expiry, and the original job's retry limit with no
+   * delay. So a hook lost with its worker would wait 15 minutes. This claim (pg-boss 10's fetch
+   * for a standard queue, in one statement) sets DEAD_LETTER_POLICY on the rows it takes: their
+   * maintenance expiry, retries and backoff are then the hook's. It also keeps the failure that
+   * ended the original job: pg-boss overwrites `output` with every failed attempt of the hook
+   * (its expiry writes "job failed by timeout"), so the first claim copies it into the data.
+   */
+  async #claimDeadLetters(name: string, limit: number): Promise<ClaimedJob[]> {
+    const policy = toPgBossPolicy(DEAD_LETTER_POLICY);
+    const rows = await this.#sql(
+      `WITH next AS (
+         SELECT id FROM ${this.#schema}.job
+         WHERE name = $1 AND state < 'active' AND start_after < now()
+         ORDER BY priority DESC, created_on, id
+         LIMIT $2
+         FOR UPDATE SKIP LOCKED
+       )
+       UPDATE ${this.#schema}.job j SET
+         state = 'active',
+         started_on = now(),
+         retry_count = CASE WHEN j.started_on IS NOT NULL THEN j.retry_count + 1 ELSE j.retry_count END,
+         retry_limit = $3,
+         retry_delay = $4,
+         retry_backoff = $5,
+         expire_in = make_interval(secs => $6::int),
+         data = CASE WHEN j.data ? '${CAUSE_KEY}' THEN j.data
+                ELSE coalesce(j.data, '{}'::jsonb) || jsonb_build_object('${CAUSE_KEY}', j.output) END
+       FROM next
+       WHERE j.name = $1 AND j.id = next.id
+       RETURNING j.id, j.name, j.data, j.retry_count, $6::int AS expire_seconds`,
+      [name, limit, policy.retryLimit, policy.retryDelay, policy.retryBackoff, policy.expireInSeconds],
+    );
+    return rows.map((row) => {
+      const { data, cause } = splitCause(row.data as JobData);
+      return {
+        id: String(row.id),
+        name: String(row.name),
+        data,
+        retryCount: Number(row.retry_count),
+        expireInMs: Number(row.expire_seconds) * 1000,
+        lease: String(row.id),
+        cause: failureMessage(cause),
+      };
+    });
   }
 
   async complete(job: ClaimedJob): Promise<void> {
@@ -219,7 +275,7 @@ export class PgBossJobStore implements JobStore {
       id: job.id,
       name: job.name,
       state: job.state as JobState,
-      data: job.data,
+      data: splitCause(job.data).data,
       // pg-boss counts a failed attempt when the job is fetched again; report it as soon as it failed.
       retryCount: job.retryCount + (job.state === "retry" && job.startedOn ? 1 : 0),
       lastError: isFailure && typeof output?.message === "string" ? output.message : null,
@@ -245,6 +301,12 @@ export class PgBossJobStore implements JobStore {
   async close(): Promise<void> {
     await this.#boss.stop({ graceful: false, close: true, wait: true });
   }
+}
+
+/** A dead-letter job's data, and the original failure its first claim kept in it. */
+function splitCause(stored: JobData): { data: JobData; cause: unknown } {
+  const { [CAUSE_KEY]: cause, ...data } = stored;
+  return { data, cause };
 }
 
 /** The failure pg-boss stored: ours (`{ message }`) or its own expiry (`{ value: { message } }`). */

@@ -46,7 +46,8 @@ export class StalledWorkSweeper {
     this.validationJobs = new ValidationJobsRepo(deps.database.db);
   }
 
-  /** One pass; returns how many rows of each kind it closed. */
+  /** One pass; returns how many rows of each kind it closed (not those another process closed
+   *  meanwhile). */
   async sweep(): Promise<Record<SweptKind, number>> {
     const { db } = this.deps.database;
     const { settings, clock } = this.deps;
@@ -55,9 +56,10 @@ export class StalledWorkSweeper {
     const batchCutoff = new Date(now - settings.batchStallMs).toISOString();
     for (const batchId of await this.batches.stalledIds(db, batchCutoff, SWEEP_BATCH)) {
       const reason = `no progress for ${Math.round(settings.batchStallMs / 1000)} s: the batch's job was lost`;
-      await this.deps.batchRunner.failRemaining(batchId, reason);
-      this.deps.onClosed("batch", batchId, reason);
-      closed.batch++;
+      if (await this.deps.batchRunner.failRemaining(batchId, reason)) {
+        this.deps.onClosed("batch", batchId, reason);
+        closed.batch++;
+      }
     }
     const leadCutoff = new Date(now - settings.leadStallMs).toISOString();
     for (const lead of await this.leads.stalledProcessing(db, leadCutoff, SWEEP_BATCH)) {
@@ -70,9 +72,10 @@ export class StalledWorkSweeper {
     const jobCutoff = new Date(now - settings.validationJobGraceMs).toISOString();
     for (const jobId of await this.validationJobs.overdueIds(jobCutoff, SWEEP_BATCH)) {
       const reason = "maximum validation time of 5 minutes exceeded (its job was lost)";
-      await this.deps.emailChecks.failJob(jobId, reason);
-      this.deps.onClosed("validation_job", jobId, reason);
-      closed.validation_job++;
+      if (await this.deps.emailChecks.failJob(jobId, reason)) {
+        this.deps.onClosed("validation_job", jobId, reason);
+        closed.validation_job++;
+      }
     }
     return closed;
   }

@@ -203,20 +203,21 @@ export class EmailChecksService {
   }
 
   /** The job will never run again (retries spent, expiry, lost worker): it ends `timeout` past
-   *  its 5 minutes, `failed` with the error otherwise. */
-  async failJob(jobId: string, error: string): Promise<void> {
+   *  its 5 minutes, `failed` with the error otherwise. False when it had already ended. */
+  async failJob(jobId: string, error: string): Promise<boolean> {
     const row = await this.find(jobId);
-    if (row?.status !== "processing") return;
+    if (row?.status !== "processing") return false;
     const isLate = this.deps.clock.now().toISOString() >= row.deadline_at;
-    await this.finish(row, isLate ? "timeout" : "failed", null, error);
+    return this.finish(row, isLate ? "timeout" : "failed", null, error);
   }
 
+  /** Ends the job unless another attempt ended it first; true when this call ended it. */
   private async finish(
     row: ValidationJobsTable,
     status: ValidationJobsTable["status"],
     verdict: EmailVerdict | null,
     error: string | null,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const now = this.deps.clock.now();
     const at = now.toISOString();
     const changed = await runInTransaction(this.deps.database.db, async (trx) => {
@@ -237,7 +238,7 @@ export class EmailChecksService {
       }
       return true;
     });
-    if (!changed || !row.webhook_url || !this.deps.sendCallback) return;
+    if (!changed || !row.webhook_url || !this.deps.sendCallback) return changed;
     // Ad-hoc callback: unsigned, once, no retries (spec).
     await this.deps
       .sendCallback(row.webhook_url, {
@@ -253,6 +254,7 @@ export class EmailChecksService {
       .catch((err: unknown) =>
         this.deps.onError?.(err, `ad-hoc callback of validation job ${row.id} not sent`),
       );
+    return true;
   }
 
   async purgeExpired(): Promise<number> {
@@ -269,7 +271,9 @@ export class EmailChecksService {
         policy,
         concurrency: 50,
         handler: (job) => this.runAttempt(job.data.jobId, job.signal),
-        onExhausted: (job) => this.failJob(job.data.jobId, job.error),
+        onExhausted: async (job) => {
+          await this.failJob(job.data.jobId, job.error);
+        },
       }),
       defineJob({
         name: VALIDATION_JOBS_PURGE_JOB,
