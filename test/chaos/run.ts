@@ -319,7 +319,9 @@ async function chaos(
     graceMs: GRACE_MS,
     prices: PRICES,
     restartFailures,
+    restartsAsked: restarts.length,
     crashes,
+    processesWatched: watched.size,
   });
   const figures = await collectFigures(cluster, accountIds, recorder, {
     kills,
