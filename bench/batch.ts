@@ -3,7 +3,8 @@
 // ~20 ms to every reply, on SQLite and on PostgreSQL. 10,000 and 20,000 leads show how cost grows;
 // each batch runs with domain intelligence off (the baseline) and on (RDAP, DNS block lists, SPF
 // and DMARC), and the RDAP and block-list queries the fake servers received are counted.
-//   npm run bench:batch      (BENCH_SIZES=10000,20000 BENCH_DIALECTS=sqlite,postgres BENCH_INTEL=off,on)
+//   npm run bench:batch      (BENCH_SIZES=10000,20000 BENCH_DIALECTS=sqlite,postgres BENCH_INTEL=off,on
+//                             BENCH_REPEAT=3: interleaved repeats, ratios of the median runs)
 // The fake internet runs in a child process so the RSS figures are the service's alone.
 import { fork } from "node:child_process";
 import { once } from "node:events";
@@ -20,6 +21,8 @@ const DELAY_MS = Number(process.env.BENCH_DELAY_MS ?? 20);
 const SIZES = (process.env.BENCH_SIZES ?? "10000,20000").split(",").map(Number);
 const DIALECTS = (process.env.BENCH_DIALECTS ?? "sqlite,postgres").split(",") as ("sqlite" | "postgres")[];
 const INTEL = (process.env.BENCH_INTEL ?? "off,on").split(",") as ("off" | "on")[];
+/** Interleaved runs of each setting; the ratios use each setting's median wall time. */
+const REPEAT = Number(process.env.BENCH_REPEAT ?? 3);
 
 // Each company is its own registrable domain, so domain intelligence has 200 domains to look up.
 const domain = (i: number) => `co${i}.test`;
@@ -198,6 +201,14 @@ async function runInChild(
   return msg.result;
 }
 
+/** The run of median wall time among the repeats of one setting. */
+function median<R extends RunResult>(results: R[], kind: string, size: number, intel: string): R | undefined {
+  const runs = results
+    .filter((r) => r.kind === kind && r.size === size && r.intel === intel)
+    .sort((a, b) => a.wallMs - b.wallMs);
+  return runs[Math.floor((runs.length - 1) / 2)];
+}
+
 async function main() {
   if (process.argv.includes("--serve")) return serveFakeInternet();
   const runAt = process.argv.indexOf("--run");
@@ -227,26 +238,27 @@ async function main() {
   const results: (RunResult & Stats)[] = [];
   for (const kind of DIALECTS) {
     for (const size of SIZES) {
-      for (const intel of INTEL) {
-        await ask(child, "reset", "reset-done");
-        const run = await runInChild(kind, size, intel, ready.info);
-        const stats = await ask<Stats>(child, "stats", "stats");
-        const r = { ...run, ...stats };
-        results.push(r);
-        const risky = r.batch.completedLeads - r.batch.validLeads - r.batch.invalidLeads;
-        console.log(
-          `${kind.padEnd(9)} ${String(size).padStart(6)} ${intel.padStart(5)} ${(r.wallMs / 1000).toFixed(1).padStart(8)} ${(size / (r.wallMs / 1000)).toFixed(0).padStart(8)} ${String(r.connections).padStart(11)} ${String(r.rdapQueries).padStart(7)} ${String(r.dnsblQueries).padStart(8)} ${(r.peakRss / 1048576).toFixed(0).padStart(12)} ${String(r.batch.validLeads).padStart(6)} ${String(r.batch.invalidLeads).padStart(8)} ${String(risky).padStart(6)} ${String(r.stuck).padStart(6)}${r.sawData ? "  DATA SEEN!" : ""}`,
-        );
-      }
-      const off = results.find((r) => r.kind === kind && r.size === size && r.intel === "off");
-      const on = results.find((r) => r.kind === kind && r.size === size && r.intel === "on");
+      for (let round = 0; round < REPEAT; round++)
+        for (const intel of INTEL) {
+          await ask(child, "reset", "reset-done");
+          const run = await runInChild(kind, size, intel, ready.info);
+          const stats = await ask<Stats>(child, "stats", "stats");
+          const r = { ...run, ...stats };
+          results.push(r);
+          const risky = r.batch.completedLeads - r.batch.validLeads - r.batch.invalidLeads;
+          console.log(
+            `${kind.padEnd(9)} ${String(size).padStart(6)} ${intel.padStart(5)} ${(r.wallMs / 1000).toFixed(1).padStart(8)} ${(size / (r.wallMs / 1000)).toFixed(0).padStart(8)} ${String(r.connections).padStart(11)} ${String(r.rdapQueries).padStart(7)} ${String(r.dnsblQueries).padStart(8)} ${(r.peakRss / 1048576).toFixed(0).padStart(12)} ${String(r.batch.validLeads).padStart(6)} ${String(r.batch.invalidLeads).padStart(8)} ${String(risky).padStart(6)} ${String(r.stuck).padStart(6)}${r.sawData ? "  DATA SEEN!" : ""}`,
+          );
+        }
+      const off = median(results, kind, size, "off");
+      const on = median(results, kind, size, "on");
       if (off && on)
         console.log(
-          `${kind} ${size}: throughput with domain intelligence ${(off.wallMs / on.wallMs).toFixed(2)}x of without (target >= 0.90); ${on.rdapQueries} RDAP and ${on.dnsblQueries} DNSBL queries for ${DOMAINS} domains and ${MX_HOSTS} MX hosts`,
+          `${kind} ${size}: throughput with domain intelligence ${(off.wallMs / on.wallMs).toFixed(2)}x of without, medians of ${REPEAT} (target >= 0.90); ${on.rdapQueries} RDAP and ${on.dnsblQueries} DNSBL queries for ${DOMAINS} domains and ${MX_HOSTS} MX hosts`,
         );
     }
     for (const intel of INTEL) {
-      const [a, b] = results.filter((r) => r.kind === kind && r.intel === intel);
+      const [a, b] = SIZES.map((size) => median(results, kind, size, intel));
       if (a && b)
         console.log(
           `${kind} (intel ${intel}): ${b.size} leads took ${(b.wallMs / a.wallMs).toFixed(2)}x the time of ${a.size} (target < 2.2x)`,
