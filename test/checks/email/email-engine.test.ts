@@ -372,11 +372,11 @@ describe("EmailEngine against local DNS and SMTP servers", () => {
   });
 
   it("ends a session at the total deadline even when every reply is within the command timeout", async () => {
+    // The same exchange completes under a longer deadline: the deadline, not a reply, ended it.
+    // (The mocked-clock test below shows when it ends.)
     const bounded = newEngine({ totalDeadlineMs: 300 });
-    const started = Date.now();
     const v = await bounded.verify("sam@sluggish.test");
     assert.equal(v.reason, "smtp_timeout");
-    assert.ok(Date.now() - started < 1000, "answered near the deadline");
     const patient = newEngine({ totalDeadlineMs: 4000 });
     assert.equal((await patient.verify("sam@sluggish.test")).status, "valid");
   });
