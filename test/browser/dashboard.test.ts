@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import type { Page } from "playwright-core";
 import { testToken } from "../support/harness.js";
+import { waitFor } from "../support/process.js";
 import { startReceiver } from "../webhooks/receiver.js";
 import {
   type Browser,
@@ -163,8 +164,11 @@ describe("dashboard in Chromium", { skip }, () => {
     const listed = await api("/v1/leads?validationStatus=valid", { "x-api-key": apiKey });
     const validCount = (listed.body.leads as unknown[]).length;
     assert.ok(validCount > 0, "the fake internet has deliverable mailboxes");
-    await page.waitForFunction(
-      `document.querySelectorAll('[data-testid="lead-row"]').length === ${validCount}`,
+    // Polled from here: a predicate evaluated in the page would need eval, which the CSP refuses.
+    await waitFor(
+      async () => ((await page.getByTestId("lead-row").count()) === validCount ? true : undefined),
+      `${validCount} valid leads listed`,
+      10_000,
     );
     await browser.screenshot(page, "leads-filtered");
 
