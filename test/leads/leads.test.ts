@@ -249,10 +249,12 @@ for (const kind of dialects()) {
             leads: [{ email: "race@race.test" }, { email: "calm@race.test" }],
             validate: false,
           });
+          // Asked on a pool connection: inside `other`'s transaction pg_stat_activity is read once
+          // and kept, so a probe made before the bulk waits would never see it wait.
           await waitFor(
             async () =>
               (
-                await other.query(
+                await h.services.database.pgPool!.query(
                   "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
                 )
               ).rowCount || undefined,
