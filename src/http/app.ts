@@ -26,6 +26,7 @@ import { sessionRoutes } from "./routes/session.routes.js";
 import { usageRoutes } from "./routes/usage.routes.js";
 import { webhooksRoutes } from "./routes/webhooks.routes.js";
 import { ErrorResponse } from "./schemas.js";
+import { nullableAwareSerializer } from "./serializer.js";
 
 export type { App, AppDeps } from "./app-types.js";
 
@@ -64,7 +65,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       const given = req.headers["x-request-id"];
       return typeof given === "string" && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
     },
-    schemaController: { compilersFactory: { buildValidator: partAwareValidator() } },
+    schemaController: {
+      compilersFactory: { buildValidator: partAwareValidator(), buildSerializer: nullableAwareSerializer() },
+    },
     // Our own 503 below answers in the error body; Fastify's would not.
     return503OnClosing: false,
     // A path parameter over 100 characters is Fastify's 414, in our error body.
