@@ -197,12 +197,17 @@ export class WebsiteEngine {
   ): Promise<Attempt[]> {
     const attempts: Attempt[] = [];
     const { firstTryTimeoutMs, retryTimeoutMs, fallbackTimeoutMs } = this.options;
+    // An attempt that timed out used its whole budget, even when its timer fired a little early
+    // (timers run on the event loop's cached clock): so the budgets never add up past the deadline.
+    let usedUntil = 0;
     const run = async (url: string, step: AttemptStep, because: AttemptOutcome | null, budgetMs: number) => {
-      const left = Math.floor(Math.min(budgetMs, deadline - performance.now()));
+      const now = Math.max(performance.now(), usedUntil);
+      const left = Math.floor(Math.min(budgetMs, deadline - now));
       // The initial attempt always runs (at least 1 ms), so a verdict always has an attempt.
       const timeoutMs = step === "initial" ? Math.max(1, left) : left;
       if (timeoutMs <= 0 || (step !== "initial" && signal?.aborted)) return null;
       const result = await probeUrl(this.client, url, timeoutMs, this.probe, signal);
+      if (result.outcome === "timeout") usedUntil = now + timeoutMs;
       const attempt: Attempt = { ...result, step, because, url, timeoutMs };
       attempts.push(attempt);
       return attempt;
