@@ -24,13 +24,7 @@ describe(`error bodies everywhere (${kind})`, async () => {
   const skip = await skipReasonFor(kind);
   let h: Harness;
   let key = "";
-  const call = (method: "GET" | "POST", url: string, payload?: unknown) =>
-    h.app.inject({
-      method,
-      url,
-      headers: { "x-api-key": key },
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+  const call = (method: "GET" | "POST", url: string, payload?: unknown) => h.call(key, method, url, payload);
 
   before(async () => {
     if (skip) return;

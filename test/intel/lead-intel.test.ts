@@ -17,13 +17,7 @@ describe("domain intelligence through the API (sqlite)", async () => {
   let rdap: FakeRdap;
   let h: Harness;
   let key = "";
-  const call = (method: "GET" | "POST", url: string, payload?: unknown) =>
-    h.app.inject({
-      method,
-      url,
-      headers: { "x-api-key": key },
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
+  const call = (method: "GET" | "POST", url: string, payload?: unknown) => h.call(key, method, url, payload);
   const settled = (id: string) =>
     waitFor(
       async () => {

@@ -14,12 +14,7 @@ for (const kind of dialects()) {
     let h: Harness;
     let key = "";
     const call = (method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: unknown, apiKey = key) =>
-      h.app.inject({
-        method,
-        url,
-        headers: { "x-api-key": apiKey },
-        ...(payload === undefined ? {} : { payload: payload as object }),
-      });
+      h.call(apiKey, method, url, payload);
     const credits = async (apiKey = key) =>
       (await call("GET", "/v1/credits", undefined, apiKey)).json().displayCredits as number;
     const settled = (id: string, apiKey = key) =>

@@ -24,12 +24,7 @@ for (const kind of dialects()) {
     let otherKey = "";
     const ids: Record<string, string> = {};
     const call = (method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: unknown, apiKey = key) =>
-      h.app.inject({
-        method,
-        url,
-        headers: { "x-api-key": apiKey },
-        ...(payload === undefined ? {} : { payload: payload as object }),
-      });
+      h.call(apiKey, method, url, payload);
     const emailsOf = async (query: string) => {
       const res = await call("GET", `/v1/leads?${query}`);
       assert.equal(res.statusCode, 200, res.body);

@@ -1,5 +1,6 @@
 // Builds the real service (real storage, real app) for a test, on a fresh database of the given
 // dialect, with helpers to mint identity tokens and API keys like a user would.
+import type { LightMyRequestResponse } from "fastify";
 import { SignJWT } from "jose";
 import type { DatabaseKind } from "../../src/config/config.js";
 import { DEFAULT_ENDPOINT_LIMITS_PER_MINUTE, loadConfig } from "../../src/config/config.js";
@@ -38,6 +39,13 @@ export interface Harness {
   token(accountId: string): Promise<string>;
   /** Creates an API key for the account through the API and returns the secret. */
   apiKey(accountId: string, name?: string): Promise<string>;
+  /** An API call with `apiKey` (a JSON body when `payload` is given), through app.inject. */
+  call(
+    apiKey: string,
+    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE",
+    url: string,
+    payload?: unknown,
+  ): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
@@ -72,6 +80,13 @@ export async function startHarness(
     services,
     testDb,
     token,
+    call: (apiKey, method, url, payload) =>
+      app.inject({
+        method,
+        url,
+        headers: { "x-api-key": apiKey },
+        ...(payload === undefined ? {} : { payload: payload as object }),
+      }),
     async apiKey(accountId, name = "test key") {
       const res = await app.inject({
         method: "POST",

@@ -45,13 +45,7 @@ for (const kind of dialects()) {
       url: string,
       payload?: unknown,
       apiKey = key,
-    ) =>
-      h.app.inject({
-        method,
-        url,
-        headers: { "x-api-key": apiKey },
-        ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-      });
+    ) => h.call(apiKey, method, url, payload);
 
     const valid = {
       name: "CRM sync",

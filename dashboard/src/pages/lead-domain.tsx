@@ -1,36 +1,11 @@
 // The lead's domain facts (ADR 0012): registration, block lists, mail records, certificate and the
 // typo suggestion. Their points are in the rating factors above; this shows the facts behind them.
 import type { ReactNode } from "react";
+import type { Lead } from "../../../sdk/src/api-types.js";
 import { formatDate, yesNo } from "../components/ui.js";
 
-interface DomainFacts {
-  domain: string;
-  registration: string;
-  registrationReason: string | null;
-  registeredAt: string | null;
-  expiresAt: string | null;
-  registrar: string | null;
-  ageDays: number | null;
-  reputation: string;
-  listings: { zone: string; subject: string; meaning: string | null }[];
-  spf: string;
-  spfAll: string | null;
-  dmarc: string;
-  dmarcPolicy: string | null;
-  nullMx: boolean | null;
-  starttls: boolean | null;
-  certificate: {
-    issuer: string | null;
-    notAfter: string | null;
-    daysToExpiry: number | null;
-    hsts: boolean;
-  } | null;
-}
-
-export interface LeadWithDomainFacts {
-  didYouMean: string | null;
-  domainFacts: DomainFacts | null;
-}
+/** The lead fields this section reads (the SDK's generated Lead type). */
+export type LeadWithDomainFacts = Pick<Lead, "didYouMean" | "domainFacts">;
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
