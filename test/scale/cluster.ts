@@ -63,6 +63,12 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   writeFileSync(caFile, fake.ca);
   const empty = await createEmptyDatabase("postgres", options.pgAdminUrl);
   const pool = new pg.Pool({ connectionString: empty.url, max: 3 });
+  let isDropping = false;
+  // pool.end() resolves while its idle connections are still closing; the database's DROP ... WITH
+  // (FORCE) at cleanup may then terminate one, which reports it as an error nothing waits for.
+  pool.on("error", (error) => {
+    if (!isDropping) throw error;
+  });
 
   const env: Record<string, string> = {
     ...fake.env,
@@ -115,6 +121,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     for (const node of all) if (node.proc.child.exitCode === null) node.proc.child.kill("SIGKILL");
     await Promise.all(all.map((n) => n.proc.exitCode()));
     await pool.end();
+    isDropping = true;
     await empty.drop();
     await fake.close();
     rmSync(dir, { recursive: true, force: true });
