@@ -10,8 +10,8 @@ import type { EventsTable, Schema } from "../storage/schema.js";
 type Executor = Kysely<Schema> | Transaction<Schema>;
 
 export class EventsRepo {
-  async insert(executor: Executor, row: EventsTable): Promise<void> {
-    await executor.insertInto("events").values(row).execute();
+  insert(executor: Executor, row: EventsTable): Promise<void> {
+    return insertInChunks(executor, "events", [row]);
   }
 
   /** Many events, in as few statements as the database's parameter limit allows. */

@@ -73,7 +73,7 @@ export function prepareLiveLeadById(database: Database) {
 
 export class LeadsRepo {
   insert(db: Executor, row: LeadsTable) {
-    return db.insertInto("leads").values(row).execute();
+    return insertInChunks(db, "leads", [row]);
   }
 
   /** Many rows per statement, within the database's parameter limit. */

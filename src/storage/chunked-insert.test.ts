@@ -91,6 +91,48 @@ describe("chunked inserts", () => {
     }
   });
 
+  it("builds each statement shape once, and stores what Kysely's own statement would", async () => {
+    const statements: string[] = [];
+    const db = new Kysely<Schema>({
+      dialect: new SqliteDialect({ database: openSqlite(":memory:") }),
+      log: (event) => {
+        if (event.query.sql.startsWith('insert into "batch_items"')) statements.push(event.query.sql);
+      },
+    });
+    try {
+      await migrateToLatest(db);
+      const kysely = db
+        .insertInto("batch_items")
+        .values([item(0), item(1)])
+        .compile();
+      await insertInChunks(db, "batch_items", [item(0), item(1)]);
+      await insertInChunks(db, "batch_items", [{ ...item(2), verdict: "valid" }, item(3)]);
+      // Same columns in another order: another shape, still each value in its column.
+      const { seq, id, ...rest } = item(4);
+      await insertInChunks(db, "batch_items", [{ seq, ...rest, id, error: "boom" }]);
+      // An SQL expression as a value: built by Kysely, not taken as a parameter.
+      await insertInChunks(db, "batch_items", [{ ...item(5), input: sql<string>`upper('site-5.test')` }]);
+      // A row without a column the others have: built by Kysely (the column's default).
+      const { completed_at: _, ...short } = item(7);
+      await insertInChunks(db, "batch_items", [item(6), short]);
+      assert.equal(statements[0], kysely.sql);
+      assert.equal(statements[1], kysely.sql);
+      const stored = await db.selectFrom("batch_items").selectAll().orderBy("seq").execute();
+      assert.deepEqual(stored, [
+        item(0),
+        item(1),
+        { ...item(2), verdict: "valid" },
+        item(3),
+        { ...item(4), error: "boom" },
+        { ...item(5), input: "SITE-5.TEST" },
+        item(6),
+        item(7),
+      ]);
+    } finally {
+      await db.destroy();
+    }
+  });
+
   it("relies on a limit the bundled SQLite accepts", () => {
     const sqlite = openSqlite(":memory:");
     try {

@@ -1,5 +1,6 @@
-// Multi-row INSERTs split so that no statement binds more parameters than the database accepts.
-import { type InsertObject, type Kysely, PostgresAdapter, type Transaction } from "kysely";
+// Multi-row INSERTs split so that no statement binds more parameters than the database accepts,
+// each statement's SQL built by Kysely once per shape and reused.
+import { CompiledQuery, type InsertObject, type Kysely, PostgresAdapter, type Transaction } from "kysely";
 import type { DatabaseKind } from "../config/config.js";
 import type { Schema } from "./schema.js";
 
@@ -52,6 +53,63 @@ export async function insertInChunks<T extends keyof Schema & string>(
   rows: readonly InsertObject<Schema, T>[],
 ): Promise<void> {
   if (rows.length === 0) return;
+  const columns = uniformColumns(rows);
+  if (!columns) return insertUncached(db, table, rows);
+  const kind = db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
+  const maxRows = maxRowsPerInsert(columns.length, MAX_BOUND_PARAMETERS[kind]);
+  let start = 0;
+  for (const count of chunkRowCounts(rows.length, maxRows)) {
+    const chunk = rows.slice(start, start + count);
+    const key = `${kind}\u0000${table}\u0000${count}\u0000${columns.join(",")}`;
+    let text = compiledInserts.get(key);
+    if (text === undefined) {
+      text = db.insertInto(table).values(chunk).compile().sql;
+      if (compiledInserts.size >= COMPILED_INSERTS_MAX)
+        compiledInserts.delete(compiledInserts.keys().next().value!);
+      compiledInserts.set(key, text);
+    }
+    const parameters: unknown[] = [];
+    for (const row of chunk)
+      for (const column of columns) parameters.push((row as Record<string, unknown>)[column]);
+    await db.executeQuery(CompiledQuery.raw(text, parameters));
+    start += count;
+  }
+}
+
+/**
+ * SQL of the inserts made so far, by dialect, table, row count and columns. Kysely builds and
+ * compiles an INSERT's syntax tree on every call, one node per value: for a 47-column lead that cost
+ * more than SQLite's own insert. The shapes are few (tables x chunkRowCounts sizes).
+ */
+const compiledInserts = new Map<string, string>();
+const COMPILED_INSERTS_MAX = 256;
+
+/**
+ * The columns of `rows` when every row has the same ones, in the same order, and only plain values
+ * (text, numbers, null): then Kysely's SQL for one such chunk holds for all, its parameters taken
+ * row by row, column by column. Anything else (a missing column, an SQL expression) is built by
+ * Kysely for each statement.
+ */
+function uniformColumns(rows: readonly object[]): string[] | undefined {
+  const columns = Object.keys(rows[0]!);
+  for (const row of rows) {
+    const keys = Object.keys(row);
+    if (keys.length !== columns.length) return undefined;
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i] !== columns[i]) return undefined;
+      const value = (row as Record<string, unknown>)[keys[i]!];
+      if (value === undefined || (typeof value === "object" && value !== null) || typeof value === "function")
+        return undefined;
+    }
+  }
+  return columns;
+}
+
+async function insertUncached<T extends keyof Schema & string>(
+  db: Executor,
+  table: T,
+  rows: readonly InsertObject<Schema, T>[],
+): Promise<void> {
   // The statement names every column any of its rows has; count them all.
   const columns = new Set<string>();
   for (const row of rows) for (const column of Object.keys(row)) columns.add(column);
