@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { normalizeEmailAddress } from "./normalized-email.js";
+import { canHaveAliases, normalizeEmailAddress } from "./normalized-email.js";
 
 describe("normalizeEmailAddress", () => {
   const cases: [input: string, expected: string][] = [
@@ -27,4 +27,31 @@ describe("normalizeEmailAddress", () => {
   for (const [input, expected] of cases) {
     it(`${input} -> ${expected}`, () => assert.equal(normalizeEmailAddress(input), expected));
   }
+});
+
+describe("canHaveAliases", () => {
+  it("is true where a provider folds aliases or the domain is an IDN", () => {
+    for (const email of [
+      "J.Doe+crm@gmail.com",
+      "jane+x@outlook.com",
+      "a@pm.me",
+      "info@bücher.de",
+      "x@mail.xn--p1ai",
+    ])
+      assert.equal(canHaveAliases(normalizeEmailAddress(email)), true, email);
+  });
+
+  it("is false elsewhere, where the normalized address is the lower-cased address itself", () => {
+    for (const email of [
+      "J.Doe+Sales@Acme.com",
+      "jane-shop@yahoo.com",
+      "jane+x@yahoo.com",
+      "bob@sub.example.org",
+    ]) {
+      const normalized = normalizeEmailAddress(email);
+      assert.equal(canHaveAliases(normalized), false, email);
+      // So the exact-address unique index (account, email_lower) is all the duplicate check needs.
+      assert.equal(normalized, email.toLowerCase());
+    }
+  });
 });

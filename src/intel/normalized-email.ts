@@ -59,6 +59,18 @@ export function normalizeEmailAddress(email: string): string {
   return `${local}@${domain}`;
 }
 
+/**
+ * Whether another address can be the same mailbox as `normalizedEmail` (an output of
+ * normalizeEmailAddress): a provider above folds aliases into it, or its domain has an IDNA label
+ * (a lead stored before migration 0008 may spell that domain in Unicode). Elsewhere the normalized
+ * address is the lower-cased address itself, so the exact-address unique index already refuses
+ * every duplicate and no alias lookup is needed.
+ */
+export function canHaveAliases(normalizedEmail: string): boolean {
+  const domain = normalizedEmail.slice(normalizedEmail.lastIndexOf("@") + 1);
+  return GMAIL.has(domain) || PLUS_TAGS.has(domain) || /(^|\.)xn--/.test(domain);
+}
+
 function stripTag(local: string): string {
   const plus = local.indexOf("+");
   // "+tag" alone is not an address: keep it whole.

@@ -2,6 +2,7 @@
 // customFields limits and merge, null clearing, archive as soft delete, credits charged upfront
 // for validation, lead.created / lead.updated events. Field mapping lives in lead-fields.ts, many
 // leads in one request (bulk, CSV import) in lead-import.ts, the shared writes in lead-writes.ts.
+import { canHaveAliases } from "../intel/normalized-email.js";
 import { AppError, type FieldError, notFound, validationError } from "../lib/errors.js";
 import type { LeadsTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
@@ -44,10 +45,12 @@ export class LeadsService {
       // account could not pay, and a refused lead rolls its charge back with it.
       await runInTransaction(db, async (trx) => {
         // Another alias of the same mailbox (j.doe+crm@gmail.com for jdoe@gmail.com) is a
-        // duplicate too; the exact address is also refused by the unique index below.
-        await this.repo.lockMailboxes(trx, caps, accountId, [row.normalized_email]);
-        const alias = await this.repo.findLiveByNormalizedEmail(trx, accountId, row.normalized_email);
-        if (alias) throw duplicateLead(row.email, alias);
+        // duplicate too; the exact address is refused by the unique index below.
+        if (canHaveAliases(row.normalized_email)) {
+          await this.repo.lockMailboxes(trx, caps, accountId, [row.normalized_email]);
+          const alias = await this.repo.findLiveByNormalizedEmail(trx, accountId, row.normalized_email);
+          if (alias) throw duplicateLead(row.email, alias);
+        }
         await insertLeads(this.repo, this.deps.events, trx, [row], now);
         if (validate) {
           await chargeLeads(
@@ -129,7 +132,7 @@ export class LeadsService {
           changes.custom_fields = JSON.stringify(merged);
         }
         if (errors.length > 0) throw validationError(errors);
-        if (changes.normalized_email) {
+        if (changes.normalized_email && canHaveAliases(changes.normalized_email)) {
           await this.repo.lockMailboxes(trx, caps, accountId, [changes.normalized_email]);
           const holder = await this.repo.findLiveByNormalizedEmail(
             trx,
