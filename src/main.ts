@@ -28,6 +28,7 @@ import { createJobQueue, type JobQueue } from "./jobs/index.js";
 import { KeyCache, LocalRevocationBoard, RedisRevocationBoard } from "./keys/key-cache.js";
 import { KeysService } from "./keys/keys.service.js";
 import { LeadBulkActions } from "./leads/lead-bulk-actions.js";
+import { LeadSearchIndexer } from "./leads/lead-search-indexer.js";
 import { LeadsService, type WebsiteNormalizer } from "./leads/leads.service.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { StalledWorkSweeper } from "./lifecycle/stalled-work.sweeper.js";
@@ -69,6 +70,8 @@ export interface Services {
   websiteEngine: WebsiteEngine;
   normalizeWebsite: WebsiteNormalizer;
   leads: LeadsService;
+  /** SQLite only: indexes new leads for search after their commit (ADR 0015). */
+  searchIndexer: LeadSearchIndexer | undefined;
   leadActions: LeadBulkActions;
   batches: BatchesService;
   batchRunner: BatchRunner;
@@ -256,6 +259,11 @@ export async function createServices(
     sendCallback: (url, payload) => adHocCallback(url, payload),
     onError: logError,
   });
+  // SQLite's search index follows the writes (ADR 0015); PostgreSQL's GIN index needs no help.
+  const searchIndexer =
+    database.caps.leadSearch === "fts5_trigram"
+      ? new LeadSearchIndexer({ database, events, onError: logError })
+      : undefined;
   const leadValidation = new LeadValidationService({ database, events, clock, validator });
   const leads = new LeadsService({
     database,
@@ -345,6 +353,7 @@ export async function createServices(
     websiteEngine,
     normalizeWebsite: normalize,
     leads,
+    searchIndexer,
     batches,
     batchRunner,
     leadValidation,
@@ -361,6 +370,7 @@ export async function createServices(
     lifecycle: { shuttingDown: false },
     async close() {
       webhooks.close();
+      await searchIndexer?.close();
       await queue
         .stop({ graceful: false, timeoutMs: 0 })
         .catch((error: unknown) => logError(error, "job queue did not stop cleanly"));

@@ -54,14 +54,23 @@ const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 /** Shortest search the trigram indexes can serve; shorter ones scan the account's leads. */
 export const TRIGRAM_MIN_CHARS = 3;
 
-/** The search condition on the dialect's index (migration 0010). */
+/** SQLite: the highest lead rowid the FTS5 search index covers (migration 0012). */
+const searchIndexedUpto = sql<number>`(select indexed_upto from lead_search_progress)`;
+
+/** The search condition on the dialect's index (migrations 0010, 0012). */
 function searchCondition(search: string, how: DialectCaps["leadSearch"]) {
+  const pattern = `%${likeLiteral(search)}%`;
   if (how === "fts5_trigram" && [...search].length >= TRIGRAM_MIN_CHARS) {
-    // One FTS5 phrase: with the trigram tokenizer it matches the text as a substring.
+    // One FTS5 phrase: with the trigram tokenizer it matches the text as a substring. Leads created
+    // since the indexer's last run are not in the index yet: those few are read directly.
     const phrase = `"${search.replaceAll('"', '""')}"`;
-    return sql<boolean>`leads.rowid in (select rowid from leads_search where leads_search match ${phrase})`;
+    return sql<boolean>`leads.rowid in (
+      select rowid from leads_search where leads_search match ${phrase}
+      union all
+      select recent.rowid from leads as recent
+      where recent.rowid > ${searchIndexedUpto} and recent.search_text like ${pattern} escape '\\')`;
   }
-  return sql<boolean>`search_text like ${`%${likeLiteral(search)}%`} escape '\\'`;
+  return sql<boolean>`search_text like ${pattern} escape '\\'`;
 }
 
 /** The lead page's lookup (GET /v1/leads/{id}): compiled once per database. */
@@ -79,6 +88,23 @@ export class LeadsRepo {
   /** Many rows per statement, within the database's parameter limit. */
   insertMany(db: Executor, rows: LeadsTable[]) {
     return insertInChunks(db, "leads", rows);
+  }
+
+  /**
+   * SQLite: adds to the search index up to `limit` leads it does not cover yet, the oldest first,
+   * and moves its mark past them (migration 0012); returns how many.
+   */
+  async indexSearchTail(trx: Transaction<Schema>, limit: number): Promise<number> {
+    const { rows } = await sql<{ upto: number; last: number | null; count: number }>`
+      select ${searchIndexedUpto} as upto, max(rowid) as last, count(*) as count from (
+        select rowid from leads where rowid > ${searchIndexedUpto} order by rowid limit ${limit}
+      )`.execute(trx);
+    const { upto, last, count } = rows[0]!;
+    if (last === null) return 0;
+    await sql`insert into leads_search (rowid, search_text)
+      select rowid, search_text from leads where rowid > ${upto} and rowid <= ${last}`.execute(trx);
+    await sql`update lead_search_progress set indexed_upto = ${last}`.execute(trx);
+    return count;
   }
 
   findLive(db: Executor, accountId: string, id: string) {

@@ -6,8 +6,8 @@ import { type Kysely, PostgresAdapter, sql } from "kysely";
 // - PostgreSQL: a trigram GIN index (pg_trgm, a trusted extension since PostgreSQL 13, so the
 //   database owner may create it) serves `search_text LIKE '%term%'` for terms of 3+ characters.
 // - SQLite: an FTS5 trigram index over the same text, an external-content table kept by triggers
-//   and keyed by the lead's rowid. After a VACUUM (which may renumber rowids of a table without an
-//   INTEGER PRIMARY KEY) run `INSERT INTO leads_search(leads_search) VALUES ('rebuild')`.
+//   and keyed by the lead's rowid (0012 moves new leads' indexing out of their transactions, and
+//   says what to run after a VACUUM).
 const SEARCH_TEXT = sql`lower(email || ' ' || coalesce(first_name, '') || ' ' || coalesce(last_name, '') || ' ' || coalesce(company, ''))`;
 
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -11,6 +11,7 @@ import * as m0008 from "./0008-domain-intel.js";
 import * as m0009 from "./0009-job-lifecycle.js";
 import * as m0010 from "./0010-lead-search-tags.js";
 import * as m0011 from "./0011-payments.js";
+import * as m0012 from "./0012-lead-search-deferred.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-foundation": m0001,
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   "0009-job-lifecycle": m0009,
   "0010-lead-search-tags": m0010,
   "0011-payments": m0011,
+  "0012-lead-search-deferred": m0012,
 };
