@@ -34,6 +34,14 @@ let leadSerial = 0;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** CPU per request of the calibration route beside bare (0: no calibration run). */
 const WORK_US = Number(process.env.BENCH_WORK_US ?? 40);
+/**
+ * BENCH_PEER=DIR: another checkout of leadcheck (its dependencies installed), e.g. the commit
+ * before a change. Its service runs beside ours on a database of its own, in the same rounds, and
+ * the report adds ours against it per round (a before/after that the machine's load cannot skew).
+ * The peer's bench/api.ts must speak this file's parent protocol (unchanged since round 1).
+ */
+const PEER = process.env.BENCH_PEER;
+const PEER_LABEL = "peer";
 
 interface Target {
   port: number;
@@ -144,10 +152,11 @@ interface Server {
   stop(): Promise<void>;
 }
 
-async function start(args: string[]): Promise<Server> {
-  const child = fork(self, args, {
+async function start(args: string[], tree?: string): Promise<Server> {
+  const child = fork(tree ? join(tree, "bench", "api.ts") : self, args, {
     execArgv: ["--import", "tsx", ...(process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean)],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
+    ...(tree ? { cwd: tree } : {}),
   });
   const [target] = (await once(child, "message")) as [Target];
   return {
@@ -234,6 +243,7 @@ async function main(): Promise<void> {
   const pgDb = DATABASES.includes("postgres")
     ? await createEmptyDatabase("postgres").catch(() => undefined)
     : undefined;
+  const peerPgDb = pgDb && PEER ? await createEmptyDatabase("postgres") : undefined;
   if (DATABASES.includes("postgres") && !pgDb)
     console.log(`PostgreSQL at ${PG_ADMIN_URL} not reachable: skipped`);
   // All servers start first and idle while another is measured; the rounds interleave them, so
@@ -248,11 +258,14 @@ async function main(): Promise<void> {
     ];
     if (WORK_US > 0)
       plan.push({ name: `bare Fastify + ${WORK_US} µs CPU GET`, server: bare, kind: "read", path: "/work" });
-    const apps: [string, string][] = [];
+    const apps: [label: string, url: string, tree?: string][] = [];
     if (DATABASES.includes("sqlite")) apps.push(["SQLite", `sqlite:${join(dir, "bench.db")}`]);
+    if (PEER && DATABASES.includes("sqlite"))
+      apps.push([`${PEER_LABEL} SQLite`, `sqlite:${join(dir, "peer.db")}`, PEER]);
     if (pgDb) apps.push(["PostgreSQL+Redis", pgDb.url]);
-    for (const [label, url] of apps) {
-      const server = await start(["app", url]);
+    if (PEER && peerPgDb) apps.push([`${PEER_LABEL} PostgreSQL+Redis`, peerPgDb.url, PEER]);
+    for (const [label, url, tree] of apps) {
+      const server = await start(["app", url], tree);
       servers.push(server);
       const { readPath, writePath } = server.target;
       plan.push({ name: `${label} GET /v1/leads/{id}`, server, kind: "read", path: readPath });
@@ -273,10 +286,30 @@ async function main(): Promise<void> {
     }
     const rows = [...runs.values()].map(median);
     print(rows);
+    if (PEER) printAgainstPeer(runs);
   } finally {
     for (const server of servers) await server.stop();
     await pgDb?.drop();
+    await peerPgDb?.drop();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Ours against the peer's, run by run: the median of the per-round ratios, and their range. */
+function printAgainstPeer(runs: Map<string, Figures[]>): void {
+  console.log(`\nagainst the peer (${PEER}), per round: ours / peer's, median [lowest, highest]`);
+  console.log(`${"run".padEnd(36)}${["req/s", "CPU µs/req"].map((c) => c.padStart(26)).join("")}`);
+  const spread = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = sorted[Math.floor(sorted.length / 2)]!;
+    return `${mid.toFixed(2)} [${sorted[0]!.toFixed(2)}, ${sorted.at(-1)!.toFixed(2)}]`.padStart(26);
+  };
+  for (const [name, ours] of runs) {
+    const peer = runs.get(`${PEER_LABEL} ${name}`);
+    if (!peer) continue;
+    const rps = ours.map((r, i) => r.requestsPerSecond / peer[i]!.requestsPerSecond);
+    const cpu = ours.map((r, i) => r.cpuUsPerRequest / peer[i]!.cpuUsPerRequest);
+    console.log(`${name.padEnd(36)}${spread(rps)}${spread(cpu)}`);
   }
 }
 

@@ -59,30 +59,54 @@ export async function insertInChunks<T extends keyof Schema & string>(
   const maxRows = maxRowsPerInsert(columns.length, MAX_BOUND_PARAMETERS[kind]);
   let start = 0;
   for (const count of chunkRowCounts(rows.length, maxRows)) {
-    const chunk = rows.slice(start, start + count);
-    const key = `${kind}\u0000${table}\u0000${count}\u0000${columns.join(",")}`;
-    let text = compiledInserts.get(key);
-    if (text === undefined) {
-      text = db.insertInto(table).values(chunk).compile().sql;
-      if (compiledInserts.size >= COMPILED_INSERTS_MAX)
-        compiledInserts.delete(compiledInserts.keys().next().value!);
-      compiledInserts.set(key, text);
-    }
-    const parameters: unknown[] = [];
+    const chunk = count === rows.length ? rows : rows.slice(start, start + count);
+    const parameters = new Array<unknown>(count * columns.length);
+    let p = 0;
     for (const row of chunk)
-      for (const column of columns) parameters.push((row as Record<string, unknown>)[column]);
+      for (const column of columns) parameters[p++] = (row as Record<string, unknown>)[column];
+    const text = compiledInsert(
+      kind,
+      table,
+      count,
+      columns,
+      () => db.insertInto(table).values(chunk).compile().sql,
+    );
     await db.executeQuery(CompiledQuery.raw(text, parameters));
     start += count;
   }
 }
 
 /**
- * SQL of the inserts made so far, by dialect, table, row count and columns. Kysely builds and
- * compiles an INSERT's syntax tree on every call, one node per value: for a 47-column lead that cost
- * more than SQLite's own insert. The shapes are few (tables x chunkRowCounts sizes).
+ * SQL of the inserts made so far, by dialect, table and row count, then by columns. Kysely builds
+ * and compiles an INSERT's syntax tree on every call, one node per value: for a 47-column lead that
+ * cost more than SQLite's own insert. The shapes are few (tables x chunkRowCounts sizes).
  */
-const compiledInserts = new Map<string, string>();
+const compiledInserts = new Map<string, { columns: string[]; sql: string }[]>();
 const COMPILED_INSERTS_MAX = 256;
+
+function compiledInsert(
+  kind: string,
+  table: string,
+  count: number,
+  columns: string[],
+  compile: () => string,
+): string {
+  const key = `${kind}:${table}:${count}`;
+  const shapes = compiledInserts.get(key) ?? [];
+  const known = shapes.find((shape) => sameColumns(shape.columns, columns));
+  if (known) return known.sql;
+  const sql = compile();
+  if (compiledInserts.size >= COMPILED_INSERTS_MAX)
+    compiledInserts.delete(compiledInserts.keys().next().value!);
+  compiledInserts.set(key, [...shapes, { columns, sql }]);
+  return sql;
+}
+
+function sameColumns(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /**
  * The columns of `rows` when every row has the same ones, in the same order, and only plain values
@@ -92,12 +116,11 @@ const COMPILED_INSERTS_MAX = 256;
  */
 function uniformColumns(rows: readonly object[]): string[] | undefined {
   const columns = Object.keys(rows[0]!);
-  for (const row of rows) {
-    const keys = Object.keys(row);
-    if (keys.length !== columns.length) return undefined;
-    for (let i = 0; i < keys.length; i++) {
-      if (keys[i] !== columns[i]) return undefined;
-      const value = (row as Record<string, unknown>)[keys[i]!];
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r] as Record<string, unknown>;
+    if (r > 0 && !sameColumns(Object.keys(row), columns)) return undefined;
+    for (const column of columns) {
+      const value = row[column];
       if (value === undefined || (typeof value === "object" && value !== null) || typeof value === "function")
         return undefined;
     }
