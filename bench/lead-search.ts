@@ -5,12 +5,15 @@
 //   npm run bench:search   (BENCH_DATABASES=sqlite|postgres, BENCH_LEADS=100000, BENCH_ROUNDS=15)
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
-import { type Kysely, sql } from "kysely";
+import { sql } from "kysely";
 import type { DatabaseKind } from "../src/config/config.js";
+import { EventBus } from "../src/events/events.js";
+import { EventsRepo } from "../src/events/events.repo.js";
 import { newLeadRow, type WebsiteNormalizer } from "../src/leads/lead-fields.js";
+import { LeadSearchIndexer } from "../src/leads/lead-search-indexer.js";
 import { LeadsRepo } from "../src/leads/leads.repo.js";
-import type { LeadsTable, Schema } from "../src/storage/schema.js";
-import { runInTransaction } from "../src/storage/transaction.js";
+import type { Database } from "../src/storage/db.js";
+import type { LeadsTable } from "../src/storage/schema.js";
 import { createTestDatabase } from "../test/support/db.js";
 
 const LEADS = Number(process.env.BENCH_LEADS ?? 100_000);
@@ -52,8 +55,17 @@ function row(i: number, accountId: string): LeadsTable {
 /** Leads inserted at once that the search index does not cover yet, in the last case. */
 const TAIL = 1000;
 
-async function indexAll(db: Kysely<Schema>, repo: LeadsRepo): Promise<void> {
-  while ((await runInTransaction(db, (trx) => repo.indexSearchTail(trx, 500))) === 500);
+/** What the service's LeadSearchIndexer does after the inserts have committed (SQLite). */
+async function indexAll(database: Database): Promise<void> {
+  const indexer = new LeadSearchIndexer({
+    database,
+    events: new EventBus(new EventsRepo()),
+    onError: (error) => {
+      throw error;
+    },
+  });
+  await indexer.catchUp();
+  await indexer.close();
 }
 
 async function median(run: () => Promise<unknown>): Promise<{ ms: number; result: unknown }> {
@@ -83,8 +95,7 @@ async function benchKind(kind: DatabaseKind) {
       db,
       Array.from({ length: 1000 }, (_, j) => row(LEADS + j, "acct_other")),
     );
-    // What LeadSearchIndexer does after the inserts have committed (SQLite).
-    if (caps.leadSearch === "fts5_trigram") await indexAll(db, repo);
+    if (caps.leadSearch === "fts5_trigram") await indexAll(testDb.database);
     await sql`analyze`.execute(db);
     const seedS = (performance.now() - seedStart) / 1000;
     const page = (search?: string) => repo.list(db, caps, ACCOUNT, search ? { search } : {}, 20, 0);
@@ -133,7 +144,7 @@ async function benchKind(kind: DatabaseKind) {
         `  ${name.padEnd(62)} ${ms.toFixed(2).padStart(9)} ms   (total ${(result as { total: number }).total})`,
       );
       const start = performance.now();
-      await indexAll(db, repo);
+      await indexAll(testDb.database);
       console.log(
         `  ${"indexing those leads (LeadSearchIndexer.catchUp)".padEnd(62)} ${(performance.now() - start).toFixed(2).padStart(9)} ms`,
       );

@@ -8,6 +8,7 @@
 // every SWEEP_MS for leads another process created (a CLI import). PostgreSQL needs none of this.
 import { setImmediate as yieldToRequests } from "node:timers/promises";
 import type { EventBus } from "../events/events.js";
+import { PacedRun } from "../lib/concurrency.js";
 import type { Database } from "../storage/db.js";
 import { runInTransaction } from "../storage/transaction.js";
 import { LeadsRepo } from "./leads.repo.js";
@@ -27,19 +28,20 @@ export interface LeadSearchIndexerDeps {
 
 export class LeadSearchIndexer {
   private readonly repo = new LeadsRepo();
+  private readonly runs: PacedRun;
   private readonly unsubscribe: () => void;
   private readonly sweep: NodeJS.Timeout;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  /** A lead was created while a run was under way: run again after it. */
-  private isRunWanted = false;
   private isClosed = false;
 
   constructor(private readonly deps: LeadSearchIndexerDeps) {
-    this.unsubscribe = deps.events.subscribe((event) => {
-      if (event.type === "lead.created") this.schedule();
+    this.runs = new PacedRun(() => this.catchUp(), {
+      delayMs: DELAY_MS,
+      onError: (error) => deps.onError(error, "lead search indexing failed; the next run retries"),
     });
-    this.sweep = setInterval(() => this.schedule(), SWEEP_MS);
+    this.unsubscribe = deps.events.subscribe((event) => {
+      if (event.type === "lead.created") this.runs.request();
+    });
+    this.sweep = setInterval(() => this.runs.request(), SWEEP_MS);
     this.sweep.unref();
   }
 
@@ -63,30 +65,6 @@ export class LeadSearchIndexer {
     this.isClosed = true;
     this.unsubscribe();
     clearInterval(this.sweep);
-    clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(): void {
-    if (this.isClosed || this.timer) return;
-    if (this.running) {
-      this.isRunWanted = true;
-      return;
-    }
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.running = this.catchUp()
-        .then(() => undefined)
-        .catch((error: unknown) =>
-          this.deps.onError(error, "lead search indexing failed; the next run retries"),
-        )
-        .finally(() => {
-          this.running = undefined;
-          if (!this.isRunWanted) return;
-          this.isRunWanted = false;
-          this.schedule();
-        });
-    }, DELAY_MS);
-    this.timer.unref();
+    await this.runs.close();
   }
 }

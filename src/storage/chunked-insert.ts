@@ -42,9 +42,11 @@ export function maxRowsPerInsert(columnCount: number, maxParameters: number): nu
 /** The parameter limit of the database behind a Kysely instance or transaction (anything but
  *  PostgreSQL gets SQLite's, the lower one). */
 export function maxBoundParametersOf(db: Executor): number {
-  const kind: DatabaseKind = db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
-  return MAX_BOUND_PARAMETERS[kind];
+  return MAX_BOUND_PARAMETERS[dialectOf(db)];
 }
+
+const dialectOf = (db: Executor): DatabaseKind =>
+  db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
 
 /** Inserts `rows` in order, many per statement, no statement over the database's parameter limit. */
 export async function insertInChunks<T extends keyof Schema & string>(
@@ -55,7 +57,7 @@ export async function insertInChunks<T extends keyof Schema & string>(
   if (rows.length === 0) return;
   const columns = uniformColumns(rows);
   if (!columns) return insertUncached(db, table, rows);
-  const kind = db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
+  const kind = dialectOf(db);
   const maxRows = maxRowsPerInsert(columns.length, MAX_BOUND_PARAMETERS[kind]);
   let start = 0;
   for (const count of chunkRowCounts(rows.length, maxRows)) {
@@ -85,7 +87,7 @@ const compiledInserts = new Map<string, { columns: string[]; sql: string }[]>();
 const COMPILED_INSERTS_MAX = 256;
 
 function compiledInsert(
-  kind: string,
+  kind: DatabaseKind,
   table: string,
   count: number,
   columns: string[],

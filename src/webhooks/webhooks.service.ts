@@ -5,6 +5,7 @@
 import { EVENT_TYPES, type EventBus, type EventType } from "../events/events.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { Clock } from "../lib/clock.js";
+import { PacedRun } from "../lib/concurrency.js";
 import { AppError, type FieldError, notFound, validationError } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import type { LimitRefusal } from "../lib/limits.js";
@@ -67,24 +68,29 @@ export interface WebhooksDeps {
   onError?: (error: unknown, context: string) => void;
 }
 
-/** Least time between two dispatch hints of one process (see hintDispatch). */
+/** Least time between two dispatch hints of one process. */
 const HINT_INTERVAL_MS = 20;
 
 const isEventType = (e: string): e is EventType => (EVENT_TYPES as readonly string[]).includes(e);
 
 export class WebhooksService {
   private readonly repo = new WebhooksRepo();
-  /** A dispatch hint is being sent or waits for its turn; `isHintWanted`: another event came
-   *  while one was being sent. */
-  private isHinting = false;
-  private isHintWanted = false;
-  /** When the last hint was sent (performance.now()), and the timer of the one waiting. */
-  private lastHintAt = Number.NEGATIVE_INFINITY;
-  private hintTimer: NodeJS.Timeout | undefined;
+  /** Dispatch hints, coalesced and paced (see the constructor). */
+  private readonly hints: PacedRun;
   private readonly unsubscribe: () => void;
 
   constructor(private readonly deps: WebhooksDeps) {
-    this.unsubscribe = deps.events.subscribe(() => this.hintDispatch());
+    // The bus calls the listener after the events' transaction committed, so the dispatch job finds
+    // them. The first event after a quiet spell is hinted at once; under a stream of events, hints
+    // go at most once per HINT_INTERVAL_MS, each covering all events committed before it was sent.
+    // A hint is a job (an insert, and a claim and a dispatch run by a worker): one per created lead
+    // cost more than creating the lead did (ADR 0006). With no queue in this process (a CLI
+    // command), the workers' sweep picks the events up.
+    this.hints = new PacedRun(() => sendDispatchHint(deps.queue), {
+      minIntervalMs: HINT_INTERVAL_MS,
+      onError: (error) => deps.onError?.(error, "webhook dispatch hint not sent; the sweep will"),
+    });
+    this.unsubscribe = deps.events.subscribe(() => this.hints.request());
   }
 
   async create(accountId: string, input: WebhookCreateInput): Promise<WebhookCreateOutcome> {
@@ -273,43 +279,7 @@ export class WebhooksService {
 
   close(): void {
     this.unsubscribe();
-    clearTimeout(this.hintTimer);
-  }
-
-  /**
-   * Coalesces events into few dispatch jobs. The bus calls this after the events' transaction
-   * committed, so the dispatch job finds them. The first event after a quiet spell is hinted at
-   * once; under a stream of events, hints go at most once per HINT_INTERVAL_MS, each covering all
-   * events committed before it was sent. A hint is a job (an insert, and a claim and a dispatch
-   * run by a worker): one per created lead cost more than creating the lead did (ADR 0006).
-   */
-  private hintDispatch(): void {
-    if (this.isHinting) {
-      this.isHintWanted = true;
-      return;
-    }
-    this.isHinting = true;
-    const wait = this.lastHintAt + HINT_INTERVAL_MS - performance.now();
-    if (wait <= 0) this.sendHint();
-    else {
-      this.hintTimer = setTimeout(() => this.sendHint(), wait);
-      this.hintTimer.unref();
-    }
-  }
-
-  private sendHint(): void {
-    this.lastHintAt = performance.now();
-    // This hint covers every event committed so far; only later ones want another.
-    this.isHintWanted = false;
-    // No queue in this process (a CLI command): the workers' sweep picks the events up.
-    sendDispatchHint(this.deps.queue)
-      .catch((error: unknown) => this.deps.onError?.(error, "webhook dispatch hint not sent; the sweep will"))
-      .finally(() => {
-        this.isHinting = false;
-        if (!this.isHintWanted) return;
-        this.isHintWanted = false;
-        this.hintDispatch();
-      });
+    void this.hints.close();
   }
 
   private async find(accountId: string, webhookId: string): Promise<WebhooksTable> {
