@@ -9,6 +9,8 @@ export interface JobWorkerOptions {
   concurrency: number;
   pollIntervalMs: number;
   onError: (error: unknown) => void;
+  /** Called after an attempt's failure is recorded (it may have been the last). */
+  onFailed?: () => void;
 }
 
 interface Running {
@@ -137,8 +139,10 @@ export class JobWorker {
     if (running.isAbandoned) return;
     running.isSettling = true;
     try {
-      if (failure) await this.#store.fail(job, failure);
-      else await this.#store.complete(job);
+      if (failure) {
+        await this.#store.fail(job, failure);
+        this.#options.onFailed?.();
+      } else await this.#store.complete(job);
     } catch (error) {
       this.#options.onError(error);
     }

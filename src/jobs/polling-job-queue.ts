@@ -20,6 +20,11 @@ import {
 import type { JobStore } from "./job-store.js";
 import { JobWorker } from "./job-worker.js";
 
+/** How often a dead-letter queue is polled at least. Its jobs are rare, and a failure in this
+ *  process or a maintenance pass that may have dead-lettered one wakes its worker at once, so the
+ *  timer only catches what other processes dead-lettered: not worth a claim per poll interval. */
+const DEAD_LETTER_POLL_INTERVAL_MS = 2000;
+
 export interface PollingJobQueueOptions {
   defaultPollIntervalMs: number;
   /** How often this process runs the store's housekeeping (expired leases, purging). */
@@ -113,6 +118,7 @@ export class PollingJobQueue implements JobQueue {
         concurrency: options.concurrency,
         pollIntervalMs: options.pollIntervalMs ?? this.#options.defaultPollIntervalMs,
         onError: this.#options.onError,
+        onFailed: () => this.#wakeDeadLetters(name),
       },
       handler as JobHandler,
     );
@@ -129,7 +135,8 @@ export class PollingJobQueue implements JobQueue {
       throw new Error(
         `queue "${name}" has an onExhausted hook but no dead-letter queue: define it with { deadLetter: true }`,
       );
-    await this.work(deadLetter, { concurrency: 2 }, (job) =>
+    const pollIntervalMs = Math.max(this.#options.defaultPollIntervalMs, DEAD_LETTER_POLL_INTERVAL_MS);
+    await this.work(deadLetter, { concurrency: 2, pollIntervalMs }, (job) =>
       onExhausted({ name, data: job.data, error: job.cause ?? "the job failed for good" }),
     );
   }
@@ -155,6 +162,16 @@ export class PollingJobQueue implements JobQueue {
     return this.#store.ping();
   }
 
+  /** A job of `name` failed (all queues when undefined: a maintenance pass may have failed any):
+   *  if that was its last attempt it is in the dead-letter queue now, so look there at once. */
+  #wakeDeadLetters(name?: string): void {
+    if (name !== undefined && !this.#deadLetters.has(name)) return;
+    const deadLetters = new Set(
+      name === undefined ? this.#deadLetters.values() : [this.#deadLetters.get(name)],
+    );
+    for (const worker of this.#workers) if (deadLetters.has(worker.name)) worker.wake();
+  }
+
   #policyOf(name: string): JobPolicy {
     const policy = this.#policies.get(name);
     if (!policy) throw new QueueNotDefinedError(name);
@@ -165,6 +182,7 @@ export class PollingJobQueue implements JobQueue {
     if (this.#maintaining || this.#isStopped) return;
     this.#maintaining = this.#store
       .maintain()
+      .then(() => this.#wakeDeadLetters())
       .catch(this.#options.onError)
       .finally(() => {
         this.#maintaining = undefined;
