@@ -9,8 +9,13 @@ import { mapLimit } from "../lib/concurrency.js";
 import type { Database } from "../storage/db.js";
 import type { BatchesTable, BatchItemsTable, Schema } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
-import { type LeadValidator, leadColumnsOf, type WebsiteChecker } from "../validation/lead-validator.js";
-import { BatchesRepo } from "./batches.repo.js";
+import {
+  type LeadValidation,
+  type LeadValidator,
+  leadColumnsOf,
+  type WebsiteChecker,
+} from "../validation/lead-validator.js";
+import { BatchesRepo, type ItemOutcome } from "./batches.repo.js";
 import { leadValidatedPayload, shortWebsiteResult } from "./batches.schemas.js";
 
 export interface BatchRunnerDeps {
@@ -69,26 +74,31 @@ export class BatchRunner {
     const byLead = new Map(validations.map((validation) => [validation.leadId, validation]));
     const now = this.deps.clock.now();
     const at = now.toISOString();
+    const outcomes = items.map((item) => {
+      const validation = item.lead_id ? byLead.get(item.lead_id) : undefined;
+      const changes: ItemOutcome = {
+        status: validation ? "done" : "failed",
+        verdict: validation ? validation.rating.validationStatus : null,
+        result: validation
+          ? JSON.stringify({
+              rating: validation.rating.rating,
+              recommendation: validation.rating.recommendation,
+              emailStatus: validation.email.status,
+              emailReason: validation.email.reason,
+            })
+          : null,
+        error: validation ? null : "lead not found or archived",
+        completed_at: at,
+      };
+      return { id: item.id, changes, validation };
+    });
     await runInTransaction(db, async (trx) => {
+      // Items a crashed or concurrent attempt already finished are neither counted nor written.
+      const changed = await this.repo.finishItems(trx, outcomes);
       const counts: Counts = { completed: 0, valid: 0, invalid: 0, failed: 0 };
-      const validated: { type: "lead.validated"; accountId: string; data: Record<string, unknown> }[] = [];
-      for (const item of items) {
-        const validation = item.lead_id ? byLead.get(item.lead_id) : undefined;
-        const changed = await this.repo.finishItem(trx, item.id, {
-          status: validation ? "done" : "failed",
-          verdict: validation ? validation.rating.validationStatus : null,
-          result: validation
-            ? JSON.stringify({
-                rating: validation.rating.rating,
-                recommendation: validation.rating.recommendation,
-                emailStatus: validation.email.status,
-                emailReason: validation.email.reason,
-              })
-            : null,
-          error: validation ? null : "lead not found or archived",
-          completed_at: at,
-        });
-        if (!changed) continue;
+      const finished: LeadValidation[] = [];
+      for (const { id, validation } of outcomes) {
+        if (!changed.has(id)) continue;
         counts.completed++;
         if (!validation) {
           counts.failed++;
@@ -96,14 +106,22 @@ export class BatchRunner {
         }
         if (validation.rating.validationStatus === "valid") counts.valid++;
         if (validation.rating.validationStatus === "invalid") counts.invalid++;
-        await this.leads.update(trx, batch.account_id, validation.leadId, leadColumnsOf(validation, at));
-        validated.push({
-          type: "lead.validated",
+        finished.push(validation);
+      }
+      await this.leads.updateMany(
+        trx,
+        batch.account_id,
+        finished.map((validation) => ({ id: validation.leadId, changes: leadColumnsOf(validation, at) })),
+      );
+      await this.deps.events.emitMany(
+        trx,
+        finished.map((validation) => ({
+          type: "lead.validated" as const,
           accountId: batch.account_id,
           data: leadValidatedPayload(validation, batch.id),
-        });
-      }
-      await this.deps.events.emitMany(trx, validated, now);
+        })),
+        now,
+      );
       await this.recordProgress(trx, batch, counts, now);
     });
   }
@@ -119,20 +137,24 @@ export class BatchRunner {
     signal?.throwIfAborted();
     const now = this.deps.clock.now();
     const at = now.toISOString();
+    const outcomes = items.map((item, index) => {
+      const result = results[index]!;
+      const changes: ItemOutcome = {
+        status: "done",
+        verdict: result.status,
+        result: JSON.stringify(shortWebsiteResult(result)),
+        error: result.error,
+        completed_at: at,
+      };
+      return { id: item.id, changes, isActive: result.status === "active" };
+    });
     await runInTransaction(this.deps.database.db, async (trx) => {
+      const changed = await this.repo.finishItems(trx, outcomes);
       const counts: Counts = { completed: 0, valid: 0, invalid: 0, failed: 0 };
-      for (const [index, item] of items.entries()) {
-        const result = results[index]!;
-        const changed = await this.repo.finishItem(trx, item.id, {
-          status: "done",
-          verdict: result.status,
-          result: JSON.stringify(shortWebsiteResult(result)),
-          error: result.error,
-          completed_at: at,
-        });
-        if (!changed) continue;
+      for (const { id, isActive } of outcomes) {
+        if (!changed.has(id)) continue;
         counts.completed++;
-        if (result.status === "active") counts.valid++;
+        if (isActive) counts.valid++;
         else counts.invalid++;
       }
       await this.recordProgress(trx, batch, counts, now);
@@ -238,11 +260,19 @@ export class BatchRunner {
       const items = await this.repo.pendingItems(db, batchId, 500);
       if (items.length === 0) break;
       await runInTransaction(db, async (trx) => {
-        let failed = 0;
-        for (const item of items) {
-          const changes = { status: "failed" as const, verdict: null, result: null, error, completed_at: at };
-          if (await this.repo.finishItem(trx, item.id, changes)) failed++;
-        }
+        const changes: ItemOutcome = {
+          status: "failed",
+          verdict: null,
+          result: null,
+          error,
+          completed_at: at,
+        };
+        const failed = (
+          await this.repo.finishItems(
+            trx,
+            items.map((item) => ({ id: item.id, changes })),
+          )
+        ).size;
         const leadIds = items.flatMap((item) => (item.lead_id ? [item.lead_id] : []));
         await this.leads.closeProcessing(trx, leadIds, at);
         await this.recordProgress(trx, batch, { completed: failed, valid: 0, invalid: 0, failed }, now);

@@ -1,9 +1,13 @@
 // The only SQL for batches, their items and daily usage.
 import { type Kysely, sql, type Transaction } from "kysely";
+import { updateRowsById } from "../storage/bulk-update.js";
 import { insertInChunks } from "../storage/chunked-insert.js";
 import type { BatchesTable, BatchItemsTable, Schema } from "../storage/schema.js";
 
 type Executor = Kysely<Schema> | Transaction<Schema>;
+
+/** What finishing a batch item records. */
+export type ItemOutcome = Pick<BatchItemsTable, "status" | "verdict" | "result" | "error" | "completed_at">;
 
 export class BatchesRepo {
   insertBatch(db: Executor, row: BatchesTable) {
@@ -89,19 +93,13 @@ export class BatchesRepo {
     return Number(row.n);
   }
 
-  /** Marks an item finished unless it already was (a retried chunk); true when it changed. */
-  async finishItem(
+  /** Marks items finished, each with its own outcome, unless they already were (a retried chunk,
+   *  or another attempt): returns the ids of those that changed. One statement for them all. */
+  finishItems(
     trx: Transaction<Schema>,
-    itemId: string,
-    changes: Pick<BatchItemsTable, "status" | "verdict" | "result" | "error" | "completed_at">,
-  ): Promise<boolean> {
-    const r = await trx
-      .updateTable("batch_items")
-      .set(changes)
-      .where("id", "=", itemId)
-      .where("status", "=", "pending")
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) > 0;
+    items: readonly { id: string; changes: ItemOutcome }[],
+  ): Promise<Set<string>> {
+    return updateRowsById(trx, "batch_items", items, { status: "pending" });
   }
 
   addCounts(

@@ -96,9 +96,14 @@ export class LeadBulkActions {
         );
       }
       const at = now.toISOString();
-      for (const lead of changed) {
-        await this.repo.update(trx, accountId, lead.id, { tags: JSON.stringify(lead.tags), updated_at: at });
-      }
+      await this.repo.updateMany(
+        trx,
+        accountId,
+        changed.map((lead) => ({
+          id: lead.id,
+          changes: { tags: JSON.stringify(lead.tags), updated_at: at },
+        })),
+      );
       await this.deps.events.emitMany(
         trx,
         changed.map((lead) => ({

@@ -1,6 +1,7 @@
 // The only SQL for leads.
 import { type Kysely, sql, type Transaction } from "kysely";
 import { lockForTransaction } from "../storage/advisory-locks.js";
+import { type RowUpdate, updateRowsById } from "../storage/bulk-update.js";
 import { insertInChunks } from "../storage/chunked-insert.js";
 import type { Database } from "../storage/db.js";
 import type { DialectCaps } from "../storage/dialect.js";
@@ -227,6 +228,12 @@ export class LeadsRepo {
       .executeTakeFirst();
   }
 
+  /** update() for many leads of one account, each with its own changes, in one statement:
+   *  returns the ids of the live leads that changed. */
+  updateMany(db: Executor, accountId: string, rows: readonly RowUpdate[]): Promise<Set<string>> {
+    return updateRowsById(db, "leads", rows, { account_id: accountId, archived_at: null });
+  }
+
   setStatus(db: Executor, ids: string[], status: string, at: string) {
     return db
       .updateTable("leads")
@@ -250,14 +257,17 @@ export class LeadsRepo {
   }
 
   /** What a validation needs of the given leads that are not archived. */
-  findLiveForValidation(db: Executor, ids: string[]) {
-    if (ids.length === 0) return Promise.resolve([]);
-    return db
+  /** The leads of `ids` that are not archived. Looked up by id alone and filtered here: with an
+   *  `archived_at is null` term, PostgreSQL's planner, on the stale statistics of a table that a
+   *  bulk import has just filled, picks a partial index over every live lead instead of the key. */
+  async findLiveForValidation(db: Executor, ids: string[]) {
+    if (ids.length === 0) return [];
+    const rows = await db
       .selectFrom("leads")
-      .select(["id", "email", "website"])
+      .select(["id", "email", "website", "archived_at"])
       .where("id", "in", ids)
-      .where("archived_at", "is", null)
       .execute();
+    return rows.flatMap(({ archived_at, ...lead }) => (archived_at === null ? [lead] : []));
   }
 
   /** Leads whose validation could not finish end `risky` (decisions §5); only those still
