@@ -1,10 +1,15 @@
-// Updates of many rows by id in one statement (src/storage/bulk-update.ts) against each real
+// Updates of many rows by id at once (src/storage/bulk-update.ts) against each real
 // database: every row gets its own values of each column type, the match conditions hold, and
 // rows outside the update are untouched.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { CompiledQuery } from "kysely";
-import { compileLockMatching, compileRowUpdate, updateRowsById } from "../../src/storage/bulk-update.js";
+import {
+  compileJsonUpdate,
+  compileLockMatching,
+  compileSingleRowUpdate,
+  updateRowsById,
+} from "../../src/storage/bulk-update.js";
 import { insertInChunks } from "../../src/storage/chunked-insert.js";
 import type { BatchItemsTable } from "../../src/storage/schema.js";
 import { createTestDatabase, dialects, skipReasonFor, type TestDatabase } from "../support/db.js";
@@ -126,7 +131,8 @@ for (const kind of dialects()) {
         .filter((row) => row.seq % 80 === 0)
         .map((row) => ({ id: row.id, changes: { verdict: "valid" } }));
       const match = { batch_id: "b_stale", status: "pending" };
-      // PostgreSQL selects the matching rows by id, then updates by id alone; SQLite does it in one.
+      // PostgreSQL selects the matching rows by id, then updates by id alone; SQLite updates each
+      // row by its own statement.
       const statements =
         kind === "postgres"
           ? [
@@ -136,9 +142,9 @@ for (const kind of dialects()) {
                 chunk.map((row) => row.id),
                 match,
               ),
-              compileRowUpdate(t.database.db, "batch_items", chunk, {}),
+              compileJsonUpdate(t.database.db, "batch_items", chunk),
             ]
-          : [compileRowUpdate(t.database.db, "batch_items", chunk, match)];
+          : [compileSingleRowUpdate("batch_items", chunk[0]!, match)];
       for (const statement of statements) {
         const explain = kind === "postgres" ? "explain" : "explain query plan";
         const plan = await t.database.db.executeQuery(
@@ -156,7 +162,7 @@ for (const kind of dialects()) {
           text,
           kind === "postgres"
             ? /(Index Scan using|Bitmap Index Scan on) batch_items_pkey|Seq Scan on batch_items/
-            : /SEARCH u USING INDEX sqlite_autoindex_batch_items_1 \(id=\?\)/,
+            : /SEARCH batch_items USING INDEX sqlite_autoindex_batch_items_1 \(id=\?\)/,
         );
         assert.doesNotMatch(text, /batch_items_batch|pending_lead|Nested Loop[\s\S]*Seq Scan on batch_items/);
       }
