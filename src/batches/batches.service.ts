@@ -48,20 +48,19 @@ export class BatchesService implements ValidationScheduler {
   async startLeadBatch(
     trx: Transaction<Schema>,
     accountId: string,
-    leadIds: string[],
-    options: { webhookUrl: string | null; source: string },
+    leads: readonly { id: string; email: string }[],
+    options: { webhookUrl: string | null; source: string; insertedProcessing: boolean },
   ): Promise<{ batchId: string; createdAt: string }> {
-    await this.deps.limits.enforceForBatch(trx, accountId, leadIds.length);
+    await this.deps.limits.enforceForBatch(trx, accountId, leads.length);
     const now = this.deps.clock.now();
     const at = now.toISOString();
     const batchId = newId("batch", now.getTime());
-    const emailOf = await this.leads.emailsById(trx, leadIds);
     await this.repo.insertBatch(trx, {
       id: batchId,
       account_id: accountId,
       kind: "lead_validation",
       status: "processing",
-      total: leadIds.length,
+      total: leads.length,
       completed: 0,
       valid: 0,
       invalid: 0,
@@ -75,15 +74,17 @@ export class BatchesService implements ValidationScheduler {
     });
     await this.repo.insertItems(
       trx,
-      leadIds.map((leadId, seq) => {
-        const email = emailOf.get(leadId) ?? "";
-        return newItem(batchId, accountId, seq, email, groupKeyOfEmail(email), leadId, now);
-      }),
+      leads.map((lead, seq) =>
+        newItem(batchId, accountId, seq, lead.email, groupKeyOfEmail(lead.email), lead.id, now),
+      ),
     );
-    for (let i = 0; i < leadIds.length; i += 500) {
-      await this.leads.setStatus(trx, leadIds.slice(i, i + 500), "processing", at);
+    if (!options.insertedProcessing) {
+      const leadIds = leads.map((lead) => lead.id);
+      for (let i = 0; i < leadIds.length; i += 500) {
+        await this.leads.setStatus(trx, leadIds.slice(i, i + 500), "processing", at);
+      }
     }
-    const data = { batchId, totalLeads: leadIds.length, type: "lead_validation" };
+    const data = { batchId, totalLeads: leads.length, type: "lead_validation" };
     await this.deps.events.emit(trx, "batch.started", accountId, data, now);
     await this.deps.events.emit(trx, "validation.started", accountId, data, now);
     await this.deps.queue.send(BATCH_RUN_JOB, { batchId }, { trx, singletonKey: batchId });

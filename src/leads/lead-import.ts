@@ -99,14 +99,15 @@ export class LeadImport {
             fresh[0]!.id,
           );
         }
+        // Leads to validate are written `processing` at once (one write per lead, not two).
+        if (validate) for (const row of fresh) row.validation_status = "processing";
         await insertLeads(this.repo, this.deps.events, trx, fresh, now);
         if (validate && fresh.length > 0) {
-          const batch = await this.deps.scheduler.startLeadBatch(
-            trx,
-            accountId,
-            fresh.map((r) => r.id),
-            { webhookUrl: null, source },
-          );
+          const batch = await this.deps.scheduler.startLeadBatch(trx, accountId, fresh, {
+            webhookUrl: null,
+            source,
+            insertedProcessing: true,
+          });
           batchId = batch.batchId;
         }
         errors.sort((a, b) => a.index - b.index);

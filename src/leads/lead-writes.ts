@@ -16,12 +16,14 @@ import type { LeadsRepo } from "./leads.repo.js";
 export interface ValidationScheduler {
   /** Queues validation of one just-created lead (no batch). */
   validateLead(trx: Transaction<Schema>, accountId: string, leadId: string): Promise<void>;
-  /** Creates a lead validation batch over the leads and queues it; enforces the batch limits. */
+  /** Creates a lead validation batch over the leads and queues it; enforces the batch limits.
+   *  `insertedProcessing`: the leads were inserted in this transaction with validation_status
+   *  `processing` already (a bulk create or import), so they need no second write. */
   startLeadBatch(
     trx: Transaction<Schema>,
     accountId: string,
-    leadIds: string[],
-    options: { webhookUrl: string | null; source: string },
+    leads: readonly { id: string; email: string }[],
+    options: { webhookUrl: string | null; source: string; insertedProcessing: boolean },
   ): Promise<{ batchId: string; createdAt: string }>;
 }
 

@@ -189,6 +189,22 @@ export class LeadsRepo {
     return found;
   }
 
+  /** The emails of the account's live leads among `ids`, by id (a batch's items record the
+   *  address they check). */
+  async liveEmails(db: Executor, accountId: string, ids: string[]): Promise<Map<string, string>> {
+    const emailOf = new Map<string, string>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await db
+        .selectFrom("leads")
+        .select(["id", "email"])
+        .where("id", "in", ids.slice(i, i + 500))
+        .where(liveOf(accountId))
+        .execute();
+      for (const row of rows) emailOf.set(row.id, row.email);
+    }
+    return emailOf;
+  }
+
   /** Live leads of the account among `ids` (at most a few hundred), with their tags. */
   liveTags(db: Executor, accountId: string, ids: string[]) {
     return db
@@ -228,7 +244,7 @@ export class LeadsRepo {
       .executeTakeFirst();
   }
 
-  /** update() for many leads of one account, each with its own changes, in one statement:
+  /** update() for many leads of one account, each with its own changes, at once (bulk-update.ts):
    *  returns the ids of the live leads that changed. */
   updateMany(db: Executor, accountId: string, rows: readonly RowUpdate[]): Promise<Set<string>> {
     return updateRowsById(db, "leads", rows, { account_id: accountId, archived_at: null });
@@ -242,21 +258,6 @@ export class LeadsRepo {
       .execute();
   }
 
-  /** Emails of the given leads, by id (a batch's items record the address they check). */
-  async emailsById(db: Executor, ids: string[]): Promise<Map<string, string>> {
-    const emailOf = new Map<string, string>();
-    for (let i = 0; i < ids.length; i += 500) {
-      const rows = await db
-        .selectFrom("leads")
-        .select(["id", "email"])
-        .where("id", "in", ids.slice(i, i + 500))
-        .execute();
-      for (const row of rows) emailOf.set(row.id, row.email);
-    }
-    return emailOf;
-  }
-
-  /** What a validation needs of the given leads that are not archived. */
   /** The leads of `ids` that are not archived. Looked up by id alone and filtered here: with an
    *  `archived_at is null` term, PostgreSQL's planner, on the stale statistics of a table that a
    *  bulk import has just filled, picks a partial index over every live lead instead of the key. */

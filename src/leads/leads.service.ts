@@ -217,7 +217,7 @@ export class LeadsService {
     const ids = [...new Set(leadIds)];
     const { db } = this.deps.database;
     return runInTransaction(db, async (trx) => {
-      const found = await this.repo.liveIds(trx, accountId, ids);
+      const found = await this.repo.liveEmails(trx, accountId, ids);
       const missing = ids.filter((id) => !found.has(id));
       if (missing.length > 0) {
         throw new AppError("NOT_FOUND", `${missing.length} lead(s) not found`, { missingLeadIds: missing });
@@ -231,9 +231,11 @@ export class LeadsService {
         `Lead validation (${ids.length})`,
         batchRef,
       );
-      const batch = await this.deps.scheduler.startLeadBatch(trx, accountId, ids, {
+      const leads = ids.map((id) => ({ id, email: found.get(id)! }));
+      const batch = await this.deps.scheduler.startLeadBatch(trx, accountId, leads, {
         webhookUrl,
         source: "validate",
+        insertedProcessing: false,
       });
       return { ...batch, totalLeads: ids.length };
     });

@@ -520,6 +520,46 @@ describe("batch limits", () => {
     assert.equal(after, before);
   });
 
+  it("holds the leads of a bulk create and of a validation request processing, each item with its email", async () => {
+    const key = await h.apiKey("acct_pending");
+    const call = (method: "GET" | "POST", url: string, payload?: object) =>
+      h.app.inject({ method, url, headers: { "x-api-key": key }, ...(payload ? { payload } : {}) });
+    const bulk = await call("POST", "/v1/leads/bulk", {
+      leads: [{ email: "ann@pending.test" }, { email: "ben@pending.test" }],
+    });
+    assert.equal(bulk.statusCode, 200, bulk.body);
+    const plain = await call("POST", "/v1/leads/bulk", {
+      leads: [{ email: "cy@pending.test" }],
+      validate: false,
+    });
+    assert.equal(plain.statusCode, 200, plain.body);
+    const statusOf = async (id: string) => (await call("GET", `/v1/leads/${id}`)).json().validationStatus;
+    const [ann, ben] = bulk.json().leads as { id: string }[];
+    const cy = (plain.json().leads as { id: string }[])[0]!;
+    assert.deepEqual(
+      [await statusOf(ann!.id), await statusOf(ben!.id), await statusOf(cy.id)],
+      ["processing", "processing", "new"],
+    );
+    const validation = await call("POST", "/v1/leads/validate", { leadIds: [cy.id] });
+    assert.equal(validation.statusCode, 200, validation.body);
+    assert.equal(await statusOf(cy.id), "processing");
+    // No worker runs here: every item is pending, under its lead's email.
+    for (const [batchId, emails] of [
+      [bulk.json().batchId, ["ann@pending.test", "ben@pending.test"]],
+      [validation.json().batchId, ["cy@pending.test"]],
+    ] as const) {
+      const results = await call("GET", `/v1/batches/${batchId}/results`);
+      assert.equal(results.statusCode, 200, results.body);
+      assert.deepEqual(
+        results
+          .json()
+          .results.map((r: { input: string }) => r.input)
+          .sort(),
+        emails,
+      );
+    }
+  });
+
   it("refuses a domain batch the account cannot pay with 402 and starts nothing", async () => {
     const key = await h.apiKey("acct_poor");
     const get = (url: string) => h.app.inject({ method: "GET", url, headers: { "x-api-key": key } });
