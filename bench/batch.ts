@@ -6,14 +6,20 @@
 //   npm run bench:batch      (BENCH_SIZES=10000,20000 BENCH_DIALECTS=sqlite,postgres BENCH_INTEL=off,on
 //                             BENCH_REPEAT=3: interleaved repeats, ratios of the median runs)
 // The fake internet runs in a child process so the RSS figures are the service's alone.
+// BENCH_PEER=DIR: another checkout of leadcheck (its dependencies installed), e.g. the commit
+// before a change. Each batch also runs on its service, in the same rounds against the same fake
+// internet, and the report adds ours against it per round. The peer's src must export what the
+// runner uses (createServices and startQueue in src/main.ts, registerWorkers in src/worker.ts,
+// services.leads.bulk and services.batches.get), as every version since round 1 does; a peer
+// without domain intelligence runs its "on" batches without it.
 import { fork } from "node:child_process";
 import { once } from "node:events";
-import { fileURLToPath } from "node:url";
-import { loadConfig } from "../src/config/config.js";
-import { createServices, startQueue } from "../src/main.js";
-import { registerWorkers } from "../src/worker.js";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { createEmptyDatabase } from "../test/support/db.js";
 import type { Zone } from "../test/support/dns-server.js";
+
+const PEER = process.env.BENCH_PEER;
 
 const DOMAINS = 200;
 const MX_HOSTS = 20;
@@ -128,7 +134,25 @@ function ask<T>(child: ReturnType<typeof fork>, type: string, reply: string): Pr
   });
 }
 
-async function runOnce(kind: "sqlite" | "postgres", size: number, intel: "off" | "on", net: NetInfo) {
+/** The service modules of a checkout: this one, or BENCH_PEER's (typed as ours). */
+async function serviceModules(tree: string | undefined) {
+  const src = tree ? pathToFileURL(join(tree, "src")).href : new URL("../src", import.meta.url).href;
+  const [config, main, worker] = await Promise.all([
+    import(`${src}/config/config.js`) as Promise<typeof import("../src/config/config.js")>,
+    import(`${src}/main.js`) as Promise<typeof import("../src/main.js")>,
+    import(`${src}/worker.js`) as Promise<typeof import("../src/worker.js")>,
+  ]);
+  return { ...config, ...main, ...worker };
+}
+
+async function runOnce(
+  kind: "sqlite" | "postgres",
+  size: number,
+  intel: "off" | "on",
+  net: NetInfo,
+  tree: string | undefined,
+) {
+  const { loadConfig, createServices, startQueue, registerWorkers } = await serviceModules(tree);
   const db = await createEmptyDatabase(kind);
   const config = loadConfig({
     ...net.env,
@@ -153,6 +177,7 @@ async function runOnce(kind: "sqlite" | "postgres", size: number, intel: "off" |
   }, 50);
   const started = performance.now();
   const created = await services.leads.bulk("bench", leads, true, "api");
+  const createMs = performance.now() - started;
   await registerWorkers(services);
   const batchId = created.batchId!;
   for (;;) {
@@ -175,7 +200,9 @@ async function runOnce(kind: "sqlite" | "postgres", size: number, intel: "off" |
     kind,
     size,
     intel,
+    peer: tree !== undefined,
     wallMs,
+    createMs,
     peakRss,
     batch,
     stuck: Number(stuck.n),
@@ -190,10 +217,12 @@ async function runInChild(
   size: number,
   intel: "off" | "on",
   net: NetInfo,
+  tree: string | undefined,
 ): Promise<RunResult> {
   const runner = fork(fileURLToPath(import.meta.url), ["--run", kind, String(size), intel], {
     execArgv: ["--import", "tsx"],
     stdio: "inherit",
+    env: { ...process.env, BENCH_RUN_TREE: tree ?? "" },
   });
   runner.send({ type: "net", info: net });
   const [msg] = (await once(runner, "message")) as [{ type: string; result: RunResult }];
@@ -201,12 +230,43 @@ async function runInChild(
   return msg.result;
 }
 
-/** The run of median wall time among the repeats of one setting. */
-function median<R extends RunResult>(results: R[], kind: string, size: number, intel: string): R | undefined {
+/** The run of median wall time among the repeats of one setting (ours unless `peer`). */
+function median<R extends RunResult>(
+  results: R[],
+  kind: string,
+  size: number,
+  intel: string,
+  peer = false,
+): R | undefined {
   const runs = results
-    .filter((r) => r.kind === kind && r.size === size && r.intel === intel)
+    .filter((r) => r.kind === kind && r.size === size && r.intel === intel && r.peer === peer)
     .sort((a, b) => a.wallMs - b.wallMs);
   return runs[Math.floor((runs.length - 1) / 2)];
+}
+
+/** Ours against the peer per round of each setting: its wall time over ours (above 1: ours is faster). */
+function printAgainstPeer(results: RunResult[]): void {
+  console.log(`\nagainst the peer (${PEER}), per round: peer's wall time / ours, median [lowest, highest]`);
+  const settings = new Map<string, RunResult[]>();
+  for (const r of results) {
+    const key = `${r.kind} ${r.size} intel ${r.intel}`;
+    settings.set(key, [...(settings.get(key) ?? []), r]);
+  }
+  for (const [key, runs] of settings) {
+    const ours = runs.filter((r) => !r.peer);
+    const theirs = runs.filter((r) => r.peer);
+    const ratios = ours
+      .map((r, i) => (theirs[i] ? theirs[i].wallMs / r.wallMs : Number.NaN))
+      .filter((x) => !Number.isNaN(x))
+      .sort((a, b) => a - b);
+    if (ratios.length === 0) continue;
+    const mid = ratios[Math.floor((ratios.length - 1) / 2)]!;
+    const phase = (rs: RunResult[], pick: (r: RunResult) => number) =>
+      rs.map((r) => (pick(r) / 1000).toFixed(1)).join("/");
+    console.log(
+      `${key.padEnd(26)} ${mid.toFixed(2)}x [${ratios[0]!.toFixed(2)}, ${ratios.at(-1)!.toFixed(2)}]  create s ${phase(ours, (r) => r.createMs)} vs ${phase(theirs, (r) => r.createMs)}, run s ${phase(ours, (r) => r.wallMs - r.createMs)} vs ${phase(theirs, (r) => r.wallMs - r.createMs)}`,
+    );
+  }
 }
 
 async function main() {
@@ -219,6 +279,7 @@ async function main() {
       Number(process.argv[runAt + 2]),
       process.argv[runAt + 3] as "off" | "on",
       msg.info,
+      process.env.BENCH_RUN_TREE || undefined,
     );
     process.send?.({ type: "result", result });
     return;
@@ -232,24 +293,25 @@ async function main() {
     `bench:batch  ${DOMAINS} domains, ${MX_HOSTS} MX hosts, +${DELAY_MS} ms per SMTP reply and HTTP response`,
   );
   console.log(
-    "dialect   leads intel   wall s  leads/s  SMTP conns  RDAP q  DNSBL q  peak RSS MB  valid  invalid  risky  stuck",
+    "service dialect   leads intel   wall s  create s  leads/s  SMTP conns  RDAP q  DNSBL q  peak RSS MB  valid  invalid  risky  stuck",
   );
   type Stats = { connections: number; sawData: boolean; rdapQueries: number; dnsblQueries: number };
   const results: (RunResult & Stats)[] = [];
   for (const kind of DIALECTS) {
     for (const size of SIZES) {
       for (let round = 0; round < REPEAT; round++)
-        for (const intel of INTEL) {
-          await ask(child, "reset", "reset-done");
-          const run = await runInChild(kind, size, intel, ready.info);
-          const stats = await ask<Stats>(child, "stats", "stats");
-          const r = { ...run, ...stats };
-          results.push(r);
-          const risky = r.batch.completedLeads - r.batch.validLeads - r.batch.invalidLeads;
-          console.log(
-            `${kind.padEnd(9)} ${String(size).padStart(6)} ${intel.padStart(5)} ${(r.wallMs / 1000).toFixed(1).padStart(8)} ${(size / (r.wallMs / 1000)).toFixed(0).padStart(8)} ${String(r.connections).padStart(11)} ${String(r.rdapQueries).padStart(7)} ${String(r.dnsblQueries).padStart(8)} ${(r.peakRss / 1048576).toFixed(0).padStart(12)} ${String(r.batch.validLeads).padStart(6)} ${String(r.batch.invalidLeads).padStart(8)} ${String(risky).padStart(6)} ${String(r.stuck).padStart(6)}${r.sawData ? "  DATA SEEN!" : ""}`,
-          );
-        }
+        for (const intel of INTEL)
+          for (const tree of PEER ? [undefined, PEER] : [undefined]) {
+            await ask(child, "reset", "reset-done");
+            const run = await runInChild(kind, size, intel, ready.info, tree);
+            const stats = await ask<Stats>(child, "stats", "stats");
+            const r = { ...run, ...stats };
+            results.push(r);
+            const risky = r.batch.completedLeads - r.batch.validLeads - r.batch.invalidLeads;
+            console.log(
+              `${(tree ? "peer" : "ours").padEnd(7)} ${kind.padEnd(9)} ${String(size).padStart(6)} ${intel.padStart(5)} ${(r.wallMs / 1000).toFixed(1).padStart(8)} ${(r.createMs / 1000).toFixed(1).padStart(9)} ${(size / (r.wallMs / 1000)).toFixed(0).padStart(8)} ${String(r.connections).padStart(11)} ${String(r.rdapQueries).padStart(7)} ${String(r.dnsblQueries).padStart(8)} ${(r.peakRss / 1048576).toFixed(0).padStart(12)} ${String(r.batch.validLeads).padStart(6)} ${String(r.batch.invalidLeads).padStart(8)} ${String(risky).padStart(6)} ${String(r.stuck).padStart(6)}${r.sawData ? "  DATA SEEN!" : ""}`,
+            );
+          }
       const off = median(results, kind, size, "off");
       const on = median(results, kind, size, "on");
       if (off && on)
@@ -268,6 +330,7 @@ async function main() {
   console.log(
     "targets: 10,000 leads < 60 s, peak RSS < 300 MB (RSS of the service process: tsx, engines, workers)",
   );
+  if (PEER) printAgainstPeer(results);
   child.kill();
 }
 
