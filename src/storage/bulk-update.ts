@@ -77,10 +77,12 @@ function groupByColumns(rows: readonly RowUpdate[], match: Match): RowUpdate[][]
   for (const column of Object.keys(match)) assertColumn(column);
   const groups = new Map<string, RowUpdate[]>();
   for (const row of rows) {
-    const changes = Object.fromEntries(
-      Object.entries(row.changes).filter(([, value]) => value !== undefined),
-    );
-    const columns = Object.keys(changes);
+    let changes = row.changes;
+    let columns = Object.keys(changes);
+    if (columns.some((column) => changes[column] === undefined)) {
+      columns = columns.filter((column) => changes[column] !== undefined);
+      changes = Object.fromEntries(columns.map((column) => [column, row.changes[column]]));
+    }
     if (columns.length === 0) continue;
     const signature = columns.join(",");
     let group = groups.get(signature);
@@ -89,7 +91,7 @@ function groupByColumns(rows: readonly RowUpdate[], match: Match): RowUpdate[][]
       group = [];
       groups.set(signature, group);
     }
-    group.push({ id: row.id, changes });
+    group.push(changes === row.changes ? row : { id: row.id, changes });
   }
   return [...groups.values()];
 }
