@@ -113,6 +113,7 @@ export function compileSingleRowUpdate(table: Table, row: RowUpdate, match: Matc
   const key = `${table}:${columns.join(",")}:${matched.map(([c, v]) => (v === null ? `${c} null` : c)).join(",")}`;
   let text = singleRowSql.get(key);
   if (text === undefined) {
+    for (const column of [...columns, ...Object.keys(match)]) assertColumn(column);
     const conditions = matched.map(
       ([column, value]) => ` and "${column}" ${value === null ? "is null" : "= ?"}`,
     );
