@@ -11,23 +11,10 @@ import {
   updateRowsById,
 } from "../../src/storage/bulk-update.js";
 import { insertInChunks } from "../../src/storage/chunked-insert.js";
-import type { BatchItemsTable } from "../../src/storage/schema.js";
+import { pendingItem } from "../support/batch-items.js";
 import { createTestDatabase, dialects, skipReasonFor, type TestDatabase } from "../support/db.js";
 
-const item = (batchId: string, seq: number): BatchItemsTable => ({
-  id: `item_${batchId}_${String(seq).padStart(4, "0")}`,
-  batch_id: batchId,
-  account_id: "acct_bulk",
-  seq,
-  lead_id: null,
-  input: `site-${seq}.test`,
-  group_key: `site-${seq}.test`,
-  status: "pending",
-  verdict: null,
-  result: null,
-  error: null,
-  completed_at: null,
-});
+const item = (batchId: string, seq: number) => pendingItem(batchId, seq, "acct_bulk");
 
 for (const kind of dialects()) {
   describe(`bulk updates by id on ${kind}`, async () => {

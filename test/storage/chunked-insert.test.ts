@@ -8,23 +8,10 @@ import {
   maxBoundParametersOf,
   maxRowsPerInsert,
 } from "../../src/storage/chunked-insert.js";
-import type { BatchItemsTable } from "../../src/storage/schema.js";
+import { pendingItem } from "../support/batch-items.js";
 import { createTestDatabase, dialects, skipReasonFor, type TestDatabase } from "../support/db.js";
 
-const item = (batchId: string, seq: number): BatchItemsTable => ({
-  id: `item_${batchId}_${String(seq).padStart(6, "0")}`,
-  batch_id: batchId,
-  account_id: "acct_chunks",
-  seq,
-  lead_id: null,
-  input: `site-${seq}.test`,
-  group_key: `site-${seq}.test`,
-  status: "pending",
-  verdict: null,
-  result: null,
-  error: null,
-  completed_at: null,
-});
+const item = (batchId: string, seq: number) => pendingItem(batchId, seq, "acct_chunks");
 
 for (const kind of dialects()) {
   describe(`chunked inserts on ${kind}`, async () => {
