@@ -1,6 +1,6 @@
-// Many rows updated by id at once, each row with its own values. A batch chunk wrote its 250
-// items and 250 leads with 500 statements built by Kysely one by one: on PostgreSQL 500 round
-// trips, the largest part of a batch's time.
+// Many rows updated by id at once, each row with its own values. A batch chunk of 500 leads
+// wrote its items and leads with 1,000 statements built by Kysely one by one: on PostgreSQL
+// 1,000 round trips, the largest part of a batch's time.
 // - PostgreSQL: the rows travel as one JSON parameter that json_populate_recordset turns into a
 //   table, typed by the table's own row type, joined by id: two statements per set of columns.
 // - SQLite (in-process, no round trips): one UPDATE per row, its SQL built once per shape and
@@ -34,9 +34,10 @@ const COLUMN = /^[a-z_][a-z0-9_]*$/;
  * On PostgreSQL the rows that meet `match` are first selected and locked by id, then updated by
  * id alone. With the conditions in the UPDATE itself, the planner, on the statistics of a table a
  * bulk import has just filled (it sees a few rows), read every lead of the account through an
- * (account_id, ...) index, or rescanned the 250 JSON rows once per row: 240 ms per chunk of
- * leads instead of 10. The locks hold to the end of the caller's transaction (or of one opened
- * here), so nothing changes between the two statements.
+ * (account_id, ...) index (22 ms for 250 of 10,000 leads, against 10 ms by key), or, with the
+ * conditions wrapped, rescanned the JSON rows once per row (240 ms for 500 leads). The locks hold
+ * to the end of the caller's transaction (or of one opened here), so nothing changes between
+ * the two statements.
  */
 export async function updateRowsById(
   db: Executor,
