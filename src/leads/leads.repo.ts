@@ -176,17 +176,7 @@ export class LeadsRepo {
 
   /** Ids among `ids` that are live leads of the account. */
   async liveIds(db: Executor, accountId: string, ids: string[]): Promise<Set<string>> {
-    const found = new Set<string>();
-    for (let i = 0; i < ids.length; i += 500) {
-      const rows = await db
-        .selectFrom("leads")
-        .select("id")
-        .where("id", "in", ids.slice(i, i + 500))
-        .where(liveOf(accountId))
-        .execute();
-      for (const r of rows) found.add(r.id);
-    }
-    return found;
+    return new Set((await this.liveEmails(db, accountId, ids)).keys());
   }
 
   /** The emails of the account's live leads among `ids`, by id (a batch's items record the
