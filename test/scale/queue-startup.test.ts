@@ -74,12 +74,15 @@ describe("job queue start-up of several processes at once", { skip }, () => {
       cleanups.push(() => other.end());
     });
 
+    // This database's holders only: pg_locks lists every database's, and other test files
+    // define queues (taking the same lock key in their own databases) side by side with this one.
     const lockHolders = async (granted: boolean) =>
       Number(
         (
           await other.query(
             `SELECT count(*) AS n FROM pg_locks
              WHERE locktype = 'advisory' AND granted = $1 AND pid <> pg_backend_pid()
+               AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
                AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $2::bigint`,
             [granted, LOCK_KEY],
           )
