@@ -266,26 +266,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v1/leads/import": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Import leads from CSV (text/csv body or multipart file); header row maps to lead fields
-     * @description Unknown columns become customFields; source is csv. Any bad row refuses the whole file (422 listing rows by line number). `?validate=false` imports without validation and without charge.
-     */
-    post: operations["importLeads"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   "/v1/leads/import/emails": {
     parameters: {
       query?: never;
@@ -300,24 +280,6 @@ export interface paths {
      * @description Like the CSV import: all lines or none. Any bad or duplicate address refuses the whole list (422, `details.errors[].field` is `line N`). Spaces inside a line are not separators. Source is `manual` (the spec's sources).
      */
     post: operations["importEmailList"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/leads/export": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Export the account's leads with their ratings as CSV (streamed) */
-    get: operations["exportLeads"];
-    put?: never;
-    /** Export a selection of leads as CSV (the columns of GET /v1/leads/export) */
-    post: operations["exportLeadSelection"];
     delete?: never;
     options?: never;
     head?: never;
@@ -361,6 +323,27 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/leads/export": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export the account's leads as CSV (streamed), with the list's filters and search
+     * @description Takes the filters and search of `GET /v1/leads` (not its paging). Columns: the lead's fields, its verdict (`emailStatus`), reason (`emailReason`, and `emailReasonLabel` in words), `didYouMean`, ratings and `validatedAt`, then one column per custom field (named `customFields.<name>` where the name alone would read as a lead column). Text cells starting with `=` `+` `-` `@`, tab or CR get a leading `'` so spreadsheets show them as text; NUL characters are dropped.
+     */
+    get: operations["exportLeads"];
+    put?: never;
+    /** Export a selection of leads as CSV (the columns of GET /v1/leads/export) */
+    post: operations["exportLeadSelection"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/leads/validate": {
     parameters: {
       query?: never;
@@ -372,6 +355,30 @@ export interface paths {
     put?: never;
     /** Validate 1-500 existing leads as a batch */
     post: operations["validateLeads"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/leads/import": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import leads from CSV (text/csv body or multipart file); header row maps to lead fields
+     * @description The encoding is detected (UTF-8 with or without BOM, UTF-16 LE/BE with BOM, Windows-1252/Latin-1), and the delimiter from the header row (`,` `;` tab `|`).
+     *
+     *     Unknown columns become customFields; source is csv. A file exported by `GET /v1/leads/export` re-imports to the same leads: its computed columns are skipped, `customFields.<name>` columns are custom fields, and a leading `'` before `=` `+` `-` `@` (added on export so spreadsheets show text) is removed.
+     *
+     *     Any bad row refuses the whole file (422 listing rows by line number, `line N: ...`). `?validate=false` imports without validation and without charge.
+     */
+    post: operations["importLeads"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1971,7 +1978,38 @@ export interface operations {
               emailScore: number | null;
               emailType: string | null;
               emailRisk: string | null;
-              /** @description The email verdict's reason (see EmailReason in check-email); null until validated. */
+              /**
+               * @description The email verdict's reason; null until validated:
+               *     - `deliverable` (Mailbox accepts mail): The mailbox accepted the address at RCPT and the domain is not catch-all.
+               *     - `accept_all` (Domain accepts every address): The domain accepts every address (a random address was accepted too): risky.
+               *     - `tenant_accept_all` (Microsoft 365 tenant accepts every address): A Microsoft 365 tenant that accepts every address at RCPT: catch-all, and mail may still bounce later.
+               *     - `provider_unverifiable` (Provider cannot be verified (accepts, bounces later)): The provider (Yahoo, AOL and other accept-then-bounce providers) accepts every RCPT and bounces later: an accepted RCPT proves nothing, so the verdict is unknown.
+               *     - `disposable` (Disposable address service): The mailbox accepted the address but the domain is a disposable-address service: risky.
+               *     - `invalid_syntax` (Not a valid address): The address is not a valid RFC 5321 address: invalid.
+               *     - `unsupported_syntax` (Address form not supported): The address uses a form this service does not accept (quoted or UTF-8 local part, address literal): invalid.
+               *     - `dns_nxdomain` (Domain does not exist): The domain does not exist: invalid.
+               *     - `null_mx` (Domain accepts no mail (Null MX)): The domain publishes a Null MX (RFC 7505): it accepts no mail: invalid.
+               *     - `no_mx` (Domain has no mail server): The domain has neither MX nor A/AAAA records: no host accepts its mail: invalid.
+               *     - `dns_servfail` (DNS failure): DNS answered SERVFAIL for the domain: unknown, retried later.
+               *     - `dns_timeout` (DNS timed out): DNS did not answer in time: unknown, retried later.
+               *     - `dns_error` (DNS error): Another DNS failure: unknown, retried later.
+               *     - `mailbox_not_found` (Mailbox does not exist): The mail server said the mailbox does not exist: invalid.
+               *     - `mailbox_disabled` (Mailbox disabled): The mail server said the mailbox is disabled, inactive or blocked: invalid.
+               *     - `mailbox_full` (Mailbox full): The mailbox exists but is over quota: risky.
+               *     - `rate_limited` (Mailbox rate-limited (exists)): The mailbox exists but is receiving mail too fast right now (a per-mailbox rate limit): risky, retried later.
+               *     - `greylisted` (Greylisted, retry later): The server asked us to come back later (greylisting): unknown, retried later.
+               *     - `smtp_temporary` (Temporary mail server failure): The server answered with a temporary failure: unknown, retried later.
+               *     - `ip_blocked` (Our server was refused (not the mailbox)): The server refused our IP address, HELO name or sender (block list, reputation, reverse DNS, relay or policy): unknown, never invalid.
+               *     - `smtp_timeout` (Mail server timed out): The mail server did not answer in time: unknown, retried later.
+               *     - `smtp_connect_failed` (Mail server unreachable): No connection to any mail host: unknown, retried later.
+               *     - `smtp_connection_dropped` (Mail server hung up): The mail server closed the connection mid-conversation: unknown, retried later.
+               *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
+               *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
+               *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+               *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
+               *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
+               *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
+               */
               emailReason:
                 | (
                     | "deliverable"
@@ -2005,7 +2043,7 @@ export interface operations {
                     | "internal_error"
                   )
                 | null;
-              /** @description The email verdict: valid, risky, invalid or unknown; null until the lead's first validation */
+              /** @description The email verdict, null until the lead's first validation: `valid` (Valid): the mailbox accepts mail and the address is neither catch-all nor disposable; `risky` (Risky): mail may arrive but is not assured (catch-all, disposable, mailbox full); `invalid` (Invalid): mail will not arrive (no such mailbox or domain, no mail server, bad syntax); `unknown` (Unknown): the check could not reach an answer (network or server trouble); never charged as invalid */
               emailStatus: string | null;
               domainHttpStatus: number | null;
               domainFinalUrl: string | null;
@@ -2240,7 +2278,38 @@ export interface operations {
             emailScore: number | null;
             emailType: string | null;
             emailRisk: string | null;
-            /** @description The email verdict's reason (see EmailReason in check-email); null until validated. */
+            /**
+             * @description The email verdict's reason; null until validated:
+             *     - `deliverable` (Mailbox accepts mail): The mailbox accepted the address at RCPT and the domain is not catch-all.
+             *     - `accept_all` (Domain accepts every address): The domain accepts every address (a random address was accepted too): risky.
+             *     - `tenant_accept_all` (Microsoft 365 tenant accepts every address): A Microsoft 365 tenant that accepts every address at RCPT: catch-all, and mail may still bounce later.
+             *     - `provider_unverifiable` (Provider cannot be verified (accepts, bounces later)): The provider (Yahoo, AOL and other accept-then-bounce providers) accepts every RCPT and bounces later: an accepted RCPT proves nothing, so the verdict is unknown.
+             *     - `disposable` (Disposable address service): The mailbox accepted the address but the domain is a disposable-address service: risky.
+             *     - `invalid_syntax` (Not a valid address): The address is not a valid RFC 5321 address: invalid.
+             *     - `unsupported_syntax` (Address form not supported): The address uses a form this service does not accept (quoted or UTF-8 local part, address literal): invalid.
+             *     - `dns_nxdomain` (Domain does not exist): The domain does not exist: invalid.
+             *     - `null_mx` (Domain accepts no mail (Null MX)): The domain publishes a Null MX (RFC 7505): it accepts no mail: invalid.
+             *     - `no_mx` (Domain has no mail server): The domain has neither MX nor A/AAAA records: no host accepts its mail: invalid.
+             *     - `dns_servfail` (DNS failure): DNS answered SERVFAIL for the domain: unknown, retried later.
+             *     - `dns_timeout` (DNS timed out): DNS did not answer in time: unknown, retried later.
+             *     - `dns_error` (DNS error): Another DNS failure: unknown, retried later.
+             *     - `mailbox_not_found` (Mailbox does not exist): The mail server said the mailbox does not exist: invalid.
+             *     - `mailbox_disabled` (Mailbox disabled): The mail server said the mailbox is disabled, inactive or blocked: invalid.
+             *     - `mailbox_full` (Mailbox full): The mailbox exists but is over quota: risky.
+             *     - `rate_limited` (Mailbox rate-limited (exists)): The mailbox exists but is receiving mail too fast right now (a per-mailbox rate limit): risky, retried later.
+             *     - `greylisted` (Greylisted, retry later): The server asked us to come back later (greylisting): unknown, retried later.
+             *     - `smtp_temporary` (Temporary mail server failure): The server answered with a temporary failure: unknown, retried later.
+             *     - `ip_blocked` (Our server was refused (not the mailbox)): The server refused our IP address, HELO name or sender (block list, reputation, reverse DNS, relay or policy): unknown, never invalid.
+             *     - `smtp_timeout` (Mail server timed out): The mail server did not answer in time: unknown, retried later.
+             *     - `smtp_connect_failed` (Mail server unreachable): No connection to any mail host: unknown, retried later.
+             *     - `smtp_connection_dropped` (Mail server hung up): The mail server closed the connection mid-conversation: unknown, retried later.
+             *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
+             *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
+             *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+             *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
+             *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
+             *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
+             */
             emailReason:
               | (
                   | "deliverable"
@@ -2274,7 +2343,7 @@ export interface operations {
                   | "internal_error"
                 )
               | null;
-            /** @description The email verdict: valid, risky, invalid or unknown; null until the lead's first validation */
+            /** @description The email verdict, null until the lead's first validation: `valid` (Valid): the mailbox accepts mail and the address is neither catch-all nor disposable; `risky` (Risky): mail may arrive but is not assured (catch-all, disposable, mailbox full); `invalid` (Invalid): mail will not arrive (no such mailbox or domain, no mail server, bad syntax); `unknown` (Unknown): the check could not reach an answer (network or server trouble); never charged as invalid */
             emailStatus: string | null;
             domainHttpStatus: number | null;
             domainFinalUrl: string | null;
@@ -2559,7 +2628,38 @@ export interface operations {
             emailScore: number | null;
             emailType: string | null;
             emailRisk: string | null;
-            /** @description The email verdict's reason (see EmailReason in check-email); null until validated. */
+            /**
+             * @description The email verdict's reason; null until validated:
+             *     - `deliverable` (Mailbox accepts mail): The mailbox accepted the address at RCPT and the domain is not catch-all.
+             *     - `accept_all` (Domain accepts every address): The domain accepts every address (a random address was accepted too): risky.
+             *     - `tenant_accept_all` (Microsoft 365 tenant accepts every address): A Microsoft 365 tenant that accepts every address at RCPT: catch-all, and mail may still bounce later.
+             *     - `provider_unverifiable` (Provider cannot be verified (accepts, bounces later)): The provider (Yahoo, AOL and other accept-then-bounce providers) accepts every RCPT and bounces later: an accepted RCPT proves nothing, so the verdict is unknown.
+             *     - `disposable` (Disposable address service): The mailbox accepted the address but the domain is a disposable-address service: risky.
+             *     - `invalid_syntax` (Not a valid address): The address is not a valid RFC 5321 address: invalid.
+             *     - `unsupported_syntax` (Address form not supported): The address uses a form this service does not accept (quoted or UTF-8 local part, address literal): invalid.
+             *     - `dns_nxdomain` (Domain does not exist): The domain does not exist: invalid.
+             *     - `null_mx` (Domain accepts no mail (Null MX)): The domain publishes a Null MX (RFC 7505): it accepts no mail: invalid.
+             *     - `no_mx` (Domain has no mail server): The domain has neither MX nor A/AAAA records: no host accepts its mail: invalid.
+             *     - `dns_servfail` (DNS failure): DNS answered SERVFAIL for the domain: unknown, retried later.
+             *     - `dns_timeout` (DNS timed out): DNS did not answer in time: unknown, retried later.
+             *     - `dns_error` (DNS error): Another DNS failure: unknown, retried later.
+             *     - `mailbox_not_found` (Mailbox does not exist): The mail server said the mailbox does not exist: invalid.
+             *     - `mailbox_disabled` (Mailbox disabled): The mail server said the mailbox is disabled, inactive or blocked: invalid.
+             *     - `mailbox_full` (Mailbox full): The mailbox exists but is over quota: risky.
+             *     - `rate_limited` (Mailbox rate-limited (exists)): The mailbox exists but is receiving mail too fast right now (a per-mailbox rate limit): risky, retried later.
+             *     - `greylisted` (Greylisted, retry later): The server asked us to come back later (greylisting): unknown, retried later.
+             *     - `smtp_temporary` (Temporary mail server failure): The server answered with a temporary failure: unknown, retried later.
+             *     - `ip_blocked` (Our server was refused (not the mailbox)): The server refused our IP address, HELO name or sender (block list, reputation, reverse DNS, relay or policy): unknown, never invalid.
+             *     - `smtp_timeout` (Mail server timed out): The mail server did not answer in time: unknown, retried later.
+             *     - `smtp_connect_failed` (Mail server unreachable): No connection to any mail host: unknown, retried later.
+             *     - `smtp_connection_dropped` (Mail server hung up): The mail server closed the connection mid-conversation: unknown, retried later.
+             *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
+             *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
+             *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+             *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
+             *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
+             *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
+             */
             emailReason:
               | (
                   | "deliverable"
@@ -2593,7 +2693,7 @@ export interface operations {
                   | "internal_error"
                 )
               | null;
-            /** @description The email verdict: valid, risky, invalid or unknown; null until the lead's first validation */
+            /** @description The email verdict, null until the lead's first validation: `valid` (Valid): the mailbox accepts mail and the address is neither catch-all nor disposable; `risky` (Risky): mail may arrive but is not assured (catch-all, disposable, mailbox full); `invalid` (Invalid): mail will not arrive (no such mailbox or domain, no mail server, bad syntax); `unknown` (Unknown): the check could not reach an answer (network or server trouble); never charged as invalid */
             emailStatus: string | null;
             domainHttpStatus: number | null;
             domainFinalUrl: string | null;
@@ -2821,7 +2921,38 @@ export interface operations {
             emailScore: number | null;
             emailType: string | null;
             emailRisk: string | null;
-            /** @description The email verdict's reason (see EmailReason in check-email); null until validated. */
+            /**
+             * @description The email verdict's reason; null until validated:
+             *     - `deliverable` (Mailbox accepts mail): The mailbox accepted the address at RCPT and the domain is not catch-all.
+             *     - `accept_all` (Domain accepts every address): The domain accepts every address (a random address was accepted too): risky.
+             *     - `tenant_accept_all` (Microsoft 365 tenant accepts every address): A Microsoft 365 tenant that accepts every address at RCPT: catch-all, and mail may still bounce later.
+             *     - `provider_unverifiable` (Provider cannot be verified (accepts, bounces later)): The provider (Yahoo, AOL and other accept-then-bounce providers) accepts every RCPT and bounces later: an accepted RCPT proves nothing, so the verdict is unknown.
+             *     - `disposable` (Disposable address service): The mailbox accepted the address but the domain is a disposable-address service: risky.
+             *     - `invalid_syntax` (Not a valid address): The address is not a valid RFC 5321 address: invalid.
+             *     - `unsupported_syntax` (Address form not supported): The address uses a form this service does not accept (quoted or UTF-8 local part, address literal): invalid.
+             *     - `dns_nxdomain` (Domain does not exist): The domain does not exist: invalid.
+             *     - `null_mx` (Domain accepts no mail (Null MX)): The domain publishes a Null MX (RFC 7505): it accepts no mail: invalid.
+             *     - `no_mx` (Domain has no mail server): The domain has neither MX nor A/AAAA records: no host accepts its mail: invalid.
+             *     - `dns_servfail` (DNS failure): DNS answered SERVFAIL for the domain: unknown, retried later.
+             *     - `dns_timeout` (DNS timed out): DNS did not answer in time: unknown, retried later.
+             *     - `dns_error` (DNS error): Another DNS failure: unknown, retried later.
+             *     - `mailbox_not_found` (Mailbox does not exist): The mail server said the mailbox does not exist: invalid.
+             *     - `mailbox_disabled` (Mailbox disabled): The mail server said the mailbox is disabled, inactive or blocked: invalid.
+             *     - `mailbox_full` (Mailbox full): The mailbox exists but is over quota: risky.
+             *     - `rate_limited` (Mailbox rate-limited (exists)): The mailbox exists but is receiving mail too fast right now (a per-mailbox rate limit): risky, retried later.
+             *     - `greylisted` (Greylisted, retry later): The server asked us to come back later (greylisting): unknown, retried later.
+             *     - `smtp_temporary` (Temporary mail server failure): The server answered with a temporary failure: unknown, retried later.
+             *     - `ip_blocked` (Our server was refused (not the mailbox)): The server refused our IP address, HELO name or sender (block list, reputation, reverse DNS, relay or policy): unknown, never invalid.
+             *     - `smtp_timeout` (Mail server timed out): The mail server did not answer in time: unknown, retried later.
+             *     - `smtp_connect_failed` (Mail server unreachable): No connection to any mail host: unknown, retried later.
+             *     - `smtp_connection_dropped` (Mail server hung up): The mail server closed the connection mid-conversation: unknown, retried later.
+             *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
+             *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
+             *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+             *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
+             *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
+             *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
+             */
             emailReason:
               | (
                   | "deliverable"
@@ -2855,7 +2986,7 @@ export interface operations {
                   | "internal_error"
                 )
               | null;
-            /** @description The email verdict: valid, risky, invalid or unknown; null until the lead's first validation */
+            /** @description The email verdict, null until the lead's first validation: `valid` (Valid): the mailbox accepts mail and the address is neither catch-all nor disposable; `risky` (Risky): mail may arrive but is not assured (catch-all, disposable, mailbox full); `invalid` (Invalid): mail will not arrive (no such mailbox or domain, no mail server, bad syntax); `unknown` (Unknown): the check could not reach an answer (network or server trouble); never charged as invalid */
             emailStatus: string | null;
             domainHttpStatus: number | null;
             domainFinalUrl: string | null;
@@ -3173,88 +3304,6 @@ export interface operations {
       };
     };
   };
-  importLeads: {
-    parameters: {
-      query?: {
-        validate?: boolean;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            batchId: string | null;
-            status: string;
-            created: number;
-            pollUrl: string | null;
-            leadIds: string[];
-          };
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-    };
-  };
   importEmailList: {
     parameters: {
       query?: never;
@@ -3286,163 +3335,6 @@ export interface operations {
             pollUrl: string | null;
             leadIds: string[];
           };
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-    };
-  };
-  exportLeads: {
-    parameters: {
-      query?: {
-        format?: "csv";
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One header row, then one row per lead */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "text/csv": string;
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-    };
-  };
-  exportLeadSelection: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          /** @description 1-500 ids of the account's live leads; any other id refuses the whole request (404 with details.missingLeadIds) */
-          leadIds: string[];
-        };
-      };
-    };
-    responses: {
-      /** @description One header row, then one row per selected lead, in id order */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "text/csv": string;
         };
       };
       /** @description The one error body (decisions §7) */
@@ -3671,6 +3563,185 @@ export interface operations {
       };
     };
   };
+  exportLeads: {
+    parameters: {
+      query?: {
+        emailValid?: boolean;
+        minDeliverabilityRating?: number;
+        maxDeliverabilityRating?: number;
+        min_score?: number;
+        max_score?: number;
+        validationStatus?: "new" | "processing" | "valid" | "invalid" | "risky";
+        status?: "new" | "processing" | "valid" | "invalid" | "risky";
+        leadRecommendation?: "high_priority" | "validate" | "research" | "skip";
+        campaign?: string;
+        source?: "manual" | "api" | "csv" | "google_sheets";
+        /** @description Case-insensitive text found anywhere in the email, first name, last name or company (indexed from 3 characters) */
+        search?: string;
+        /** @description Leads carrying this tag */
+        tag?: string;
+        /** @description Leads whose domain was registered at least this many days before validation */
+        minDomainAgeDays?: number;
+        /** @description Leads whose domain was registered at most this many days before validation (young domains) */
+        maxDomainAgeDays?: number;
+        /** @description true: domain or MX address on a block list; false: checked and not listed */
+        domainListed?: boolean;
+        /** @description true: the email's domain looks mistyped */
+        hasDidYouMean?: boolean;
+        format?: "csv";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One header row, then one row per lead */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  exportLeadSelection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description 1-500 ids of the account's live leads; any other id refuses the whole request (404 with details.missingLeadIds) */
+          leadIds: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description One header row, then one row per selected lead, in id order */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   validateLeads: {
     parameters: {
       query?: never;
@@ -3706,6 +3777,88 @@ export interface operations {
             pollUrl: string;
             totalLeads: number;
             total_leads: number;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  importLeads: {
+    parameters: {
+      query?: {
+        validate?: boolean;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            batchId: string | null;
+            status: string;
+            created: number;
+            pollUrl: string | null;
+            leadIds: string[];
           };
         };
       };
@@ -4494,41 +4647,41 @@ export interface operations {
         content: {
           "application/json": {
             email: string;
-            /** @description valid, invalid, risky, unknown or processing */
+            /** @description The email verdict, or `processing` while an asynchronous check runs: `valid` (Valid): the mailbox accepts mail and the address is neither catch-all nor disposable; `risky` (Risky): mail may arrive but is not assured (catch-all, disposable, mailbox full); `invalid` (Invalid): mail will not arrive (no such mailbox or domain, no mail server, bad syntax); `unknown` (Unknown): the check could not reach an answer (network or server trouble); never charged as invalid */
             status: string;
             /** @description true when the mailbox accepted the address (catch-all or not) or proved it exists; false when the verdict is invalid or the mailbox is full; null when the verdict is unknown (never false for a fact the check did not reach). */
             valid?: boolean | null;
             /**
              * @description Why the email verdict is what it is, from a closed list:
-             *     - `deliverable`: The mailbox accepted the address at RCPT and the domain is not catch-all.
-             *     - `accept_all`: The domain accepts every address (a random address was accepted too): risky.
-             *     - `tenant_accept_all`: A Microsoft 365 tenant that accepts every address at RCPT: catch-all, and mail may still bounce later.
-             *     - `provider_unverifiable`: The provider (Yahoo, AOL and other accept-then-bounce providers) accepts every RCPT and bounces later: an accepted RCPT proves nothing, so the verdict is unknown.
-             *     - `disposable`: The mailbox accepted the address but the domain is a disposable-address service: risky.
-             *     - `invalid_syntax`: The address is not a valid RFC 5321 address: invalid.
-             *     - `unsupported_syntax`: The address uses a form this service does not accept (quoted or UTF-8 local part, address literal): invalid.
-             *     - `dns_nxdomain`: The domain does not exist: invalid.
-             *     - `null_mx`: The domain publishes a Null MX (RFC 7505): it accepts no mail: invalid.
-             *     - `no_mx`: The domain has neither MX nor A/AAAA records: no host accepts its mail: invalid.
-             *     - `dns_servfail`: DNS answered SERVFAIL for the domain: unknown, retried later.
-             *     - `dns_timeout`: DNS did not answer in time: unknown, retried later.
-             *     - `dns_error`: Another DNS failure: unknown, retried later.
-             *     - `mailbox_not_found`: The mail server said the mailbox does not exist: invalid.
-             *     - `mailbox_disabled`: The mail server said the mailbox is disabled, inactive or blocked: invalid.
-             *     - `mailbox_full`: The mailbox exists but is over quota: risky.
-             *     - `rate_limited`: The mailbox exists but is receiving mail too fast right now (a per-mailbox rate limit): risky, retried later.
-             *     - `greylisted`: The server asked us to come back later (greylisting): unknown, retried later.
-             *     - `smtp_temporary`: The server answered with a temporary failure: unknown, retried later.
-             *     - `ip_blocked`: The server refused our IP address, HELO name or sender (block list, reputation, reverse DNS, relay or policy): unknown, never invalid.
-             *     - `smtp_timeout`: The mail server did not answer in time: unknown, retried later.
-             *     - `smtp_connect_failed`: No connection to any mail host: unknown, retried later.
-             *     - `smtp_connection_dropped`: The mail server closed the connection mid-conversation: unknown, retried later.
-             *     - `smtp_protocol_error`: The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
-             *     - `smtp_unknown_reply`: The server refused without a recognisable reason: unknown.
-             *     - `egress_blocked`: This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
-             *     - `probe_queue_full`: Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
-             *     - `proxy_error`: The SOCKS proxy failed: unknown.
-             *     - `internal_error`: A defect of ours, logged: unknown.
+             *     - `deliverable` (Mailbox accepts mail): The mailbox accepted the address at RCPT and the domain is not catch-all.
+             *     - `accept_all` (Domain accepts every address): The domain accepts every address (a random address was accepted too): risky.
+             *     - `tenant_accept_all` (Microsoft 365 tenant accepts every address): A Microsoft 365 tenant that accepts every address at RCPT: catch-all, and mail may still bounce later.
+             *     - `provider_unverifiable` (Provider cannot be verified (accepts, bounces later)): The provider (Yahoo, AOL and other accept-then-bounce providers) accepts every RCPT and bounces later: an accepted RCPT proves nothing, so the verdict is unknown.
+             *     - `disposable` (Disposable address service): The mailbox accepted the address but the domain is a disposable-address service: risky.
+             *     - `invalid_syntax` (Not a valid address): The address is not a valid RFC 5321 address: invalid.
+             *     - `unsupported_syntax` (Address form not supported): The address uses a form this service does not accept (quoted or UTF-8 local part, address literal): invalid.
+             *     - `dns_nxdomain` (Domain does not exist): The domain does not exist: invalid.
+             *     - `null_mx` (Domain accepts no mail (Null MX)): The domain publishes a Null MX (RFC 7505): it accepts no mail: invalid.
+             *     - `no_mx` (Domain has no mail server): The domain has neither MX nor A/AAAA records: no host accepts its mail: invalid.
+             *     - `dns_servfail` (DNS failure): DNS answered SERVFAIL for the domain: unknown, retried later.
+             *     - `dns_timeout` (DNS timed out): DNS did not answer in time: unknown, retried later.
+             *     - `dns_error` (DNS error): Another DNS failure: unknown, retried later.
+             *     - `mailbox_not_found` (Mailbox does not exist): The mail server said the mailbox does not exist: invalid.
+             *     - `mailbox_disabled` (Mailbox disabled): The mail server said the mailbox is disabled, inactive or blocked: invalid.
+             *     - `mailbox_full` (Mailbox full): The mailbox exists but is over quota: risky.
+             *     - `rate_limited` (Mailbox rate-limited (exists)): The mailbox exists but is receiving mail too fast right now (a per-mailbox rate limit): risky, retried later.
+             *     - `greylisted` (Greylisted, retry later): The server asked us to come back later (greylisting): unknown, retried later.
+             *     - `smtp_temporary` (Temporary mail server failure): The server answered with a temporary failure: unknown, retried later.
+             *     - `ip_blocked` (Our server was refused (not the mailbox)): The server refused our IP address, HELO name or sender (block list, reputation, reverse DNS, relay or policy): unknown, never invalid.
+             *     - `smtp_timeout` (Mail server timed out): The mail server did not answer in time: unknown, retried later.
+             *     - `smtp_connect_failed` (Mail server unreachable): No connection to any mail host: unknown, retried later.
+             *     - `smtp_connection_dropped` (Mail server hung up): The mail server closed the connection mid-conversation: unknown, retried later.
+             *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
+             *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
+             *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+             *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
+             *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
+             *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
              */
             reason?:
               | "deliverable"

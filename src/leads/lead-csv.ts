@@ -1,10 +1,11 @@
-// CSV import and export of leads. Import maps a header row to lead fields (common spellings
-// accepted), puts unknown columns into customFields and remembers each record's line number so
-// bad rows can be reported by line. Export streams the account's leads with their ratings.
-import { parse } from "csv-parse/sync";
-import { stringify } from "csv-stringify";
-import type { LeadsTable } from "../storage/schema.js";
-import { toLeadView } from "./lead-view.js";
+// CSV import of leads (ADR 0021). The file's encoding and delimiter are detected; the header row
+// maps to lead fields (common spellings accepted) and unknown columns become customFields; each
+// record keeps the line it starts on, so bad rows and parse errors are reported by their real
+// line. Our own export (lead-csv-export.ts) re-imports to the same leads: its computed columns
+// are skipped, its `customFields.<name>` columns are custom fields, its neutralised cells lose
+// their quote.
+import { CsvError, parse } from "csv-parse/sync";
+import { decodeCsvBytes, detectDelimiter, unneutraliseCell } from "../lib/csv-text.js";
 import type { LeadCreateInput } from "./leads.schemas.js";
 
 export const MAX_IMPORT_ROWS = 10_000;
@@ -52,67 +53,15 @@ export interface ParsedCsv {
   leads: LeadCreateInput[];
   /** Line number (1-based, in the file) where each lead's record starts. */
   lines: number[];
+  encoding: string;
+  delimiter: string;
 }
 
 export type CsvParseResult =
   | { ok: true; value: ParsedCsv }
   | { ok: false; errors: { line: number | null; message: string }[] };
 
-export function parseLeadsCsv(text: string): CsvParseResult {
-  let records: { record: string[]; info: { lines: number } }[];
-  try {
-    records = parse(text, {
-      bom: true,
-      info: true,
-      skip_empty_lines: true,
-      relax_column_count: false,
-      trim: true,
-    }) as unknown as { record: string[]; info: { lines: number } }[];
-  } catch (error) {
-    const e = error as { message?: string; lines?: number };
-    return {
-      ok: false,
-      errors: [{ line: e.lines ?? null, message: `malformed CSV: ${e.message ?? "parse error"}` }],
-    };
-  }
-  const [header, ...rows] = records;
-  if (!header)
-    return { ok: false, errors: [{ line: 1, message: "the file is empty: expected a header row" }] };
-  const columns = header.record.map((h) => ({ name: h, field: FIELD_BY_HEADER[headerKey(h)] }));
-  if (!columns.some((c) => c.field === "email")) {
-    return { ok: false, errors: [{ line: 1, message: "the header row has no email column" }] };
-  }
-  if (rows.length === 0) return { ok: false, errors: [{ line: 2, message: "the file has no data rows" }] };
-  if (rows.length > MAX_IMPORT_ROWS) {
-    return {
-      ok: false,
-      errors: [{ line: null, message: `at most ${MAX_IMPORT_ROWS} rows per import, got ${rows.length}` }],
-    };
-  }
-  const leads: LeadCreateInput[] = [];
-  const lines: number[] = [];
-  for (const { record, info } of rows) {
-    const lead: Record<string, unknown> = {};
-    const custom: Record<string, string> = {};
-    columns.forEach((col, i) => {
-      const value = record[i] ?? "";
-      if (value === "") return;
-      if (!col.field) custom[col.name] = value;
-      else if (col.field === "tags")
-        lead.tags = value
-          .split(/[;|]/)
-          .map((t) => t.trim())
-          .filter(Boolean);
-      else lead[col.field] = value;
-    });
-    if (Object.keys(custom).length > 0) lead.customFields = custom;
-    leads.push(lead as LeadCreateInput);
-    // info.lines is the line the record ends on; a quoted field can span lines.
-    lines.push(info.lines - (record.join("").split("\n").length - 1));
-  }
-  return { ok: true, value: { leads, lines } };
-}
-
+/** The columns of our export (lead-csv-export.ts), custom fields' columns after them. */
 export const EXPORT_COLUMNS = [
   "id",
   "email",
@@ -124,12 +73,19 @@ export const EXPORT_COLUMNS = [
   "phone",
   "linkedIn",
   "twitter",
+  "leadServiceCategory",
+  "leadServiceSubcategory",
   "campaign",
   "tags",
+  "notes",
   "priority",
   "status",
   "source",
   "validationStatus",
+  "emailStatus",
+  "emailReason",
+  "emailReasonLabel",
+  "didYouMean",
   "leadDeliverabilityRating",
   "leadRecommendation",
   "leadQuality",
@@ -147,43 +103,197 @@ export const EXPORT_COLUMNS = [
   "domainResponseTimeMs",
   "domainScore",
   "ratingFactors",
-  "customFields",
   "validatedAt",
   "created",
   "updated",
 ] as const;
 
-/** A CSV stream of the rows (one header line, then one line per lead). */
-export function leadsCsvStream(rows: AsyncIterable<LeadsTable>) {
-  // Booleans as words (csv-stringify's default writes true as 1 and false as ""), so an empty
-  // cell means null ("not checked") and nothing else.
-  const out = stringify({
-    header: true,
-    columns: [...EXPORT_COLUMNS],
-    cast: { boolean: (value) => (value ? "true" : "false") },
-  });
-  (async () => {
-    try {
-      for await (const row of rows) {
-        const v = toLeadView(row) as unknown as Record<string, unknown>;
-        const record: Record<string, unknown> = {};
-        for (const c of EXPORT_COLUMNS) {
-          const value = v[c];
-          if (c === "tags") record[c] = (value as string[]).join(";");
-          else if (c === "ratingFactors")
-            record[c] = (value as { code: string; points: number }[])
-              .map((f) => `${f.code}:${f.points}`)
-              .join(";");
-          else if (c === "customFields")
-            record[c] = Object.keys(value as object).length ? JSON.stringify(value) : "";
-          else record[c] = value ?? "";
-        }
-        if (!out.write(record)) await new Promise((resolve) => out.once("drain", resolve));
-      }
-      out.end();
-    } catch (error) {
-      out.destroy(error as Error);
+/** Columns of our export that a user may edit and re-import; the others are computed. */
+export const EDITABLE_EXPORT_COLUMNS = [
+  "email",
+  "website",
+  "firstName",
+  "lastName",
+  "company",
+  "title",
+  "phone",
+  "linkedIn",
+  "twitter",
+  "leadServiceCategory",
+  "leadServiceSubcategory",
+  "campaign",
+  "tags",
+  "notes",
+  "priority",
+  "status",
+] as const;
+
+/** Header cells that make a file our export: its computed columns are then skipped on import. */
+const EXPORT_MARKERS = ["id", "validationStatus", "leadDeliverabilityRating"];
+
+/** Prefix of a custom field's column when its name alone would read as a lead field. */
+export const CUSTOM_COLUMN_PREFIX = "customFields.";
+
+/** Whether a custom field named so must be exported under CUSTOM_COLUMN_PREFIX to re-import as one. */
+export function customNeedsPrefix(name: string, exportColumns: readonly string[] = EXPORT_COLUMNS): boolean {
+  return (
+    name.startsWith(CUSTOM_COLUMN_PREFIX) ||
+    FIELD_BY_HEADER[headerKey(name)] !== undefined ||
+    exportColumns.some((c) => headerKey(c) === headerKey(name))
+  );
+}
+
+type Column =
+  | { kind: "field"; field: keyof LeadCreateInput }
+  | { kind: "custom"; name: string }
+  | { kind: "customJson" }
+  | { kind: "active" }
+  | { kind: "skip" };
+
+function columnsOf(header: string[], exportColumns: readonly string[]): Column[] {
+  const isOurExport = EXPORT_MARKERS.every((m) => header.includes(m));
+  const editable = new Set<string>(EDITABLE_EXPORT_COLUMNS);
+  const computed = new Set(exportColumns.filter((c) => !editable.has(c)));
+  return header.map((name): Column => {
+    if (name.startsWith(CUSTOM_COLUMN_PREFIX) && name.length > CUSTOM_COLUMN_PREFIX.length)
+      return { kind: "custom", name: name.slice(CUSTOM_COLUMN_PREFIX.length) };
+    if (isOurExport) {
+      if (name === "status") return { kind: "active" };
+      // Exports before ADR 0021 wrote every custom field as one JSON column.
+      if (name === "customFields") return { kind: "customJson" };
+      if (computed.has(name)) return { kind: "skip" };
     }
-  })();
-  return out;
+    const field = FIELD_BY_HEADER[headerKey(name)];
+    return field ? { kind: "field", field } : { kind: "custom", name };
+  });
+}
+
+/** A human sentence for csv-parse's error codes. */
+function parseErrorSentence(code: string | undefined, spansLines: boolean, raw: string): string {
+  if (spansLines && (code === "CSV_QUOTE_NOT_CLOSED" || code === "CSV_INVALID_CLOSING_QUOTE"))
+    return "a quoted field is not closed";
+  switch (code) {
+    case "CSV_QUOTE_NOT_CLOSED":
+      return "a quoted field is not closed";
+    case "CSV_INVALID_CLOSING_QUOTE":
+      return 'a quoted field has text after its closing quote (write a quote inside a quoted field as "")';
+    case "INVALID_OPENING_QUOTE":
+      return 'a quote appears inside an unquoted field (quote the whole field and write the quote as "")';
+    case "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH":
+    case "CSV_RECORD_INCONSISTENT_COLUMNS":
+      return `the row has a different number of fields than the header (${raw})`;
+    default:
+      return "the row cannot be read as CSV";
+  }
+}
+
+type Parsed = { record: string[]; info: { lines: number; empty_lines: number } };
+
+/**
+ * Leads from a CSV file (bytes in any supported encoding, or text). `exportColumns` are our
+ * export's columns, so a re-imported export skips the computed ones.
+ */
+export function parseLeadsCsv(
+  input: Buffer | string,
+  exportColumns: readonly string[] = EXPORT_COLUMNS,
+): CsvParseResult {
+  const { text, encoding } =
+    typeof input === "string" ? { text: input, encoding: "utf-8" } : decodeCsvBytes(input);
+  const delimiter = detectDelimiter(text);
+  // Where the last complete record ended: a parse error belongs to the record after it.
+  let lastEnd = 0;
+  let records: Parsed[];
+  try {
+    records = parse(text, {
+      bom: true,
+      info: true,
+      delimiter,
+      skip_empty_lines: true,
+      relax_column_count: false,
+      trim: true,
+      on_record: (record: string[], context: { lines: number }) => {
+        lastEnd = context.lines;
+        return record;
+      },
+    }) as unknown as Parsed[];
+  } catch (error) {
+    if (!(error instanceof CsvError)) throw error;
+    const errorLine = (error as CsvError & { lines?: number }).lines ?? lastEnd + 1;
+    const line = firstNonEmptyLineAfter(text, lastEnd) ?? errorLine;
+    const found = /expect \d+, got \d+/.exec(error.message)?.[0]?.replace("expect", "expected") ?? "";
+    const sentence = parseErrorSentence(error.code, errorLine > line, found);
+    return { ok: false, errors: [{ line, message: `line ${line}: ${sentence}` }] };
+  }
+  const [header, ...rows] = records;
+  if (!header)
+    return { ok: false, errors: [{ line: 1, message: "the file is empty: expected a header row" }] };
+  const headerCells = header.record.map(unneutraliseCell);
+  const columns = columnsOf(headerCells, exportColumns);
+  if (!columns.some((c) => c.kind === "field" && c.field === "email")) {
+    return {
+      ok: false,
+      errors: [
+        {
+          line: 1,
+          message: `the header row has no email column (columns read: ${headerCells.slice(0, 8).join(" | ")})`,
+        },
+      ],
+    };
+  }
+  if (rows.length === 0) return { ok: false, errors: [{ line: 2, message: "the file has no data rows" }] };
+  if (rows.length > MAX_IMPORT_ROWS) {
+    return {
+      ok: false,
+      errors: [{ line: null, message: `at most ${MAX_IMPORT_ROWS} rows per import, got ${rows.length}` }],
+    };
+  }
+  const leads: LeadCreateInput[] = [];
+  const lines: number[] = [];
+  let previous = header.info;
+  for (const { record, info } of rows) {
+    leads.push(leadOf(record, columns));
+    // A record starts after the previous one's last line and the empty lines skipped since.
+    lines.push(previous.lines + 1 + (info.empty_lines - previous.empty_lines));
+    previous = info;
+  }
+  return { ok: true, value: { leads, lines, encoding, delimiter } };
+}
+
+function leadOf(record: string[], columns: Column[]): LeadCreateInput {
+  const lead: Record<string, unknown> = {};
+  const custom: Record<string, string> = {};
+  columns.forEach((col, i) => {
+    const value = unneutraliseCell(record[i] ?? "");
+    if (value === "") return;
+    if (col.kind === "custom") custom[col.name] = value;
+    else if (col.kind === "customJson") Object.assign(custom, jsonObjectOf(value));
+    else if (col.kind === "active") lead.status = value.toLowerCase() !== "false";
+    else if (col.kind === "field" && col.field === "tags")
+      lead.tags = value
+        .split(/[;|]/)
+        .map((t) => t.trim())
+        .filter(Boolean);
+    else if (col.kind === "field") lead[col.field] = value;
+  });
+  if (Object.keys(custom).length > 0) lead.customFields = custom;
+  return lead as LeadCreateInput;
+}
+
+function jsonObjectOf(text: string): Record<string, string> {
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return {};
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]),
+    );
+  } catch {
+    return {};
+  }
+}
+
+/** The 1-based number of the first non-blank line after line `after`. */
+function firstNonEmptyLineAfter(text: string, after: number): number | null {
+  const lines = text.split(/\r\n|\n|\r/);
+  for (let i = after; i < lines.length; i++) if (lines[i]!.trim() !== "") return i + 1;
+  return null;
 }

@@ -6,6 +6,7 @@ import { parseEmail } from "../checks/email/syntax.js";
 import { normalizeEmailAddress } from "../intel/normalized-email.js";
 import type { FieldError } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
+import { findUnsafeText } from "../lib/safe-text.js";
 import type { LeadsTable } from "../storage/schema.js";
 import { LeadCreateBody, type LeadCreateInput, type LeadUpdateInput } from "./leads.schemas.js";
 
@@ -14,11 +15,15 @@ const leadItemChecker = TypeCompiler.Compile(LeadCreateBody);
 
 export function itemSchemaErrors(item: unknown): string | undefined {
   if (typeof item !== "object" || item === null || Array.isArray(item)) return "must be an object";
+  // The request-wide check (src/http/request-guard.ts) cannot see an untyped bulk item's shape:
+  // the item's own schema says which fields may hold line breaks (notes).
+  const unsafe = findUnsafeText(item, LeadCreateBody, 5).map((e) => `${e.path.join(".")}: ${e.message}`);
   const errors = [...leadItemChecker.Errors(item)].slice(0, 5);
-  if (errors.length === 0) return undefined;
-  return errors
-    .map((e) => `${e.path.replace(/^\//, "").replaceAll("/", ".") || "item"}: ${e.message}`)
-    .join("; ");
+  if (errors.length === 0 && unsafe.length === 0) return undefined;
+  return [
+    ...unsafe,
+    ...errors.map((e) => `${e.path.replace(/^\//, "").replaceAll("/", ".") || "item"}: ${e.message}`),
+  ].join("; ");
 }
 
 export const CUSTOM_FIELDS_MAX = 50;

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { shortWebsiteResult } from "../../batches/batches.schemas.js";
 import { EMAIL_VALID_DOC, EmailReasonSchema } from "../../checks/email/email.schemas.js";
+import { VERDICT_DOC } from "../../checks/vocabulary.js";
 import { toStoredCredits } from "../../credits/credits.service.js";
 
 import type { App, AppDeps } from "../app-types.js";
@@ -39,7 +40,9 @@ const WebsiteResult = Type.Object(
 
 const EmailResult = Type.Object({
   email: Type.String(),
-  status: Type.String({ description: "valid, invalid, risky, unknown or processing" }),
+  status: Type.String({
+    description: `The email verdict, or \`processing\` while an asynchronous check runs: ${VERDICT_DOC}`,
+  }),
   valid: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { description: EMAIL_VALID_DOC })),
   reason: Type.Optional(EmailReasonSchema),
   catchAll: Type.Optional(Type.Boolean()),
