@@ -21,12 +21,16 @@ const FIELD_BY_HEADER: Record<string, keyof LeadCreateInput> = {
   firstname: "firstName",
   first: "firstName",
   givenname: "firstName",
+  vorname: "firstName",
   lastname: "lastName",
   last: "lastName",
   surname: "lastName",
   familyname: "lastName",
+  nachname: "lastName",
   company: "company",
   companyname: "company",
+  firma: "company",
+  unternehmen: "company",
   organization: "company",
   title: "title",
   jobtitle: "title",
@@ -34,6 +38,7 @@ const FIELD_BY_HEADER: Record<string, keyof LeadCreateInput> = {
   phone: "phone",
   phonenumber: "phone",
   telephone: "phone",
+  telefon: "phone",
   linkedin: "linkedIn",
   linkedinurl: "linkedIn",
   twitter: "twitter",
@@ -170,13 +175,14 @@ function columnsOf(header: string[], exportColumns: readonly string[]): Column[]
 
 /** A human sentence for csv-parse's error codes. */
 function parseErrorSentence(code: string | undefined, spansLines: boolean, raw: string): string {
-  if (spansLines && (code === "CSV_QUOTE_NOT_CLOSED" || code === "CSV_INVALID_CLOSING_QUOTE"))
-    return "a quoted field is not closed";
+  const closingQuote =
+    code === "CSV_INVALID_CLOSING_QUOTE" || code === "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE";
+  if (spansLines && (code === "CSV_QUOTE_NOT_CLOSED" || closingQuote)) return "a quoted field is not closed";
+  if (closingQuote)
+    return 'a quoted field has text after its closing quote (write a quote inside a quoted field as "")';
   switch (code) {
     case "CSV_QUOTE_NOT_CLOSED":
       return "a quoted field is not closed";
-    case "CSV_INVALID_CLOSING_QUOTE":
-      return 'a quoted field has text after its closing quote (write a quote inside a quoted field as "")';
     case "INVALID_OPENING_QUOTE":
       return 'a quote appears inside an unquoted field (quote the whole field and write the quote as "")';
     case "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH":

@@ -74,7 +74,7 @@ describe("leadcheck client commands", () => {
     assert.equal(email.code, 0, email.stderr);
     assert.match(
       email.stdout,
-      /^✔ VALID {2}alice@acme\.test {2}deliverable\n {2}mail server mx\.acme\.test · /,
+      /^✔ VALID {2}alice@acme\.test {2}Mailbox accepts mail\n {2}mail server mx\.acme\.test · /,
     );
     assert.match(email.stdout, /catch-all no · disposable no/);
     assert.match(email.stdout, /1 credit used, [\d,]+ left\n$/);
