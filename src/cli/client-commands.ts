@@ -199,14 +199,16 @@ export function registerClientCommands(program: Command): void {
   );
 }
 
-async function readCsv(file: string): Promise<string> {
+/** The file's bytes as they are: the server detects the encoding (a Latin-1 file read as UTF-8
+ *  here would reach it with its umlauts already lost). */
+async function readCsv(file: string): Promise<Buffer> {
   if (file === "-") {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString("utf8");
+    return Buffer.concat(chunks);
   }
   try {
-    return await readFile(file, "utf8");
+    return await readFile(file);
   } catch (error) {
     throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
   }

@@ -67,12 +67,22 @@ function branchFor(schema: Schema, kind: "string" | "object" | "array"): Schema 
   return schema;
 }
 
+const patterns = new Map<string, RegExp>();
+/** Schemas are few and fixed (the routes'), so their patterns are compiled once. */
+function patternOf(source: string): RegExp {
+  const known = patterns.get(source);
+  if (known) return known;
+  const pattern = new RegExp(source, "u");
+  patterns.set(source, pattern);
+  return pattern;
+}
+
 function propertySchema(schema: Schema, key: string): Schema {
   if (!schema) return undefined;
   const properties = schema.properties as Record<string, Schema> | undefined;
   if (properties && Object.hasOwn(properties, key)) return properties[key];
   const patterns = schema.patternProperties as Record<string, Schema> | undefined;
-  for (const [pattern, sub] of Object.entries(patterns ?? {})) if (new RegExp(pattern).test(key)) return sub;
+  for (const [pattern, sub] of Object.entries(patterns ?? {})) if (patternOf(pattern).test(key)) return sub;
   return typeof schema.additionalProperties === "object"
     ? (schema.additionalProperties as Schema)
     : undefined;

@@ -139,6 +139,15 @@ describe("leadcheck client commands", () => {
     assert.equal((await sdk.leads.get(out.leadIds[0])).validationStatus, "new");
   });
 
+  it("sends a Latin-1 file's bytes as they are, so its umlauts arrive", async () => {
+    const file = join(dir, "latin1.csv");
+    writeFileSync(file, Buffer.from("email;company\nmueller@acme.test;M\u00fcller GmbH\n", "latin1"));
+    const run = await cli(["import", file, "--no-validate"], env);
+    assert.equal(run.code, 0, run.stderr);
+    const lead = await sdk.leads.get(JSON.parse(run.stdout).leadIds[0]);
+    assert.equal(lead.company, "Müller GmbH");
+  });
+
   it("reports a refused file by line and exits 1", async () => {
     const file = join(dir, "bad.csv");
     writeFileSync(file, "email\nok@acme.test\nnot-an-email\n");
