@@ -55,6 +55,8 @@ export async function paymentsRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "getPaymentSettings",
         summary: "Whether credits can be bought here, in which currency, and the price",
+        description:
+          "Whether this server sells credits (Stripe keys configured), in which currency, the smallest and largest purchase and how many credits one currency unit buys.",
         response: { 200: PaymentSettings },
       },
     },
@@ -70,6 +72,8 @@ export async function paymentsRoutes(app: App, deps: AppDeps): Promise<void> {
         operationId: "createCheckout",
         summary:
           "Start buying credits: a Stripe Checkout Session for an amount (1 currency unit = 1,000 checks)",
+        description:
+          "Creates a Stripe Checkout Session for a whole number of currency units and records it; send the buyer to the returned URL. Credits are granted when Stripe reports the session paid.",
         body: Type.Object({
           amount: Type.Integer({
             minimum: 1,
