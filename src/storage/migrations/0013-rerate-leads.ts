@@ -1,4 +1,6 @@
 import type { Kysely } from "kysely";
+import { type RowUpdate, updateRowsById } from "../bulk-update.js";
+import type { Schema } from "../schema.js";
 
 // Re-rates every validated lead under ADR 0004's second revision, from the factors it stores:
 // "no website" is worth 0 (it was +25), and the undeliverable cap and the 0-100 bounds are factors
@@ -47,16 +49,8 @@ function qualityFor(rating: number): string {
   return "poor";
 }
 
-interface LeadRatingRow {
-  id: string;
-  rating: number;
-  rating_factors: string;
-}
-
 export async function up(untyped: Kysely<unknown>): Promise<void> {
-  const db = untyped as unknown as Kysely<{
-    leads: LeadRatingRow & { recommendation: string; quality: string };
-  }>;
+  const db = untyped as unknown as Kysely<Schema>;
   let after = "";
   for (;;) {
     const rows = await db
@@ -68,23 +62,24 @@ export async function up(untyped: Kysely<unknown>): Promise<void> {
       .limit(PAGE)
       .execute();
     if (rows.length === 0) return;
+    const updates: RowUpdate[] = [];
     for (const row of rows) {
-      const stored = JSON.parse(row.rating_factors) as Factor[];
-      const factors = rerate(stored);
+      const factors = rerate(JSON.parse(row.rating_factors) as Factor[]);
       const rating = factors.reduce((total, f) => total + f.points, 0);
       const serialized = JSON.stringify(factors);
       if (rating === Number(row.rating) && serialized === row.rating_factors) continue;
-      await db
-        .updateTable("leads")
-        .set({
+      updates.push({
+        id: row.id,
+        changes: {
           rating,
           recommendation: recommendationFor(rating),
           quality: qualityFor(rating),
           rating_factors: serialized,
-        })
-        .where("id", "=", row.id)
-        .execute();
+        },
+      });
     }
+    // One statement per page on PostgreSQL (a round trip per lead took 17.6 s for 20,000 leads).
+    await updateRowsById(db, "leads", updates);
     after = rows.at(-1)!.id;
   }
 }
