@@ -93,8 +93,9 @@ export class PaymentsService {
     const milliCredits = amount * MILLI_CREDITS_PER_CURRENCY_UNIT;
     const amountMinor = amount * minorUnitsPerUnit(currency);
     const separator = returnUrl.includes("?") ? "&" : "?";
+    let session: { id: string; url: string };
     try {
-      const session = await gateway.createCheckout({
+      session = await gateway.createCheckout({
         accountId,
         amountMinor,
         currency,
@@ -103,20 +104,21 @@ export class PaymentsService {
         successUrl: `${returnUrl}${separator}checkout=success&session_id={CHECKOUT_SESSION_ID}`,
         cancelUrl: `${returnUrl}${separator}checkout=cancelled`,
       });
-      // Recorded before the buyer gets the URL: a session we cannot record is never paid.
-      await this.repo.recordCheckoutSession(this.deps.database.db, {
-        session_id: session.id,
-        provider: gateway.provider,
-        account_id: accountId,
-        amount_minor: amountMinor,
-        currency,
-        milli_credits: milliCredits,
-        created_at: this.deps.clock.now().toISOString(),
-      });
-      return { kind: "created", id: session.id, url: session.url, amount, currency, milliCredits };
     } catch (error) {
       return { kind: "provider_error", message: (error as Error).message };
     }
+    // Recorded before the buyer gets the URL: a session we could not record is never paid. A
+    // storage failure here is ours, not the provider's: it propagates (500, logged).
+    await this.repo.recordCheckoutSession(this.deps.database.db, {
+      session_id: session.id,
+      provider: gateway.provider,
+      account_id: accountId,
+      amount_minor: amountMinor,
+      currency,
+      milli_credits: milliCredits,
+      created_at: this.deps.clock.now().toISOString(),
+    });
+    return { kind: "created", id: session.id, url: session.url, amount, currency, milliCredits };
   }
 
   /** A Stripe webhook delivery: verified over its raw bytes, checked against the provider and our
