@@ -10,14 +10,16 @@ import { performance } from "node:perf_hooks";
 import {
   checkServerIdentity,
   createSecureContext,
-  type PeerCertificate,
   rootCertificates,
   type SecureContext,
   type TLSSocket,
   connect as tlsConnect,
 } from "node:tls";
+import { describeCertificate, type TlsInfo } from "./certificate-verdict.js";
 import type { DnsFailure, DnsResolver } from "./dns.js";
 import { type BlockReason, checkTarget, type TargetVerdict } from "./guard.js";
+
+export type { TlsInfo, TlsProblem } from "./certificate-verdict.js";
 
 export type HttpFailure =
   | "dns"
@@ -37,29 +39,6 @@ export interface HttpTimings {
   tlsMs: number | null;
   firstByteMs: number | null;
   totalMs: number;
-}
-
-export type TlsProblem =
-  | "expired"
-  | "not_yet_valid"
-  | "self_signed"
-  | "hostname_mismatch"
-  | "untrusted_chain"
-  | "handshake_failed"
-  | "other";
-
-export interface TlsInfo {
-  valid: boolean;
-  problem: TlsProblem | null;
-  /** OpenSSL or Node code behind the problem, for operators. */
-  detail: string | null;
-  issuer: string | null;
-  subject: string | null;
-  validFrom: string | null;
-  validTo: string | null;
-  /** Whole days until notAfter; negative once expired. */
-  daysToExpiry: number | null;
-  protocol: string | null;
 }
 
 export type HttpOutcome =
@@ -280,10 +259,14 @@ class Exchange {
 
   private handshake(socket: Socket, servername: string | undefined): Promise<TLSSocket | undefined> {
     const phase = performance.now();
+    // SNI never carries an IP (RFC 6066 §3), so an IP-literal URL has no servername; Node would
+    // then check the certificate against "localhost". The name to verify is the address itself.
+    const identity = servername ?? this.address!;
     return new Promise((resolve) => {
       const secure = tlsConnect({
         socket,
         ...(servername ? { servername } : {}),
+        checkServerIdentity: (_name, cert) => checkServerIdentity(identity, cert),
         ...(this.secureContext ? { secureContext: this.secureContext } : {}),
         // The verdict is ours to make (we report why a certificate is bad); the request is not
         // sent unless the verdict is good, so this never talks to an unverified peer.
@@ -297,7 +280,7 @@ class Exchange {
         secure.removeListener("error", onHandshakeError);
         secure.on("error", () => {});
         this.timings.tlsMs = round(performance.now() - phase);
-        this.tls = describeCertificate(secure, servername ?? this.address!);
+        this.tls = describeCertificate(secure, identity);
         if (!this.tls.valid) {
           this.fail("tls", `TLS certificate not valid: ${this.tls.problem} (${this.tls.detail})`);
           return resolve(undefined);
@@ -423,53 +406,4 @@ function errorMessage(err: unknown): string {
 
 function round(ms: number): number {
   return Math.round(ms * 10) / 10;
-}
-
-const CHAIN_PROBLEMS: Record<string, TlsProblem> = {
-  CERT_HAS_EXPIRED: "expired",
-  CERT_NOT_YET_VALID: "not_yet_valid",
-  DEPTH_ZERO_SELF_SIGNED_CERT: "self_signed",
-  SELF_SIGNED_CERT_IN_CHAIN: "untrusted_chain",
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "untrusted_chain",
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "untrusted_chain",
-  UNABLE_TO_GET_ISSUER_CERT: "untrusted_chain",
-  CERT_UNTRUSTED: "untrusted_chain",
-  ERR_TLS_CERT_ALTNAME_INVALID: "hostname_mismatch",
-};
-
-/** The certificate verdict: chain (Node's own verification), validity dates and host name. */
-function describeCertificate(socket: TLSSocket, host: string): TlsInfo {
-  const cert = socket.getPeerCertificate(false) as PeerCertificate | Record<string, never>;
-  const hasCert = "valid_to" in cert && Boolean(cert.valid_to);
-  const validTo = hasCert ? new Date(cert.valid_to) : null;
-  const validFrom = hasCert ? new Date(cert.valid_from) : null;
-  const now = Date.now();
-  let problem: TlsProblem | null = null;
-  let detail: string | null = null;
-  if (!hasCert) [problem, detail] = ["other", "no peer certificate"];
-  else if (validTo && validTo.getTime() < now) [problem, detail] = ["expired", "CERT_HAS_EXPIRED"];
-  else if (!socket.authorized) {
-    detail = String(socket.authorizationError ?? "unknown");
-    problem = CHAIN_PROBLEMS[detail] ?? "other";
-  } else if (checkServerIdentity(host, cert as PeerCertificate)) {
-    // Node checks the name only after a good chain and only against its own idea of the host.
-    [problem, detail] = ["hostname_mismatch", "ERR_TLS_CERT_ALTNAME_INVALID"];
-  }
-  return {
-    valid: problem === null,
-    problem,
-    detail,
-    issuer: hasCert ? distinguishedName(cert.issuer) : null,
-    subject: hasCert ? distinguishedName(cert.subject) : null,
-    validFrom: validFrom ? validFrom.toISOString() : null,
-    validTo: validTo ? validTo.toISOString() : null,
-    daysToExpiry: validTo ? Math.floor((validTo.getTime() - now) / 86_400_000) : null,
-    protocol: socket.getProtocol(),
-  };
-}
-
-function distinguishedName(name: PeerCertificate["issuer"] | undefined): string | null {
-  if (!name) return null;
-  const parts = (["CN", "O", "C"] as const).filter((k) => name[k]).map((k) => `${k}=${name[k]}`);
-  return parts.length > 0 ? parts.join(", ") : null;
 }
