@@ -193,6 +193,32 @@ const CASES: [string, SmtpStage, string[], ReplyOutcome][] = [
     ["550 5.7.1 <probe@leadcheck.test>: Sender address rejected: sender address does not exist"],
     "blocked",
   ],
+  // Postfix writes "Recipient address rejected:" before every recipient refusal: the code decides.
+  [
+    "Postfix access(5) '550 5.2.1' (default text)",
+    "rcpt",
+    ["550 5.2.1 <x@example.test>: Recipient address rejected: Access denied"],
+    "disabled",
+  ],
+  [
+    "Postfix with Dovecot quota-status over quota",
+    "rcpt",
+    ["554 5.2.2 <x@example.test>: Recipient address rejected: Quota exceeded (mailbox for user is full)"],
+    "mailbox_full",
+  ],
+  [
+    "Postfix with Dovecot quota-status, unknown user",
+    "rcpt",
+    ["554 5.7.1 <x@example.test>: Recipient address rejected: Unknown user"],
+    "invalid",
+  ],
+  [
+    "Postfix address verification failing for a while",
+    "rcpt",
+    ["450 4.1.1 <x@example.test>: Recipient address rejected: address verification problem"],
+    "temporary",
+  ],
+  ["Bare generic refusal", "rcpt", ["550 Address rejected"], "invalid"],
   ["Generic 554 transaction failed", "rcpt", ["554 Transaction failed"], "unknown"],
   ["Syntax error reply", "rcpt", ["501 5.5.4 Syntax error in parameters"], "unknown"],
   ["Plain accept", "rcpt", ["250 2.1.5 OK"], "deliverable"],
