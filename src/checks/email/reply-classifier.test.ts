@@ -219,6 +219,18 @@ const CASES: [string, SmtpStage, string[], ReplyOutcome][] = [
     "temporary",
   ],
   ["Bare generic refusal", "rcpt", ["550 Address rejected"], "invalid"],
+  [
+    "Exchange Online's edge-block marker after a relay dropped the enhanced code",
+    "rcpt",
+    ["550 Recipient address rejected: Access denied. AS(201806281)"],
+    "invalid",
+  ],
+  [
+    "Exchange Online 5.4.1 relay refusal (a connector problem, not the mailbox)",
+    "rcpt",
+    ["550 5.4.1 Relay Access Denied ATTR36 [x.eop-nam11.prod.protection.outlook.com]"],
+    "blocked",
+  ],
   ["Generic 554 transaction failed", "rcpt", ["554 Transaction failed"], "unknown"],
   ["Syntax error reply", "rcpt", ["501 5.5.4 Syntax error in parameters"], "unknown"],
   ["Plain accept", "rcpt", ["250 2.1.5 OK"], "deliverable"],

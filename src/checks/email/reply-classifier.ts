@@ -121,8 +121,8 @@ const GENERIC_REFUSAL_TEXT = /address rejected|recipient rejected|address error|
 const POSTFIX_DEFAULT_REFUSAL =
   /^\s*(?:<[^>]*>|\[[^\]]*\])?:?\s*recipient address rejected:\s*access denied\.?\s*$/i;
 
-/** Exchange Online Protection's directory-based edge blocking: the recipient is not in the tenant. */
-const EOP_DBEB_TEXT = /recipient address rejected: access denied/i;
+/** Exchange Online Protection's marker of directory-based edge blocking: the recipient is not in the tenant. */
+const EOP_DBEB_TEXT = /recipient address rejected: access denied|AS\(201806281\)/i;
 
 const FULL_TEXT =
   /over ?quota|quota exceeded|exceeds? (its |the )?quota|mailbox (is )?full|out of storage|storage (allocation|limit)|too many messages/i;
@@ -150,7 +150,8 @@ export const REPLY_RULES: readonly Rule[] = [
   // 3. Greylisting, whatever the class ("450 ...: Recipient address rejected: Greylisted").
   { id: "rcpt_greylisted", scope: "rcpt", codeClass: "4or5", text: GREYLIST_TEXT, outcome: "greylisted" },
   // Microsoft 365 directory-based edge blocking: "Recipient address rejected: Access denied" with
-  // 5.4.1 means the recipient is not in the tenant (Microsoft's NDR documentation for 5.4.1).
+  // 5.4.1, or EOP's marker AS(201806281) whatever a relay did to the code, means the recipient is
+  // not in the tenant (Microsoft's NDR documentation for 5.4.1; ADR 0010).
   {
     id: "rcpt_m365_dbeb",
     scope: "rcpt",
@@ -159,6 +160,7 @@ export const REPLY_RULES: readonly Rule[] = [
     text: new RegExp(`^$|${EOP_DBEB_TEXT.source}`, "i"),
     outcome: "invalid",
   },
+  { id: "rcpt_m365_dbeb_marker", scope: "rcpt", codeClass: 5, text: /AS\(201806281\)/i, outcome: "invalid" },
   // Batching refusals ("Domain policy size per transaction exceeded"): not an answer about this
   // address, the session retries it in another transaction.
   {

@@ -104,12 +104,13 @@ describe("verdicts on the replies real mail servers send at RCPT", () => {
     return list.map((row, i) => ({ row, verdict: verdicts[i]! }));
   }
 
-  it("has Postfix, Dovecot and Exim replies to test", () => {
+  it("has Postfix, Dovecot and Exim replies, Yahoo's no-such-user and EOP's edge block to test", () => {
     for (const source of ["vdukhovni/postfix", "dovecot/core", "Exim/exim"])
       assert.ok(
         MTA_ROWS.some((r) => r.source.includes(source)),
         source,
       );
+    assert.ok(YAHOO_ROWS.length >= 1 && EOP_ROWS.length >= 2);
   });
 
   it("reads a full or disabled mailbox behind Postfix's 'Recipient address rejected:' by its code, never as missing", async () => {
@@ -128,5 +129,24 @@ describe("verdicts on the replies real mail servers send at RCPT", () => {
     assert.equal(full.status, "risky");
     const disabled = byText(/5\.2\.1 .*Recipient address rejected: Access denied/);
     assert.equal(disabled.reason, "mailbox_disabled");
+  });
+
+  it("takes Yahoo's 'This user doesn't have a yahoo.com account' as a definite answer, while an accepted RCPT there proves nothing", async () => {
+    for (const { verdict } of await verdictsFor(YAHOO_ROWS, DOMAIN.yahoo)) {
+      assert.equal(verdict.reason, "mailbox_not_found");
+      assert.equal(verdict.status, "invalid");
+      assert.equal(verdict.valid, false);
+    }
+    const accepted = await engine.verify(`someone@${DOMAIN.yahoo}`);
+    assert.equal(accepted.reason, "provider_unverifiable");
+    assert.equal(accepted.valid, null);
+  });
+
+  it("takes Exchange Online's 5.4.1 'Access denied. AS(201806281)' as a recipient missing from the tenant", async () => {
+    for (const { verdict } of await verdictsFor(EOP_ROWS, DOMAIN.eop)) {
+      assert.equal(verdict.reason, "mailbox_not_found");
+      assert.equal(verdict.status, "invalid");
+    }
+    assert.equal((await engine.verify(`real@${DOMAIN.eop}`)).reason, "deliverable");
   });
 });
