@@ -4296,7 +4296,9 @@ export interface operations {
             finalUrl: string;
             sslValid: boolean | null;
             isParked: boolean | null;
+            /** @description Milliseconds of the whole check, every attempt included, each exchange measured to the end of its page. When bodyComplete is false it is the time until the check stopped waiting: a lower bound. */
             responseTimeMs: number;
+            bodyComplete?: boolean | null;
             redirectChain: string[];
             error: string | null;
             /** @description Stored credits charged (0.001 = 1 display credit) */
@@ -4397,7 +4399,9 @@ export interface operations {
             finalUrl: string;
             sslValid: boolean | null;
             isParked: boolean | null;
+            /** @description Milliseconds of the whole check, every attempt included, each exchange measured to the end of its page. When bodyComplete is false it is the time until the check stopped waiting: a lower bound. */
             responseTimeMs: number;
+            bodyComplete?: boolean | null;
             redirectChain: string[];
             error: string | null;
             /** @description Stored credits charged (0.001 = 1 display credit) */

@@ -75,6 +75,9 @@ export interface HttpClientOptions {
   httpPort?: number;
   httpsPort?: number;
   userAgent?: string;
+  /** Monotonic milliseconds for timings and deadlines (default performance.now; tests pass the
+   *  mocked Date.now so the mocked clock drives both the timers and what they measure). */
+  nowMs?: () => number;
 }
 
 export interface HttpRequest {
@@ -84,7 +87,8 @@ export interface HttpRequest {
   body?: string | Buffer;
   /** Whole exchange budget, DNS included. */
   timeoutMs: number;
-  /** Budget for reading the body once headers arrived; bounded by timeoutMs. */
+  /** Budget for reading the body once headers arrived; bounded by timeoutMs (default: the rest
+   *  of timeoutMs, so the exchange is measured to the end of the body). */
   bodyTimeoutMs?: number;
   /** Read at most this many body bytes; 0 skips the body. */
   maxBodyBytes?: number;
@@ -125,7 +129,8 @@ export class HttpClient {
 }
 
 class Exchange {
-  private readonly started = performance.now();
+  private readonly now: () => number;
+  private started = 0;
   private readonly timings: HttpTimings = {
     dnsMs: null,
     connectMs: null,
@@ -147,9 +152,12 @@ class Exchange {
     private readonly secureContext: SecureContext | undefined,
     private readonly port: number,
     private readonly req: HttpRequest,
-  ) {}
+  ) {
+    this.now = options.nowMs ?? (() => performance.now());
+  }
 
   run(): Promise<HttpOutcome> {
+    this.started = this.now();
     return new Promise<HttpOutcome>((resolve) => {
       this.settle = resolve;
       const { signal } = this.req;
@@ -178,7 +186,7 @@ class Exchange {
     clearTimeout(this.timer);
     if (this.onAbort) this.req.signal?.removeEventListener("abort", this.onAbort);
     this.socket?.destroy();
-    this.timings.totalMs = round(performance.now() - this.started);
+    this.timings.totalMs = round(this.now() - this.started);
     this.settle!(outcome);
   }
 
@@ -197,10 +205,10 @@ class Exchange {
   private async steps(): Promise<void> {
     const { url } = this.req;
     const host = url.hostname;
-    const phase = performance.now();
+    const phase = this.now();
     const verdict = await checkTarget(host, this.options);
     if (this.settled) return;
-    this.timings.dnsMs = round(performance.now() - phase);
+    this.timings.dnsMs = round(this.now() - phase);
     if (!verdict.ok) {
       if (verdict.kind === "blocked") {
         return this.fail("blocked", verdict.message, { blockReason: verdict.reason });
@@ -221,7 +229,7 @@ class Exchange {
   }
 
   private async connectAny(addresses: string[]): Promise<Socket | undefined> {
-    const phase = performance.now();
+    const phase = this.now();
     let last: { failure: HttpFailure; message: string } = { failure: "error", message: "no address" };
     // Two addresses at most: enough to survive one dead address without multiplying the wait.
     for (const address of addresses.slice(0, 2)) {
@@ -229,7 +237,7 @@ class Exchange {
       const result = await this.connectOne(address);
       if (this.settled) return undefined;
       if ("socket" in result) {
-        this.timings.connectMs = round(performance.now() - phase);
+        this.timings.connectMs = round(this.now() - phase);
         return result.socket;
       }
       last = result;
@@ -258,7 +266,7 @@ class Exchange {
   }
 
   private handshake(socket: Socket, servername: string | undefined): Promise<TLSSocket | undefined> {
-    const phase = performance.now();
+    const phase = this.now();
     // SNI never carries an IP (RFC 6066 §3), so an IP-literal URL has no servername; Node would
     // then check the certificate against "localhost". The name to verify is the address itself.
     const identity = servername ?? this.address!;
@@ -279,7 +287,7 @@ class Exchange {
         // failed handshake: the request and response report it.
         secure.removeListener("error", onHandshakeError);
         secure.on("error", () => {});
-        this.timings.tlsMs = round(performance.now() - phase);
+        this.timings.tlsMs = round(this.now() - phase);
         this.tls = describeCertificate(secure, identity);
         if (!this.tls.valid) {
           this.fail("tls", `TLS certificate not valid: ${this.tls.problem} (${this.tls.detail})`);
@@ -288,7 +296,7 @@ class Exchange {
         resolve(secure);
       });
       const onHandshakeError = (err: NodeJS.ErrnoException) => {
-        this.timings.tlsMs = round(performance.now() - phase);
+        this.timings.tlsMs = round(this.now() - phase);
         this.tls = {
           valid: false,
           problem: "handshake_failed",
@@ -309,7 +317,7 @@ class Exchange {
 
   private exchange(stream: Socket): void {
     const { url } = this.req;
-    const phase = performance.now();
+    const phase = this.now();
     const headers: Record<string, string> = {
       host: url.host,
       "user-agent": this.options.userAgent ?? DEFAULT_USER_AGENT,
@@ -332,7 +340,7 @@ class Exchange {
       );
     });
     request.on("response", (res) => {
-      this.timings.firstByteMs = round(performance.now() - phase);
+      this.timings.firstByteMs = round(this.now() - phase);
       this.readBody(res);
     });
     request.end(this.req.body);
@@ -363,7 +371,7 @@ class Exchange {
     this.onDeadline = () => done("timeout");
     if (this.req.bodyTimeoutMs !== undefined) {
       clearTimeout(this.timer);
-      const elapsed = performance.now() - this.started;
+      const elapsed = this.now() - this.started;
       const left = Math.max(0, Math.min(this.req.bodyTimeoutMs, this.req.timeoutMs - elapsed));
       this.timer = setTimeout(() => this.deadline(), left);
     }
