@@ -92,10 +92,12 @@ export async function probeUrl(
       url = next;
       continue;
     }
-    // Headers and then not one byte of the page before the budget ran out: no page was served.
-    if (last.bodyTruncated === "timeout" && last.body.length === 0)
+    const outcome = classifyStatus(status);
+    // A success status and then not one byte of the page before the budget ran out: no page was
+    // served. (An error status is the answer whatever its body does.)
+    if (outcome === "ok" && last.bodyTruncated === "timeout" && last.body.length === 0)
       return end("timeout", `status ${status} arrived, then none of the page within ${timeoutMs} ms`);
-    return end(classifyStatus(status), null);
+    return end(outcome, null);
   }
 }
 
