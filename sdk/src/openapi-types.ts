@@ -4413,7 +4413,9 @@ export interface operations {
             finalUrl: string;
             sslValid: boolean | null;
             isParked: boolean | null;
+            /** @description Milliseconds of the whole check, every attempt included, each exchange measured to the end of its page. When bodyComplete is false it is the time until the check stopped waiting: a lower bound. */
             responseTimeMs: number;
+            bodyComplete?: boolean | null;
             redirectChain: string[];
             error: string | null;
             /** @description Stored credits charged (0.001 = 1 display credit) */
@@ -4514,7 +4516,9 @@ export interface operations {
             finalUrl: string;
             sslValid: boolean | null;
             isParked: boolean | null;
+            /** @description Milliseconds of the whole check, every attempt included, each exchange measured to the end of its page. When bodyComplete is false it is the time until the check stopped waiting: a lower bound. */
             responseTimeMs: number;
+            bodyComplete?: boolean | null;
             redirectChain: string[];
             error: string | null;
             /** @description Stored credits charged (0.001 = 1 display credit) */

@@ -24,10 +24,21 @@ const WebsiteResult = Type.Object(
     isParked: Nullable(
       Type.Boolean({
         description:
-          "true: parked, for sale or a placeholder page (details.parked.kind is `parked` or `placeholder`, details.parked.evidence says why). false: a page was received and judged not parked. null: no HTTP response arrived, so no page was judged.",
+          "true: parked, for sale or a placeholder page (details.parked.kind is `parked` or `placeholder`, details.parked.evidence says why). false: a page was received and judged not parked. null: no HTTP response arrived, or its page never did, so no page was judged.",
       }),
     ),
-    responseTimeMs: Type.Number(),
+    responseTimeMs: Type.Number({
+      description:
+        "Milliseconds of the whole check, every attempt included, each exchange measured to the end of its page. When bodyComplete is false it is the time until the check stopped waiting: a lower bound.",
+    }),
+    bodyComplete: Type.Optional(
+      Nullable(
+        Type.Boolean({
+          description:
+            "true: the page arrived whole. false: the server stopped sending or the attempt's timeout ran out before the page ended (details.body.cut); the site still counts as active when some of the page arrived. null: no page was received.",
+        }),
+      ),
+    ),
     redirectChain: Type.Array(Type.String()),
     error: Nullable(Type.String()),
     creditsDeducted: Type.Number({ description: "Stored credits charged (0.001 = 1 display credit)" }),
