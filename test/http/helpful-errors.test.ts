@@ -123,6 +123,22 @@ for (const kind of dialects()) {
       assert.equal(query.errors.length, 1);
       assert.equal(query.errors[0]!.message, "must be one of: new, processing, valid, invalid, risky");
       assert.deepEqual(query.detail[0]!.loc, ["query", "validationStatus"]);
+      const bulk = await call("POST", "/v1/leads/bulk", {
+        leads: [{ email: "bulk-enum@acme.test", priority: "super" }],
+        validate: false,
+      });
+      assert.equal(bulk.json().errors[0].error, "priority: must be one of: low, normal, high, urgent");
+      const csv = await h.app.inject({
+        method: "POST",
+        url: "/v1/leads/import?validate=false",
+        headers: { "x-api-key": key, "content-type": "text/csv" },
+        payload: "email,priority\ncsv-enum@acme.test,super\n",
+      });
+      assert.equal(csv.statusCode, 422, csv.body);
+      assert.match(
+        csv.json().details.errors[0].message,
+        /priority: must be one of: low, normal, high, urgent$/,
+      );
       const nullable = refused(
         await call("POST", "/v1/leads", { email: "n@acme.test", company: 5, validate: false }),
       );
