@@ -60,41 +60,54 @@ const oneOf = (words: string[]) =>
 /**
  * One message per failed `anyOf` (TypeBox unions: enums of literals, nullable fields) instead of
  * one per branch: "must be one of: low, normal, high, urgent" rather than four "must be equal
- * to constant". The branches' own errors are folded into it.
+ * to constant". Innermost unions first, so a nullable enum folds into one message too.
  */
 function foldUnions(list: AjvError[]): AjvError[] {
-  const unions = list.filter((e) => e.keyword === "anyOf" || e.keyword === "oneOf");
-  if (unions.length === 0) return list;
-  const branchOf = (e: AjvError) =>
-    unions.find(
-      (u) => u !== e && e.instancePath === u.instancePath && e.schemaPath?.startsWith(`${u.schemaPath}/`),
-    );
-  const folded: AjvError[] = [];
-  for (const e of list) {
-    if (branchOf(e)) continue;
-    if (!unions.includes(e)) {
-      folded.push(e);
-      continue;
-    }
-    const branches = list.filter((b) => branchOf(b) === e);
-    const allowed = branches.flatMap((b) =>
-      b.keyword === "const"
-        ? [quoted(b.params?.allowedValue)]
-        : b.keyword === "enum"
-          ? ((b.params?.allowedValues as unknown[]) ?? []).map(quoted)
-          : [],
-    );
-    const types = branches.filter((b) => b.keyword === "type").map((b) => String(b.params?.type));
-    const deeper = branches.filter((b) => b.instancePath !== e.instancePath);
-    if (allowed.length > 0) {
-      const values = [...new Set(allowed)];
-      const extra = types.includes("null") ? " (or null)" : "";
-      folded.push({ ...e, keyword: "enum", message: `must be one of: ${values.join(", ")}${extra}` });
-    } else if (types.length > 0 && deeper.length === 0) {
-      folded.push({ ...e, keyword: "type", message: `must be ${oneOf([...new Set(types)])}` });
-    } else folded.push(...(deeper.length > 0 ? deeper : [e]));
+  const unions = list
+    .filter((e) => e.keyword === "anyOf" || e.keyword === "oneOf")
+    .sort((x, y) => (y.schemaPath?.length ?? 0) - (x.schemaPath?.length ?? 0));
+  let errors = list;
+  for (const union of unions) {
+    const isBranch = (e: AjvError) =>
+      e !== union &&
+      (e.instancePath === union.instancePath || e.instancePath?.startsWith(`${union.instancePath}/`)) &&
+      e.schemaPath?.startsWith(`${union.schemaPath}/`);
+    const folded = foldUnion(union, errors.filter(isBranch));
+    errors = errors.flatMap((e) => (e === union ? folded : isBranch(e) ? [] : [e]));
   }
-  return folded;
+  return errors;
+}
+
+function foldUnion(union: AjvError, branches: AjvError[]): AjvError[] {
+  const allowed = branches.flatMap((b) =>
+    b.keyword === "const"
+      ? [quoted(b.params?.allowedValue)]
+      : b.keyword === "enum"
+        ? ((b.params?.allowedValues as unknown[]) ?? []).map(quoted)
+        : [],
+  );
+  const types = branches.filter((b) => b.keyword === "type").map((b) => String(b.params?.type));
+  if (allowed.length > 0) {
+    const values = [...new Set(allowed)];
+    const extra = types.includes("null") ? " (or null)" : "";
+    return [
+      {
+        ...union,
+        keyword: "enum",
+        message: `must be one of: ${values.join(", ")}${extra}`,
+        params: { allowedValues: values },
+      },
+    ];
+  }
+  // The branch whose type the value has failed on its own terms (too short, too long, an inner
+  // field): that is the error to report, not the union.
+  const own = branches.filter(
+    (b) => b.instancePath !== union.instancePath || !["type", "const", "enum"].includes(b.keyword ?? ""),
+  );
+  if (own.length > 0) return own;
+  if (types.length > 0)
+    return [{ ...union, keyword: "type", message: `must be ${oneOf([...new Set(types)])}` }];
+  return [union];
 }
 
 function messageOf(v: AjvError): string {

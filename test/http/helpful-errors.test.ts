@@ -145,6 +145,19 @@ for (const kind of dialects()) {
       assert.deepEqual(nullable.errors, [
         { field: "company", message: "must be string or null", type: "type" },
       ]);
+      const empty = refused(
+        await call("POST", "/v1/leads", { email: "e@acme.test", firstName: "", validate: false }),
+      );
+      assert.deepEqual(empty.errors, [
+        { field: "firstName", message: "must NOT have fewer than 1 characters", type: "minLength" },
+      ]);
+      const tags = refused(
+        await call("POST", "/v1/leads", { email: "t@acme.test", tags: ["ok", ""], validate: false }),
+      );
+      assert.deepEqual(
+        tags.detail.map((d) => d.loc),
+        [["body", "tags", 1]],
+      );
     });
 
     it("gives the path of a nested field and never [body, body]", { skip }, async () => {
