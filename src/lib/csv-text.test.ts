@@ -22,6 +22,15 @@ describe("decodeCsvBytes", () => {
     }
   });
 
+  it("reads a long Windows-1252 file as such, though chardet also ranks Shift_JIS for it", () => {
+    const rows = ["email;company;notes"];
+    for (let i = 0; i < 500; i++) rows.push(`u${i}@example.test;Müller GmbH;${"x".repeat(300)}`);
+    const text = `${rows.join("\n")}\n`;
+    const decoded = decodeCsvBytes(iconv.encode(text, "windows-1252"));
+    assert.equal(decoded.encoding, "windows-1252");
+    assert.equal(decoded.text, text);
+  });
+
   it("reads Latin-1 (ISO-8859-1) as its superset Windows-1252", () => {
     const latin1 = iconv.encode("email,company\nm@example.test,Müller GmbH\n", "latin1");
     assert.equal(decodeCsvBytes(latin1).text, "email,company\nm@example.test,Müller GmbH\n");

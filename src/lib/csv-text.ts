@@ -38,26 +38,33 @@ const isUtf8 = (bytes: Buffer) => {
 
 /**
  * The text of a CSV file. A byte order mark decides (UTF-8, UTF-16 LE/BE); then bytes that are
- * valid UTF-8 are UTF-8 (ASCII included); then chardet's statistical guess among single-byte
- * encodings, ISO-8859-1 read as its superset Windows-1252 (as browsers do). The mark is dropped.
+ * valid UTF-8 are UTF-8 (ASCII included); then chardet's ranking: its best single-byte encoding
+ * (ISO-8859-1 read as its superset Windows-1252, as browsers do) unless a multi-byte one is
+ * confident; Windows-1252 when chardet has no answer. The mark is dropped.
  */
 export function decodeCsvBytes(bytes: Buffer): DecodedText {
   let encoding: string;
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) encoding = "utf-8";
   else if (bytes[0] === 0xff && bytes[1] === 0xfe) encoding = "utf-16le";
   else if (bytes[0] === 0xfe && bytes[1] === 0xff) encoding = "utf-16be";
-  else encoding = bomlessUtf16(bytes) ?? (isUtf8(bytes) ? "utf-8" : guessSingleByte(bytes));
+  else encoding = bomlessUtf16(bytes) ?? (isUtf8(bytes) ? "utf-8" : guessLegacy(bytes));
   return { text: iconv.decode(bytes, encoding), encoding };
 }
 
 /** Enough text for chardet's letter statistics; reading a 5 MB file whole adds time, not certainty. */
 const GUESS_SAMPLE_BYTES = 64 * 1024;
 
-function guessSingleByte(bytes: Buffer): string {
+/** chardet ranks multi-byte encodings (Shift_JIS, Big5, ...) beside Latin ones when unsure (a
+ *  German file with long ASCII runs scored Shift_JIS 10, ISO-8859-1 10): only a confident one wins. */
+const MULTI_BYTE_MIN_CONFIDENCE = 50;
+const SINGLE_BYTE = /^(iso-8859-\d+|windows-125\d)$/;
+
+function guessLegacy(bytes: Buffer): string {
   for (const match of chardet.analyse(bytes.subarray(0, GUESS_SAMPLE_BYTES))) {
     const name = match.name.toLowerCase();
     if (name.startsWith("utf") || !iconv.encodingExists(name)) continue;
-    return name === "iso-8859-1" ? "windows-1252" : name;
+    if (SINGLE_BYTE.test(name)) return name === "iso-8859-1" ? "windows-1252" : name;
+    if (match.confidence >= MULTI_BYTE_MIN_CONFIDENCE) return name;
   }
   return "windows-1252";
 }
