@@ -31,6 +31,15 @@ describe("decodeCsvBytes", () => {
     assert.equal(decoded.text, text);
   });
 
+  it("keeps Windows-1252 for Western text and takes another single-byte encoding when clearly better", () => {
+    const western = "email,company\na@x.de,Café “Zürich” – €5\nb@x.es,Compañía Ibérica\n";
+    assert.equal(decodeCsvBytes(iconv.encode(western, "windows-1252")).text, western);
+    const polish = "email,firma\na@x.pl,Zakład Łódź Spółka\nb@x.pl,Przedsiębiorstwo Gdańsk\n";
+    const decoded = decodeCsvBytes(iconv.encode(polish, "windows-1250"));
+    assert.equal(decoded.encoding, "windows-1250");
+    assert.equal(decoded.text, polish);
+  });
+
   it("reads Latin-1 (ISO-8859-1) as its superset Windows-1252", () => {
     const latin1 = iconv.encode("email,company\nm@example.test,Müller GmbH\n", "latin1");
     assert.equal(decodeCsvBytes(latin1).text, "email,company\nm@example.test,Müller GmbH\n");

@@ -59,11 +59,20 @@ const GUESS_SAMPLE_BYTES = 64 * 1024;
 const MULTI_BYTE_MIN_CONFIDENCE = 50;
 const SINGLE_BYTE = /^(iso-8859-\d+|windows-125\d)$/;
 
+/** Western files are the common case (spreadsheets saving "CSV" on Windows): Windows-1252 is
+ *  kept unless another single-byte encoding scores clearly better. */
+const WESTERN_MARGIN = 10;
+
 function guessLegacy(bytes: Buffer): string {
-  for (const match of chardet.analyse(bytes.subarray(0, GUESS_SAMPLE_BYTES))) {
+  const matches = chardet.analyse(bytes.subarray(0, GUESS_SAMPLE_BYTES));
+  const western = matches.find((m) => /^(iso-8859-1|windows-1252)$/i.test(m.name));
+  for (const match of matches) {
     const name = match.name.toLowerCase();
     if (name.startsWith("utf") || !iconv.encodingExists(name)) continue;
-    if (SINGLE_BYTE.test(name)) return name === "iso-8859-1" ? "windows-1252" : name;
+    if (SINGLE_BYTE.test(name)) {
+      if (western && western.confidence + WESTERN_MARGIN >= match.confidence) return "windows-1252";
+      return name === "iso-8859-1" ? "windows-1252" : name;
+    }
     if (match.confidence >= MULTI_BYTE_MIN_CONFIDENCE) return name;
   }
   return "windows-1252";
