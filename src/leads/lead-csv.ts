@@ -174,10 +174,10 @@ function columnsOf(header: string[], exportColumns: readonly string[]): Column[]
 }
 
 /** A human sentence for csv-parse's error codes. */
-function parseErrorSentence(code: string | undefined, spansLines: boolean, raw: string): string {
+function parseErrorSentence(code: string | undefined, opensQuote: boolean, raw: string): string {
   const closingQuote =
     code === "CSV_INVALID_CLOSING_QUOTE" || code === "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE";
-  if (spansLines && (code === "CSV_QUOTE_NOT_CLOSED" || closingQuote)) return "a quoted field is not closed";
+  if (opensQuote && (code === "CSV_QUOTE_NOT_CLOSED" || closingQuote)) return "a quoted field is not closed";
   if (closingQuote)
     return 'a quoted field has text after its closing quote (write a quote inside a quoted field as "")';
   switch (code) {
@@ -193,7 +193,52 @@ function parseErrorSentence(code: string | undefined, spansLines: boolean, raw: 
   }
 }
 
-type Parsed = { record: string[]; info: { lines: number; empty_lines: number } };
+type Parsed = { record: string[]; info: { bytes: number } };
+
+/**
+ * Line numbers as an editor shows them (CRLF, LF or a lone CR is one break) for byte offsets of
+ * the UTF-8 text csv-parse reads. Its own `lines` counts a CRLF inside a quoted field twice, so
+ * every row after a multi-line note of a Windows file was reported a line too far on.
+ */
+class LineIndex {
+  /** Byte offset where each line starts; line n (1-based) starts at starts[n - 1]. */
+  private readonly starts: number[] = [0];
+
+  constructor(private readonly bytes: Buffer) {
+    for (let i = 0; i < bytes.length; i++) {
+      if (bytes[i] === 0x0d && bytes[i + 1] === 0x0a) i++;
+      if (bytes[i] === 0x0a || bytes[i] === 0x0d) this.starts.push(i + 1);
+    }
+  }
+
+  /** The 1-based line holding the byte at `offset`. */
+  lineAt(offset: number): number {
+    let low = 0;
+    let high = this.starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (this.starts[mid]! <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return low + 1;
+  }
+
+  /** The first line from `offset` on that is not empty (empty lines between records are skipped). */
+  firstFilledLineFrom(offset: number): number {
+    let line = this.lineAt(offset);
+    while (line < this.starts.length && this.isEmpty(line)) line++;
+    return line;
+  }
+
+  textOf(line: number): string {
+    return this.bytes.subarray(this.starts[line - 1] ?? this.bytes.length, this.starts[line]).toString();
+  }
+
+  private isEmpty(line: number): boolean {
+    const first = this.bytes[this.starts[line - 1]!];
+    return first === 0x0a || first === 0x0d;
+  }
+}
 
 /**
  * Leads from a CSV file (bytes in any supported encoding, or text). `exportColumns` are our
@@ -206,7 +251,8 @@ export function parseLeadsCsv(
   const { text, encoding } =
     typeof input === "string" ? { text: input, encoding: "utf-8" } : decodeCsvBytes(input);
   const delimiter = detectDelimiter(text);
-  // Where the last complete record ended: a parse error belongs to the record after it.
+  const lineIndex = new LineIndex(Buffer.from(text));
+  // Where the last complete record ended (a byte offset): a parse error belongs to the next record.
   let lastEnd = 0;
   let records: Parsed[];
   try {
@@ -214,20 +260,24 @@ export function parseLeadsCsv(
       bom: true,
       info: true,
       delimiter,
+      // Files stitched together from several tools mix line endings.
+      record_delimiter: ["\r\n", "\n", "\r"],
       skip_empty_lines: true,
       relax_column_count: false,
       trim: true,
-      on_record: (record: string[], context: { lines: number }) => {
-        lastEnd = context.lines;
+      on_record: (record: string[], context: { bytes: number }) => {
+        lastEnd = context.bytes;
         return record;
       },
     }) as unknown as Parsed[];
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
-    const errorLine = (error as CsvError & { lines?: number }).lines ?? lastEnd + 1;
-    const line = firstNonEmptyLineAfter(text, lastEnd) ?? errorLine;
+    const line = lineIndex.firstFilledLineFrom(lastEnd);
+    // An odd number of quotes on the record's first line: a quoted field runs on past it, and
+    // the parser stopped wherever the next quote happened to be.
+    const opensQuote = (lineIndex.textOf(line).match(/"/g)?.length ?? 0) % 2 === 1;
     const found = /expect \d+, got \d+/.exec(error.message)?.[0]?.replace("expect", "expected") ?? "";
-    const sentence = parseErrorSentence(error.code, errorLine > line, found);
+    const sentence = parseErrorSentence(error.code, opensQuote, found);
     return { ok: false, errors: [{ line, message: `line ${line}: ${sentence}` }] };
   }
   const [header, ...rows] = records;
@@ -255,12 +305,12 @@ export function parseLeadsCsv(
   }
   const leads: LeadCreateInput[] = [];
   const lines: number[] = [];
-  let previous = header.info;
+  let previousEnd = header.info.bytes;
   for (const { record, info } of rows) {
     leads.push(leadOf(record, columns));
-    // A record starts after the previous one's last line and the empty lines skipped since.
-    lines.push(previous.lines + 1 + (info.empty_lines - previous.empty_lines));
-    previous = info;
+    // A record starts where the previous one ended, after any empty lines.
+    lines.push(lineIndex.firstFilledLineFrom(previousEnd));
+    previousEnd = info.bytes;
   }
   return { ok: true, value: { leads, lines, encoding, delimiter } };
 }
@@ -295,11 +345,4 @@ function jsonObjectOf(text: string): Record<string, string> {
   } catch {
     return {};
   }
-}
-
-/** The 1-based number of the first non-blank line after line `after`. */
-function firstNonEmptyLineAfter(text: string, after: number): number | null {
-  const lines = text.split(/\r\n|\n|\r/);
-  for (let i = after; i < lines.length; i++) if (lines[i]!.trim() !== "") return i + 1;
-  return null;
 }
