@@ -90,16 +90,6 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
-/** A table that scrolls sideways on a narrow screen; the region takes focus so a keyboard can scroll it. */
-export function ScrollTable({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to scroll by keyboard
-    <section className="table-scroll" aria-label={label} tabIndex={0}>
-      {children}
-    </section>
-  );
-}
-
 /** Previous/next over an offset-paged list, with the position in words. */
 export function Pager(props: {
   offset: number;
