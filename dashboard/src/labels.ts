@@ -60,6 +60,17 @@ export const REASON: Record<NonNullable<Lead["emailReason"]>, string> = {
   internal_error: "Internal error",
 };
 
+/** The email score's own factors beside its reason (src/checks/email/score.ts); the first factor of
+ *  an email score is its reason, worded by REASON. */
+export const EMAIL_FACTOR: Record<string, string> = {
+  disposable_domain: "Disposable address service",
+  role_account: "Role address (info@, sales@…)",
+  free_provider: "Free email provider",
+  no_mx_records: "No MX record (mail goes to the domain's address)",
+  catch_all_unconfirmed: "Catch-all not ruled out",
+  security_gateway: "Behind a mail security gateway",
+};
+
 export const SOURCE: Record<NonNullable<LeadListQuery["source"]>, string> = {
   manual: "Manual",
   api: "API",

@@ -15,7 +15,9 @@ export function DidYouMeanFix({
   compact,
 }: {
   lead: Pick<Lead, "id" | "email" | "didYouMean">;
-  onChanged(): void;
+  /** After each change; with the outcome in words once validated (a list may drop the row when the
+   *  lead leaves its filter, so it shows the words elsewhere). */
+  onChanged(outcome?: string): void;
   /** In a list row: a short line instead of a panel. */
   compact?: boolean;
 }) {
@@ -49,7 +51,7 @@ export function DidYouMeanFix({
       onChanged();
       await guard(client.waitForBatch(started.batchId, { intervalMs: 1000, timeoutMs: 10 * 60_000 }));
       setStep("validated");
-      onChanged();
+      onChanged(`Email changed to ${fixedTo} and validated.`);
     } catch (e) {
       setError(e);
       setStep("fixed");

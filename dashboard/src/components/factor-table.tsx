@@ -1,6 +1,9 @@
 // The points behind a score, one table for both places that show one: a lead's rating factors and
 // the verify box's email score. One label per factor (the API's own label when it sends one, else
-// the code in words); the code stays available as the row's tooltip, never printed beside it.
+// the dashboard's words for the code, the same words the reason badge uses); the code stays
+// available as the row's tooltip, never printed beside it.
+import { EMAIL_FACTOR, REASON } from "../labels.js";
+
 export interface Factor {
   code: string;
   label?: string;
@@ -9,6 +12,8 @@ export interface Factor {
 
 export const factorLabel = (f: Factor): string => {
   if (f.label) return f.label;
+  const known = (REASON as Record<string, string>)[f.code] ?? EMAIL_FACTOR[f.code];
+  if (known) return known;
   const words = f.code.replaceAll("_", " ");
   return words.charAt(0).toUpperCase() + words.slice(1);
 };

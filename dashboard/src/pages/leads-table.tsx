@@ -24,7 +24,7 @@ const verdictOf = (lead: Lead): string | null =>
 
 const VERDICT_ORDER: Record<string, number> = { valid: 0, risky: 1, unknown: 2, invalid: 3, processing: 4 };
 
-function columns(kept: Set<string>, reload: () => void): Column<Lead>[] {
+function columns(kept: Set<string>, reload: (outcome?: string) => void): Column<Lead>[] {
   return [
     {
       key: "email",
@@ -133,7 +133,7 @@ export function LeadsTable({
   sort: Sort | null;
   onSortChange(sort: Sort | null): void;
   busy: boolean;
-  reload(): void;
+  reload(outcome?: string): void;
 }) {
   return (
     <DataTable

@@ -155,7 +155,10 @@ export function LeadsPage() {
             sort={sort}
             onSortChange={(next) => navigate(hrefOf(applied, limit, offset, next), { replace: true })}
             busy={page.loading}
-            reload={page.reload}
+            reload={(outcome) => {
+              if (outcome) setNotice(outcome);
+              page.reload();
+            }}
           />
           <div className="table-footer">
             <Pager
