@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import type { Page } from "playwright-core";
-import { testToken } from "../support/harness.js";
+import { TEST_ADMIN_TOKEN, testToken } from "../support/harness.js";
 import { waitFor } from "../support/process.js";
 import {
   type Browser,
@@ -46,6 +46,12 @@ describe("leads tools and import preview in Chromium", { skip }, () => {
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
   const leadsOf = async (query: string) => (await api("GET", `/v1/leads?${query}`)).body.leads as LeadBody[];
+  const grant = (user: string, credits: number) =>
+    fetch(`${service.url}/v1/admin/accounts/${user}/credits`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ credits, reason: "test grant" }),
+    });
   const balance = async () => (await api("GET", "/v1/credits")).body.displayCredits as number;
   const nav = (label: string) =>
     page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: label });
@@ -55,8 +61,9 @@ describe("leads tools and import preview in Chromium", { skip }, () => {
 
   before(async () => {
     [service, browser] = await Promise.all([
+      // New accounts hold 1 credit (the singular's case); the main user is granted 2,000 more.
       startService(
-        {},
+        { NEW_ACCOUNT_MILLI_CREDITS: "1" },
         {
           zone: {
             "young.test": { A: ["127.0.0.1"], MX: [{ exchange: "mx.catchall.test", priority: 10 }] },
@@ -73,6 +80,7 @@ describe("leads tools and import preview in Chromium", { skip }, () => {
     ]);
     page = browser.page;
     auth = { authorization: `Bearer ${await testToken(USER)}` };
+    assert.equal((await grant(USER, 2)).status, 200);
     const validated = await api("POST", "/v1/leads/bulk", {
       leads: [
         { email: "alice@acme.test", website: "acme.test", company: "Acme Inc." },
@@ -355,6 +363,22 @@ describe("leads tools and import preview in Chromium", { skip }, () => {
     await form.getByTestId("csv-import").click();
     await page.getByTestId("import-result").filter({ hasText: "Imported 2 leads" }).waitFor();
     assert.equal(await balance(), have - 4);
+  });
+
+  it("says 1 credit in the singular: the balance, the banner and a 402", async () => {
+    await page.getByTestId("sign-out").click();
+    await page.goto(await service.signinLink("penny_user"));
+    const balanceText = page.getByTestId("overview-balance");
+    await balanceText.filter({ hasText: /^1 credit$/ }).waitFor();
+    assert.match(await text(page.getByTestId("low-balance")), /1 credit left, enough for 1 check\./);
+    await nav("Import").click();
+    await page.getByRole("radio", { name: /Domains/ }).check();
+    await page.getByTestId("paste-list").fill("acme.test\nparked.test");
+    await page.getByRole("button", { name: "Start batch of 2" }).click();
+    const refusal = page.getByTestId("error-402");
+    await refusal.waitFor();
+    assert.match(await text(refusal), /This needs 2 credits; your balance is 1 credit\./);
+    await browser.screenshot(page, "import-402-singular");
   });
 
   it("threw no script errors on any page", () => {

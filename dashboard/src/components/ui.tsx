@@ -33,9 +33,10 @@ export function ErrorMessage({ error, title }: { error: unknown; title?: string 
       return (
         <div className="alert" role="alert" data-testid="error-402">
           <strong>Not enough credits.</strong> This needs{" "}
-          <span data-testid="credits-required">{formatNumber(body.displayCreditsRequired)}</span> credits;
-          your balance is{" "}
-          <span data-testid="credits-available">{formatNumber(body.displayCreditsAvailable)}</span> credits.{" "}
+          <span data-testid="credits-required">{formatNumber(body.displayCreditsRequired)}</span>{" "}
+          {body.displayCreditsRequired === 1 ? "credit" : "credits"}; your balance is{" "}
+          <span data-testid="credits-available">{formatNumber(body.displayCreditsAvailable)}</span>{" "}
+          {body.displayCreditsAvailable === 1 ? "credit" : "credits"}.{" "}
           <Link to="/credits">See your credits</Link>.
         </div>
       );
