@@ -171,6 +171,7 @@ describe("every page at 375 px in Chromium", { skip }, () => {
     await filters.getByRole("button", { name: "Apply filters" }).click();
     await page.getByTestId("lead-count").filter({ hasText: "7 leads match" }).waitFor();
     assert.equal(await text(toggle), "Filters (1)");
+    assert.equal(await filters.isVisible(), false, "applying folds the filters again");
     await page.getByTestId("select-all").check();
     await page.getByTestId("bulk-bar").waitFor();
     await browser.screenshotNarrow(page, "phone-leads-selected");

@@ -67,6 +67,8 @@ export function LeadFilters({
     setDraft((d) => ({ ...d, [name]: e.target.value }));
   const apply = (event: FormEvent) => {
     event.preventDefault();
+    // On a phone the panel folds again, so the results are what the screen shows.
+    setOpen(false);
     onApply(draft);
   };
   const inUse = activeFilterCount(applied);
@@ -136,7 +138,7 @@ export function LeadFilters({
         name="hasDidYouMean"
         value={draft.hasDidYouMean}
         onChange={set("hasDidYouMean")}
-        options={{ true: "Has a suggestion", false: "No suggestion" }}
+        options={{ true: "Suggested", false: "None" }}
       />
       <label>
         Tag

@@ -145,7 +145,7 @@ export function LeadsPage() {
         <>
           <p className="muted" data-testid="lead-count">
             {plural(page.data.total, "lead")}
-            {filtered ? " match" : ""}
+            {filtered ? (page.data.total === 1 ? " matches" : " match") : ""}
             {sort ? " · sorted within this page (the API lists newest first)" : ""}
           </p>
           <LeadsTable
