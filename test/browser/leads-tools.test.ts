@@ -246,6 +246,7 @@ describe("leads tools and import preview in Chromium", { skip }, () => {
     await link.click();
     await page.waitForURL(/\/dashboard\/batches\/batch_/);
     await page.getByTestId("batch-status").filter({ hasText: "Finished: 2 of 2 done" }).waitFor();
+    await page.getByTestId("batch-result").nth(1).waitFor();
     assert.equal(await page.getByTestId("batch-result").count(), 2);
     await browser.screenshot(page, "batch-page");
   });
