@@ -71,6 +71,29 @@ export const EMAIL_FACTOR: Record<string, string> = {
   security_gateway: "Behind a mail security gateway",
 };
 
+/** A domain's registration (RDAP, ADR 0012) and why it is not known, in words. */
+export const REGISTRATION: Record<string, string> = {
+  registered: "Registered",
+  not_registered: "Not registered",
+  unsupported: "Not checkable",
+  unknown: "Unknown",
+};
+export const REGISTRATION_REASON: Record<string, string> = {
+  no_rdap_server: "its registry offers no RDAP service",
+  no_registrable_domain: "not a registrable domain",
+  timeout: "the registry did not answer in time",
+  http_error: "the registry answered with an error",
+  malformed_response: "the registry's answer could not be read",
+  network_error: "the registry could not be reached",
+  disabled: "registration lookups are turned off",
+};
+export const REPUTATION: Record<string, string> = {
+  listed: "Listed",
+  clean: "Not listed",
+  unknown: "Unknown",
+  off: "Not checked (turned off)",
+};
+
 export const SOURCE: Record<NonNullable<LeadListQuery["source"]>, string> = {
   manual: "Manual",
   api: "API",

@@ -188,6 +188,15 @@ describe("leads tools and import preview in Chromium", { skip }, () => {
   });
 
   it("fixes a mistyped domain in one click after a confirmation, then re-validates it", async () => {
+    // The lead's own page offers the same fix.
+    await page.getByRole("link", { name: "pat@gmial.com" }).click();
+    const offer = page.getByTestId("did-you-mean").filter({ hasText: "Did you mean pat@gmail.com?" });
+    await offer.getByTestId("apply-did-you-mean").waitFor();
+    const facts = await text(page.getByTestId("domain-facts"));
+    assert.match(facts, /Not checkable: its registry offers no RDAP service/, "the registration in words");
+    assert.doesNotMatch(facts, /no_rdap_server|unsupported/);
+    await browser.screenshot(page, "lead-did-you-mean");
+    await page.goBack();
     const row = rows().filter({ hasText: "pat@gmial.com" });
     await row.getByTestId("did-you-mean").filter({ hasText: "Did you mean pat@gmail.com?" }).waitFor();
     await row.getByTestId("apply-did-you-mean").click();
