@@ -62,7 +62,7 @@ export const FIELD_LABELS: Record<string, string> = {
   leadServiceSubcategory: "Subcategory",
 };
 
-export const fieldOfHeader = (header: string): string | null =>
+const fieldOfHeader = (header: string): string | null =>
   FIELD_BY_HEADER[header.toLowerCase().replace(/[^a-z0-9]/g, "")] ?? null;
 
 /** A file to start from: every field the API maps, and one example row. */
@@ -73,7 +73,7 @@ export const TEMPLATE_CSV =
   ].join("\r\n") + "\r\n";
 
 const DELIMITERS = [",", ";", "\t", "|"] as const;
-export type Delimiter = (typeof DELIMITERS)[number];
+type Delimiter = (typeof DELIMITERS)[number];
 export const DELIMITER_NAMES: Record<Delimiter, string> = {
   ",": "commas",
   ";": "semicolons",
@@ -82,7 +82,7 @@ export const DELIMITER_NAMES: Record<Delimiter, string> = {
 };
 
 /** The delimiter the header line uses most, outside quotes (a comma when none appears). */
-export function detectDelimiter(text: string): Delimiter {
+function detectDelimiter(text: string): Delimiter {
   const counts = new Map<string, number>();
   let quoted = false;
   for (const ch of text) {
@@ -98,7 +98,7 @@ export function detectDelimiter(text: string): Delimiter {
 
 /** RFC 4180 records: quoted fields may hold the delimiter, quotes ("") and line breaks; blank lines
  *  are skipped. Stops after `maxRecords` (the row count still covers the whole file). */
-export function parseCsv(
+function parseCsv(
   text: string,
   delimiter: Delimiter,
   maxRecords = Number.POSITIVE_INFINITY,

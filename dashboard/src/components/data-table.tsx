@@ -19,13 +19,13 @@ export interface Column<T> {
   wideOnly?: boolean;
 }
 
-export type SortDir = "asc" | "desc";
+type SortDir = "asc" | "desc";
 export interface Sort {
   key: string;
   dir: SortDir;
 }
 
-export interface Selection<T> {
+interface Selection<T> {
   isSelected(row: T): boolean;
   toggle(row: T): void;
   allSelected: boolean;
@@ -34,7 +34,7 @@ export interface Selection<T> {
   allLabel: string;
 }
 
-export interface DataTableProps<T> {
+interface DataTableProps<T> {
   /** The table's accessible name (a visually hidden caption; the cards list's label). */
   label: string;
   rows: T[];
@@ -51,7 +51,7 @@ export interface DataTableProps<T> {
 }
 
 /** The rows in the column's order; a stable sort, so equal values keep the API's order. */
-export function sortRows<T>(rows: T[], column: Column<T> | undefined, dir: SortDir): T[] {
+function sortRows<T>(rows: T[], column: Column<T> | undefined, dir: SortDir): T[] {
   const value = column?.sortValue;
   if (!value) return rows;
   const sign = dir === "asc" ? 1 : -1;

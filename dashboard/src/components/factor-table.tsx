@@ -10,7 +10,7 @@ export interface Factor {
   points: number;
 }
 
-export const factorLabel = (f: Factor): string => {
+const factorLabel = (f: Factor): string => {
   if (f.label) return f.label;
   const known = (REASON as Record<string, string>)[f.code] ?? EMAIL_FACTOR[f.code];
   if (known) return known;

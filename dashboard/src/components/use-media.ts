@@ -2,9 +2,9 @@
 // lead filters fold behind a toggle there. Read through matchMedia so a rotated phone re-renders.
 import { useSyncExternalStore } from "react";
 
-export const NARROW_QUERY = "(max-width: 600px)";
+const NARROW_QUERY = "(max-width: 600px)";
 
-export function useMediaQuery(query: string): boolean {
+function useMediaQuery(query: string): boolean {
   return useSyncExternalStore(
     (onChange) => {
       const list = window.matchMedia(query);

@@ -14,7 +14,7 @@ import { PRICES } from "../pricing.js";
 import { Link } from "../router.js";
 
 const MB = 1024 * 1024;
-export const formatBytes = (bytes: number): string =>
+const formatBytes = (bytes: number): string =>
   bytes >= MB ? `${(bytes / MB).toFixed(1)} MB` : `${formatNumber(Math.ceil(bytes / 1024))} KB`;
 
 export function ImportLimits() {
