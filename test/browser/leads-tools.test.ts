@@ -245,6 +245,10 @@ describe("leads tools and import preview in Chromium", { skip }, () => {
     // Both left the "New" filter; they stay listed, marked, with their new verdicts.
     assert.equal((await leadsOf("validationStatus=new")).length, 0);
     await page.getByTestId("kept-notice").filter({ hasText: "2 selected leads no longer match" }).waitFor();
+    assert.match(
+      await text(page.getByTestId("lead-count")),
+      /^0 leads match; 2 selected leads kept in view$/,
+    );
     assert.equal(await rows().count(), 2);
     assert.equal(await page.getByTestId("kept-note").count(), 2);
     assert.equal(await page.getByTestId("empty").count(), 0, "no 'No leads match' under the bar");

@@ -160,7 +160,7 @@ export function BulkBar({
           run(async () => {
             const r = await guard(client.leads.validate(ids));
             onValidating({ batchId: r.batchId, total: r.totalLeads });
-            return `Validating ${plural(r.totalLeads, "lead")}: the ratings update as the batch runs.`;
+            return `Validation of ${plural(r.totalLeads, "lead")} started: its progress is below.`;
           }, false);
         }}
       >

@@ -146,6 +146,7 @@ export function LeadsPage() {
           <p className="muted" data-testid="lead-count">
             {plural(page.data.total, "lead")}
             {filtered ? (page.data.total === 1 ? " matches" : " match") : ""}
+            {kept.size > 0 ? `; ${plural(kept.size, "selected lead")} kept in view` : ""}
             {sort ? " · sorted within this page (the API lists newest first)" : ""}
           </p>
           <LeadsTable
