@@ -239,7 +239,7 @@ describe("leads tools and import preview in Chromium", { skip }, () => {
     assert.match((await link.getAttribute("href")) ?? "", /\/dashboard\/batches\/batch_/);
     await page
       .getByTestId("validation-progress-text")
-      .filter({ hasText: /Validated 2 leads: \d+ valid, \d+ invalid, 0 failed/ })
+      .filter({ hasText: /Validated 2 leads: \d+ valid, \d+ invalid, \d+ risky or unknown, 0 failed/ })
       .waitFor({ timeout: 30_000 });
     assert.equal(await page.getByTestId("progress").getAttribute("value"), "100");
     // Both left the "New" filter; they stay listed, marked, with their new verdicts.

@@ -228,7 +228,7 @@ export function ValidationProgress({
       <ProgressBar value={batch?.progress ?? 0} label="Bulk validation progress" />
       <p role="status" data-testid="validation-progress-text">
         {done
-          ? `${batch.status === "completed" ? "Validated" : "Validation failed for"} ${plural(batch.totalLeads, "lead")}: ${formatNumber(batch.validLeads)} valid, ${formatNumber(batch.invalidLeads)} invalid, ${formatNumber(batch.failedLeads)} failed.`
+          ? `${batch.status === "completed" ? "Validated" : "Validation failed for"} ${plural(batch.totalLeads, "lead")}: ${formatNumber(batch.validLeads)} valid, ${formatNumber(batch.invalidLeads)} invalid, ${formatNumber(Math.max(0, batch.totalLeads - batch.validLeads - batch.invalidLeads - batch.failedLeads))} risky or unknown, ${formatNumber(batch.failedLeads)} failed.`
           : `Validating ${plural(started.total, "lead")}: ${formatNumber(batch?.completedLeads ?? 0)} of ${formatNumber(started.total)} done.`}{" "}
         {link}
       </p>
