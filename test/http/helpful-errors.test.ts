@@ -176,6 +176,8 @@ for (const kind of dialects()) {
       );
       assert.equal(errors[0]!.field, "email");
       assert.match(errors[0]!.message, /contains a space/);
+      const check = refused(await call("POST", "/v1/check-email", { email: "jane,doe@example.com" }));
+      assert.equal(check.errors[0]!.message, "invalid email: the local part contains a comma (,)");
     });
 
     it("answers a JSON body sent with another content type with 415", { skip }, async () => {
