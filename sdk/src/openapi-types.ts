@@ -679,6 +679,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/status": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Network status: whether DNS and SMTP egress work, and since when
+     * @description Checked at start-up and every NETWORK_CHECK_INTERVAL_MS (60 s by default). While `dns` is down, checks are answered 503 SERVICE_UNAVAILABLE before any charge (REFUSE_WHEN_NETWORK_DOWN) and queued work says `resolver_unavailable`; while `smtp` is down, email results say `egress_blocked`.
+     */
+    get: operations["getStatus"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -736,7 +756,7 @@ export interface operations {
             };
             details?: {
               smtp?: {
-                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at its last check (start-up, then every NETWORK_CHECK_INTERVAL_MS). blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
                 egress: "unchecked" | "ok" | "blocked";
                 egressMessage?: string;
                 egressAddress?: string;
@@ -744,6 +764,29 @@ export interface operations {
                 /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
                 heloWarnings: string[];
                 checkedAt?: string;
+              };
+              /** @description DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work). */
+              network?: {
+                network: {
+                  dns: {
+                    /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                    state: "ok" | "down" | "unknown";
+                    /** @description When the path entered this state; null before the first check. */
+                    since: string | null;
+                    /** @description Why the path is down or unknown; null when ok. */
+                    reason: string | null;
+                  };
+                  smtp: {
+                    /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                    state: "ok" | "down" | "unknown";
+                    /** @description When the path entered this state; null before the first check. */
+                    since: string | null;
+                    /** @description Why the path is down or unknown; null when ok. */
+                    reason: string | null;
+                  };
+                };
+                /** @description End of the last round of checks; null before the first. */
+                checkedAt: string | null;
               };
             };
           };
@@ -828,7 +871,7 @@ export interface operations {
             };
             details?: {
               smtp?: {
-                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at its last check (start-up, then every NETWORK_CHECK_INTERVAL_MS). blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
                 egress: "unchecked" | "ok" | "blocked";
                 egressMessage?: string;
                 egressAddress?: string;
@@ -836,6 +879,29 @@ export interface operations {
                 /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
                 heloWarnings: string[];
                 checkedAt?: string;
+              };
+              /** @description DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work). */
+              network?: {
+                network: {
+                  dns: {
+                    /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                    state: "ok" | "down" | "unknown";
+                    /** @description When the path entered this state; null before the first check. */
+                    since: string | null;
+                    /** @description Why the path is down or unknown; null when ok. */
+                    reason: string | null;
+                  };
+                  smtp: {
+                    /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                    state: "ok" | "down" | "unknown";
+                    /** @description When the path entered this state; null before the first check. */
+                    since: string | null;
+                    /** @description Why the path is down or unknown; null when ok. */
+                    reason: string | null;
+                  };
+                };
+                /** @description End of the last round of checks; null before the first. */
+                checkedAt: string | null;
               };
             };
           };
@@ -920,7 +986,7 @@ export interface operations {
             };
             details?: {
               smtp?: {
-                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at its last check (start-up, then every NETWORK_CHECK_INTERVAL_MS). blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
                 egress: "unchecked" | "ok" | "blocked";
                 egressMessage?: string;
                 egressAddress?: string;
@@ -928,6 +994,29 @@ export interface operations {
                 /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
                 heloWarnings: string[];
                 checkedAt?: string;
+              };
+              /** @description DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work). */
+              network?: {
+                network: {
+                  dns: {
+                    /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                    state: "ok" | "down" | "unknown";
+                    /** @description When the path entered this state; null before the first check. */
+                    since: string | null;
+                    /** @description Why the path is down or unknown; null when ok. */
+                    reason: string | null;
+                  };
+                  smtp: {
+                    /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                    state: "ok" | "down" | "unknown";
+                    /** @description When the path entered this state; null before the first check. */
+                    since: string | null;
+                    /** @description Why the path is down or unknown; null when ok. */
+                    reason: string | null;
+                  };
+                };
+                /** @description End of the last round of checks; null before the first. */
+                checkedAt: string | null;
               };
             };
           };
@@ -1001,7 +1090,7 @@ export interface operations {
             };
             details?: {
               smtp?: {
-                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at its last check (start-up, then every NETWORK_CHECK_INTERVAL_MS). blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
                 egress: "unchecked" | "ok" | "blocked";
                 egressMessage?: string;
                 egressAddress?: string;
@@ -1009,6 +1098,29 @@ export interface operations {
                 /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
                 heloWarnings: string[];
                 checkedAt?: string;
+              };
+              /** @description DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work). */
+              network?: {
+                network: {
+                  dns: {
+                    /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                    state: "ok" | "down" | "unknown";
+                    /** @description When the path entered this state; null before the first check. */
+                    since: string | null;
+                    /** @description Why the path is down or unknown; null when ok. */
+                    reason: string | null;
+                  };
+                  smtp: {
+                    /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                    state: "ok" | "down" | "unknown";
+                    /** @description When the path entered this state; null before the first check. */
+                    since: string | null;
+                    /** @description Why the path is down or unknown; null when ok. */
+                    reason: string | null;
+                  };
+                };
+                /** @description End of the last round of checks; null before the first. */
+                checkedAt: string | null;
               };
             };
           };
@@ -2000,6 +2112,7 @@ export interface operations {
                     | "smtp_protocol_error"
                     | "smtp_unknown_reply"
                     | "egress_blocked"
+                    | "resolver_unavailable"
                     | "probe_queue_full"
                     | "proxy_error"
                     | "internal_error"
@@ -2269,6 +2382,7 @@ export interface operations {
                   | "smtp_protocol_error"
                   | "smtp_unknown_reply"
                   | "egress_blocked"
+                  | "resolver_unavailable"
                   | "probe_queue_full"
                   | "proxy_error"
                   | "internal_error"
@@ -2588,6 +2702,7 @@ export interface operations {
                   | "smtp_protocol_error"
                   | "smtp_unknown_reply"
                   | "egress_blocked"
+                  | "resolver_unavailable"
                   | "probe_queue_full"
                   | "proxy_error"
                   | "internal_error"
@@ -2850,6 +2965,7 @@ export interface operations {
                   | "smtp_protocol_error"
                   | "smtp_unknown_reply"
                   | "egress_blocked"
+                  | "resolver_unavailable"
                   | "probe_queue_full"
                   | "proxy_error"
                   | "internal_error"
@@ -4363,6 +4479,15 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description The one error body (decisions §7) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   checkDomain: {
@@ -4464,6 +4589,15 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description The one error body (decisions §7) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   checkEmail: {
@@ -4526,6 +4660,7 @@ export interface operations {
              *     - `smtp_protocol_error`: The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
              *     - `smtp_unknown_reply`: The server refused without a recognisable reason: unknown.
              *     - `egress_blocked`: This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+             *     - `resolver_unavailable`: The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
              *     - `probe_queue_full`: Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
              *     - `proxy_error`: The SOCKS proxy failed: unknown.
              *     - `internal_error`: A defect of ours, logged: unknown.
@@ -4557,6 +4692,7 @@ export interface operations {
               | "smtp_protocol_error"
               | "smtp_unknown_reply"
               | "egress_blocked"
+              | "resolver_unavailable"
               | "probe_queue_full"
               | "proxy_error"
               | "internal_error";
@@ -4635,6 +4771,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5873,6 +6018,101 @@ export interface operations {
               /** @description Lead validations and batch items counted toward the daily validation limit */
               validations: number;
             };
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            network: {
+              dns: {
+                /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                state: "ok" | "down" | "unknown";
+                /** @description When the path entered this state; null before the first check. */
+                since: string | null;
+                /** @description Why the path is down or unknown; null when ok. */
+                reason: string | null;
+              };
+              smtp: {
+                /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                state: "ok" | "down" | "unknown";
+                /** @description When the path entered this state; null before the first check. */
+                since: string | null;
+                /** @description Why the path is down or unknown; null when ok. */
+                reason: string | null;
+              };
+            };
+            /** @description End of the last round of checks; null before the first. */
+            checkedAt: string | null;
           };
         };
       };

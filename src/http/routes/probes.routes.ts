@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { isDatabaseReachable } from "../../storage/ping.js";
 import type { App, AppDeps } from "../app-types.js";
 import { NO_SECURITY } from "../schemas.js";
+import { NetworkStatusSchema } from "./status.routes.js";
 
 const ProbeBody = Type.Object({
   status: Type.String(),
@@ -15,7 +16,7 @@ const ProbeBody = Type.Object({
             {
               egress: Type.Union([Type.Literal("unchecked"), Type.Literal("ok"), Type.Literal("blocked")], {
                 description:
-                  "Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready.",
+                  "Whether this host reached port 25 (or its SOCKS proxy) at its last check (start-up, then every NETWORK_CHECK_INTERVAL_MS). blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready.",
               }),
               egressMessage: Type.Optional(Type.String()),
               egressAddress: Type.Optional(Type.String()),
@@ -28,6 +29,12 @@ const ProbeBody = Type.Object({
             },
             { additionalProperties: false },
           ),
+        ),
+        network: Type.Optional(
+          Type.Intersect([NetworkStatusSchema], {
+            description:
+              "DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work).",
+          }),
         ),
       },
       { additionalProperties: false },
@@ -78,21 +85,27 @@ export async function probeRoutes(app: App, deps: AppDeps): Promise<void> {
       if (deps.lifecycle.shuttingDown) checks.lifecycle = "shutting_down";
       const ready = Object.values(checks).every((v) => v === "ok");
       const smtp = deps.smtpSelfCheck?.snapshot();
+      const network = deps.networkHealth?.status();
       return reply.status(ready ? 200 : 503).send({
         status: ready ? "ready" : "not_ready",
         timestamp: deps.clock.now().toISOString(),
         checks,
-        ...(smtp
+        ...(smtp || network
           ? {
               details: {
-                smtp: {
-                  egress: smtp.egress,
-                  heloName: smtp.heloName,
-                  heloWarnings: smtp.heloWarnings,
-                  ...(smtp.egressMessage ? { egressMessage: smtp.egressMessage } : {}),
-                  ...(smtp.egressAddress ? { egressAddress: smtp.egressAddress } : {}),
-                  ...(smtp.checkedAt ? { checkedAt: smtp.checkedAt } : {}),
-                },
+                ...(network ? { network } : {}),
+                ...(smtp
+                  ? {
+                      smtp: {
+                        egress: smtp.egress,
+                        heloName: smtp.heloName,
+                        heloWarnings: smtp.heloWarnings,
+                        ...(smtp.egressMessage ? { egressMessage: smtp.egressMessage } : {}),
+                        ...(smtp.egressAddress ? { egressAddress: smtp.egressAddress } : {}),
+                        ...(smtp.checkedAt ? { checkedAt: smtp.checkedAt } : {}),
+                      },
+                    }
+                  : {}),
               },
             }
           : {}),
