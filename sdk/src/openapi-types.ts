@@ -767,23 +767,21 @@ export interface operations {
               };
               /** @description DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work). */
               network?: {
-                network: {
-                  dns: {
-                    /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
-                    state: "ok" | "down" | "unknown";
-                    /** @description When the path entered this state; null before the first check. */
-                    since: string | null;
-                    /** @description Why the path is down or unknown; null when ok. */
-                    reason: string | null;
-                  };
-                  smtp: {
-                    /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
-                    state: "ok" | "down" | "unknown";
-                    /** @description When the path entered this state; null before the first check. */
-                    since: string | null;
-                    /** @description Why the path is down or unknown; null when ok. */
-                    reason: string | null;
-                  };
+                dns: {
+                  /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                smtp: {
+                  /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
                 };
                 /** @description End of the last round of checks; null before the first. */
                 checkedAt: string | null;
@@ -882,23 +880,21 @@ export interface operations {
               };
               /** @description DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work). */
               network?: {
-                network: {
-                  dns: {
-                    /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
-                    state: "ok" | "down" | "unknown";
-                    /** @description When the path entered this state; null before the first check. */
-                    since: string | null;
-                    /** @description Why the path is down or unknown; null when ok. */
-                    reason: string | null;
-                  };
-                  smtp: {
-                    /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
-                    state: "ok" | "down" | "unknown";
-                    /** @description When the path entered this state; null before the first check. */
-                    since: string | null;
-                    /** @description Why the path is down or unknown; null when ok. */
-                    reason: string | null;
-                  };
+                dns: {
+                  /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                smtp: {
+                  /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
                 };
                 /** @description End of the last round of checks; null before the first. */
                 checkedAt: string | null;
@@ -997,23 +993,21 @@ export interface operations {
               };
               /** @description DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work). */
               network?: {
-                network: {
-                  dns: {
-                    /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
-                    state: "ok" | "down" | "unknown";
-                    /** @description When the path entered this state; null before the first check. */
-                    since: string | null;
-                    /** @description Why the path is down or unknown; null when ok. */
-                    reason: string | null;
-                  };
-                  smtp: {
-                    /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
-                    state: "ok" | "down" | "unknown";
-                    /** @description When the path entered this state; null before the first check. */
-                    since: string | null;
-                    /** @description Why the path is down or unknown; null when ok. */
-                    reason: string | null;
-                  };
+                dns: {
+                  /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                smtp: {
+                  /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
                 };
                 /** @description End of the last round of checks; null before the first. */
                 checkedAt: string | null;
@@ -1101,23 +1095,21 @@ export interface operations {
               };
               /** @description DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work). */
               network?: {
-                network: {
-                  dns: {
-                    /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
-                    state: "ok" | "down" | "unknown";
-                    /** @description When the path entered this state; null before the first check. */
-                    since: string | null;
-                    /** @description Why the path is down or unknown; null when ok. */
-                    reason: string | null;
-                  };
-                  smtp: {
-                    /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
-                    state: "ok" | "down" | "unknown";
-                    /** @description When the path entered this state; null before the first check. */
-                    since: string | null;
-                    /** @description Why the path is down or unknown; null when ok. */
-                    reason: string | null;
-                  };
+                dns: {
+                  /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                smtp: {
+                  /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
                 };
                 /** @description End of the last round of checks; null before the first. */
                 checkedAt: string | null;

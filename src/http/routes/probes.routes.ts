@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { isDatabaseReachable } from "../../storage/ping.js";
 import type { App, AppDeps } from "../app-types.js";
 import { NO_SECURITY } from "../schemas.js";
-import { NetworkStatusSchema } from "./status.routes.js";
+import { ReadinessNetworkSchema } from "./status.routes.js";
 
 const ProbeBody = Type.Object({
   status: Type.String(),
@@ -30,12 +30,7 @@ const ProbeBody = Type.Object({
             { additionalProperties: false },
           ),
         ),
-        network: Type.Optional(
-          Type.Intersect([NetworkStatusSchema], {
-            description:
-              "DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work).",
-          }),
-        ),
+        network: Type.Optional(ReadinessNetworkSchema),
       },
       { additionalProperties: false },
     ),
@@ -93,7 +88,7 @@ export async function probeRoutes(app: App, deps: AppDeps): Promise<void> {
         ...(smtp || network
           ? {
               details: {
-                ...(network ? { network } : {}),
+                ...(network ? { network: { ...network.network, checkedAt: network.checkedAt } } : {}),
                 ...(smtp
                   ? {
                       smtp: {

@@ -17,22 +17,30 @@ const PathStatusSchema = (what: string) =>
     { additionalProperties: false },
   );
 
+const DnsPath = PathStatusSchema(
+  "The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`.",
+);
+const SmtpPath = PathStatusSchema(
+  "SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`.",
+);
+const CheckedAt = Nullable(Timestamp, "End of the last round of checks; null before the first.");
+
 export const NetworkStatusSchema = Type.Object(
   {
-    network: Type.Object(
-      {
-        dns: PathStatusSchema(
-          "The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`.",
-        ),
-        smtp: PathStatusSchema(
-          "SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`.",
-        ),
-      },
-      { additionalProperties: false },
-    ),
-    checkedAt: Nullable(Timestamp, "End of the last round of checks; null before the first."),
+    network: Type.Object({ dns: DnsPath, smtp: SmtpPath }, { additionalProperties: false }),
+    checkedAt: CheckedAt,
   },
   { additionalProperties: false },
+);
+
+/** The same facts flattened for /readiness's details. */
+export const ReadinessNetworkSchema = Type.Object(
+  { dns: DnsPath, smtp: SmtpPath, checkedAt: CheckedAt },
+  {
+    additionalProperties: false,
+    description:
+      "DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work).",
+  },
 );
 
 const NOT_WATCHED: NetworkStatus = {
