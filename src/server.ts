@@ -18,7 +18,7 @@ function startSmtpSelfCheck(services: Services, logger: { info: LogFn; warn: Log
       if (s.egress === "blocked")
         logger.warn(
           { egress: s.egress, reason: s.egressMessage },
-          "SMTP egress blocked: email results will be unknown (egress_blocked) until a restart finds port 25 reachable",
+          "SMTP egress blocked: email results will be unknown (egress_blocked) until a restart finds port 25 reachable (NETWORK_CHECK=true re-checks every NETWORK_CHECK_INTERVAL_MS)",
         );
       else logger.info({ egress: s.egress, detail: s.egressMessage }, "SMTP egress reachable");
       for (const warning of s.heloWarnings)

@@ -90,11 +90,14 @@ export class NetworkHealth {
   private round: Promise<NetworkStatus> | undefined;
   private dnsRound: Promise<PathStatus> | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** Set by start(): only a watched network asks the canaries to confirm a negative answer. */
+  private isWatching = false;
 
   constructor(private readonly deps: NetworkHealthDeps) {}
 
   /** Starts the first round, then one every interval; resolves when the first round ends. */
   start(): Promise<NetworkStatus> {
+    this.isWatching = true;
     const first = this.runRound();
     if (!this.timer && this.deps.intervalMs > 0) {
       this.timer = setInterval(() => void this.runRound(), this.deps.intervalMs);
@@ -104,6 +107,7 @@ export class NetworkHealth {
   }
 
   stop(): void {
+    this.isWatching = false;
     clearInterval(this.timer);
     this.timer = undefined;
   }
@@ -130,9 +134,10 @@ export class NetworkHealth {
   }
 
   /** Whether the resolvers may be believed now: asks the canaries again unless a round passed
-   *  within confirmFreshMs. Called before a negative DNS answer becomes a verdict. */
+   *  within confirmFreshMs. Called before a negative DNS answer becomes a verdict. Unwatched
+   *  (NETWORK_CHECK off, or a process that never started it): always believed, as before. */
   async confirmDns(): Promise<boolean> {
-    if (this.deps.canaries.length === 0) return true;
+    if (!this.isWatching || this.deps.canaries.length === 0) return true;
     const fresh = this.nowMs() - this.dnsCheckedAtMs <= (this.deps.confirmFreshMs ?? 10_000);
     const dns = fresh ? this.dns : await this.checkDns();
     return dns.state !== "down";

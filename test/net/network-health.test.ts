@@ -53,6 +53,7 @@ describe("NetworkHealth against a local resolver", () => {
     dns = await startDnsServer(ZONE);
   });
   after(async () => {
+    resolver.close();
     await dns.close();
   });
   beforeEach(() => {
@@ -154,6 +155,14 @@ describe("NetworkHealth against a local resolver", () => {
     }
   });
 
+  it("believes every answer while not watched (NETWORK_CHECK off): no canary is asked", async () => {
+    dns.setMode("nxdomain");
+    const queries = dns.queries.length;
+    assert.equal(await health.confirmDns(), true);
+    assert.equal(dns.queries.length, queries);
+    assert.equal(health.status().network.dns.state, "unknown");
+  });
+
   it("watches SMTP egress each round, and leaves it unknown while the DNS it needs is down", async () => {
     let egress: "ok" | "blocked" = "blocked";
     const watched = new NetworkHealth({
@@ -232,8 +241,10 @@ describe("checks behind a lying or silent resolver", () => {
       totalDeadlineMs: 2000,
     });
     website = new NetworkGuardedWebsite({ inner: websiteEngine, dns: health, clock: systemClock });
+    await health.start();
   });
   after(async () => {
+    health.stop();
     await rawEmail.close();
     checksDns.close();
     canaryDns.close();
@@ -248,7 +259,8 @@ describe("checks behind a lying or silent resolver", () => {
     const before = await rawEmail.verify("jane.doe@gmail.com");
     assert.equal(before.reason, "dns_nxdomain");
     assert.equal(before.status, "invalid");
-    // No round has run yet: the negative answer itself sends the canaries out.
+    // The last round passed, before the resolver began to lie: the negative answer itself sends
+    // the canaries out again.
     checksDns.clearCache();
     const after = await email.verify("jane.doe@gmail.com");
     assert.equal(after.reason, "resolver_unavailable");
