@@ -91,6 +91,7 @@ export class NetworkGuardedWebsite implements WebsiteCheck {
       sslValid: null,
       isParked: null,
       responseTimeMs: 0,
+      bodyComplete: null,
       redirectChain: [url],
       error: `resolver_unavailable: ${message}`,
       details: {
