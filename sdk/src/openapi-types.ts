@@ -800,6 +800,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/status": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Network status: whether DNS and SMTP egress work, and since when
+     * @description Checked at start-up and every NETWORK_CHECK_INTERVAL_MS (60 s by default). While `dns` is down, checks are answered 503 SERVICE_UNAVAILABLE before any charge (REFUSE_WHEN_NETWORK_DOWN) and queued work says `resolver_unavailable`; while `smtp` is down, email results say `egress_blocked`.
+     */
+    get: operations["getStatus"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -857,7 +877,7 @@ export interface operations {
             };
             details?: {
               smtp?: {
-                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at its last check (start-up, then every NETWORK_CHECK_INTERVAL_MS). blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
                 egress: "unchecked" | "ok" | "blocked";
                 egressMessage?: string;
                 egressAddress?: string;
@@ -865,6 +885,27 @@ export interface operations {
                 /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
                 heloWarnings: string[];
                 checkedAt?: string;
+              };
+              /** @description DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work). */
+              network?: {
+                dns: {
+                  /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                smtp: {
+                  /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                /** @description End of the last round of checks; null before the first. */
+                checkedAt: string | null;
               };
             };
           };
@@ -949,7 +990,7 @@ export interface operations {
             };
             details?: {
               smtp?: {
-                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at its last check (start-up, then every NETWORK_CHECK_INTERVAL_MS). blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
                 egress: "unchecked" | "ok" | "blocked";
                 egressMessage?: string;
                 egressAddress?: string;
@@ -957,6 +998,27 @@ export interface operations {
                 /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
                 heloWarnings: string[];
                 checkedAt?: string;
+              };
+              /** @description DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work). */
+              network?: {
+                dns: {
+                  /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                smtp: {
+                  /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                /** @description End of the last round of checks; null before the first. */
+                checkedAt: string | null;
               };
             };
           };
@@ -1041,7 +1103,7 @@ export interface operations {
             };
             details?: {
               smtp?: {
-                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at its last check (start-up, then every NETWORK_CHECK_INTERVAL_MS). blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
                 egress: "unchecked" | "ok" | "blocked";
                 egressMessage?: string;
                 egressAddress?: string;
@@ -1049,6 +1111,27 @@ export interface operations {
                 /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
                 heloWarnings: string[];
                 checkedAt?: string;
+              };
+              /** @description DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work). */
+              network?: {
+                dns: {
+                  /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                smtp: {
+                  /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                /** @description End of the last round of checks; null before the first. */
+                checkedAt: string | null;
               };
             };
           };
@@ -1122,7 +1205,7 @@ export interface operations {
             };
             details?: {
               smtp?: {
-                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at its last check (start-up, then every NETWORK_CHECK_INTERVAL_MS). blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
                 egress: "unchecked" | "ok" | "blocked";
                 egressMessage?: string;
                 egressAddress?: string;
@@ -1130,6 +1213,27 @@ export interface operations {
                 /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
                 heloWarnings: string[];
                 checkedAt?: string;
+              };
+              /** @description DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work). */
+              network?: {
+                dns: {
+                  /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                smtp: {
+                  /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                /** @description End of the last round of checks; null before the first. */
+                checkedAt: string | null;
               };
             };
           };
@@ -2120,6 +2224,7 @@ export interface operations {
                *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
                *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
                *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+               *     - `resolver_unavailable` (undefined): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
                *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
                *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
                *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
@@ -2152,6 +2257,7 @@ export interface operations {
                     | "smtp_protocol_error"
                     | "smtp_unknown_reply"
                     | "egress_blocked"
+                    | "resolver_unavailable"
                     | "probe_queue_full"
                     | "proxy_error"
                     | "internal_error"
@@ -2420,6 +2526,7 @@ export interface operations {
              *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
              *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
              *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+             *     - `resolver_unavailable` (undefined): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
              *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
              *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
              *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
@@ -2452,6 +2559,7 @@ export interface operations {
                   | "smtp_protocol_error"
                   | "smtp_unknown_reply"
                   | "egress_blocked"
+                  | "resolver_unavailable"
                   | "probe_queue_full"
                   | "proxy_error"
                   | "internal_error"
@@ -2770,6 +2878,7 @@ export interface operations {
              *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
              *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
              *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+             *     - `resolver_unavailable` (undefined): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
              *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
              *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
              *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
@@ -2802,6 +2911,7 @@ export interface operations {
                   | "smtp_protocol_error"
                   | "smtp_unknown_reply"
                   | "egress_blocked"
+                  | "resolver_unavailable"
                   | "probe_queue_full"
                   | "proxy_error"
                   | "internal_error"
@@ -3063,6 +3173,7 @@ export interface operations {
              *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
              *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
              *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+             *     - `resolver_unavailable` (undefined): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
              *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
              *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
              *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
@@ -3095,6 +3206,7 @@ export interface operations {
                   | "smtp_protocol_error"
                   | "smtp_unknown_reply"
                   | "egress_blocked"
+                  | "resolver_unavailable"
                   | "probe_queue_full"
                   | "proxy_error"
                   | "internal_error"
@@ -4632,6 +4744,15 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description The one error body (decisions §7) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   checkDomain: {
@@ -4735,6 +4856,15 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description The one error body (decisions §7) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   checkEmail: {
@@ -4797,6 +4927,7 @@ export interface operations {
              *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
              *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
              *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+             *     - `resolver_unavailable` (undefined): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
              *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
              *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
              *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
@@ -4828,6 +4959,7 @@ export interface operations {
               | "smtp_protocol_error"
               | "smtp_unknown_reply"
               | "egress_blocked"
+              | "resolver_unavailable"
               | "probe_queue_full"
               | "proxy_error"
               | "internal_error";
@@ -4906,6 +5038,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6144,6 +6285,101 @@ export interface operations {
               /** @description Lead validations and batch items counted toward the daily validation limit */
               validations: number;
             };
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            network: {
+              dns: {
+                /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                state: "ok" | "down" | "unknown";
+                /** @description When the path entered this state; null before the first check. */
+                since: string | null;
+                /** @description Why the path is down or unknown; null when ok. */
+                reason: string | null;
+              };
+              smtp: {
+                /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                state: "ok" | "down" | "unknown";
+                /** @description When the path entered this state; null before the first check. */
+                since: string | null;
+                /** @description Why the path is down or unknown; null when ok. */
+                reason: string | null;
+              };
+            };
+            /** @description End of the last round of checks; null before the first. */
+            checkedAt: string | null;
           };
         };
       };

@@ -27,6 +27,7 @@ import { leadsRoutes } from "./routes/leads.routes.js";
 import { paymentsRoutes } from "./routes/payments.routes.js";
 import { probeRoutes } from "./routes/probes.routes.js";
 import { sessionRoutes } from "./routes/session.routes.js";
+import { statusRoutes } from "./routes/status.routes.js";
 import { usageRoutes } from "./routes/usage.routes.js";
 import { webhooksRoutes } from "./routes/webhooks.routes.js";
 import { ErrorResponse } from "./schemas.js";
@@ -186,6 +187,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await webhooksRoutes(scope as App, deps);
     await sessionRoutes(scope as App, deps);
     await usageRoutes(scope as App, deps);
+    await statusRoutes(scope as App, deps);
   });
   await dashboardRoutes(app);
 
