@@ -70,6 +70,7 @@ export function trainVariant(
   return {
     version: 1,
     mode: "model",
+    combine: variant === "hybrid" ? "max" : "model",
     features,
     weights,
     bias,

@@ -39,6 +39,8 @@ export interface PageFacts {
   tags: Map<string, number>;
   /** Visible text of the first h1 (the headline), whitespace collapsed. */
   headline: string;
+  /** The robots meta tag's content, lowercased ("" when absent). */
+  robots: string;
 }
 
 const RAW_TEXT = new Set(["script", "style", "textarea", "title", "xmp", "noembed", "noframes"]);
@@ -69,6 +71,7 @@ export function scanHtml(html: string): PageFacts {
   const open: string[] = [];
   const tags = new Map<string, number>();
   let headline = "";
+  let robots = "";
   let headlineFrom = -1;
   let i = 0;
   const n = html.length;
@@ -123,6 +126,7 @@ export function scanHtml(html: string): PageFacts {
     if (name === "html" && tag.attrs.lang) lang = tag.attrs.lang.toLowerCase();
     if (name === "meta") {
       const equiv = (tag.attrs["http-equiv"] ?? "").toLowerCase();
+      if ((tag.attrs.name ?? "").toLowerCase() === "robots") robots = (tag.attrs.content ?? "").toLowerCase();
       if (equiv === "refresh") {
         const target = refreshTarget(tag.attrs.content ?? "");
         if (target) refs.push({ element: "refresh", url: target });
@@ -179,6 +183,7 @@ export function scanHtml(html: string): PageFacts {
     inlineScript,
     tags,
     headline,
+    robots,
   };
 }
 

@@ -41,6 +41,9 @@ export const STRUCTURE_FEATURES = [
   "list_items_log",
   "footer",
   "inline_script_log",
+  "software_ref",
+  "noindex",
+  "title_short",
 ] as const;
 
 export const WORDING_FEATURES = [
@@ -93,6 +96,7 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
   let foreignAnchors = 0;
   let contact = false;
   let adScript = false;
+  let software = false;
   let redirectForeign = false;
   const foreignCounts = new Map<string, number>();
   let refTotal = 0;
@@ -103,6 +107,8 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
     if (ref.element === "a" || ref.element === "area") anchors++;
     if (target === null) continue;
     const foreign = !ctx.ownHosts.has(target) && registrable(target) !== ownDomain;
+    if (foreign && lexicon.softwareHosts.some((h) => target === h || target.endsWith(`.${h}`)))
+      software = true;
     if (ref.element === "script" && AD_SCRIPT.test(raw)) adScript = true;
     if ((ref.element === "refresh" || ref.element === "js_redirect") && foreign) redirectForeign = true;
     if (ref.element === "link" || ref.element === "img") continue;
@@ -154,6 +160,10 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
   v.list_items_log = log(tag("li"), 100);
   v.footer = tag("footer") > 0 ? 1 : 0;
   v.inline_script_log = log(facts.inlineScript.length, 100_000);
+  v.software_ref = software ? 1 : 0;
+  v.noindex = facts.robots.includes("noindex") ? 1 : 0;
+  const titleWords = facts.title.trim() === "" ? 0 : facts.title.trim().split(/\s+/).length;
+  v.title_short = titleWords > 0 && titleWords <= 3 ? 1 : 0;
 
   const title = foldText(facts.title);
   const text = foldText(`${facts.headline} ${textHead} ${scriptSentences(facts)}`);

@@ -22,6 +22,8 @@ export interface Lexicon {
   phrases: Record<LexiconCategory, string[]>;
   /** The word "domain" in many languages, folded. */
   domainWords: string[];
+  /** Hosts of web-server, control-panel and server-OS projects ("Powered by" on default pages). */
+  softwareHosts: string[];
   languages: number;
 }
 
@@ -59,16 +61,18 @@ export function loadLexicon(path = LEXICON_PATH): Lexicon {
     string[]
   >;
   const domainWords: string[] = [];
+  const softwareHosts: string[] = [];
   const languages = new Set<string>();
   for (const line of readFileSync(path, "utf8").split(/\r?\n/).slice(1)) {
     const [category, lang, phrase] = line.split("\t");
     if (!category || !phrase) continue;
     const folded = foldText(phrase.trim());
-    if (lang) languages.add(lang);
+    if (lang && lang !== "-") languages.add(lang);
     if (category === "domain") domainWords.push(folded);
+    else if (category === "software") softwareHosts.push(folded);
     else if (category in phrases) phrases[category as LexiconCategory].push(folded);
   }
-  const lexicon = { phrases, domainWords, languages: languages.size };
+  const lexicon = { phrases, domainWords, softwareHosts, languages: languages.size };
   if (path === LEXICON_PATH) cached = lexicon;
   return lexicon;
 }

@@ -11,6 +11,8 @@ export interface ParkedModel {
   version: number;
   /** "model": the page's points come from the weights; "rules": the hand-written page rules decide. */
   mode: "model" | "rules";
+  /** "max": the page scores the higher of the model's points and the page rules' total; "model": the model's. */
+  combine: "max" | "model";
   features: string[];
   weights: number[];
   bias: number;
@@ -18,6 +20,8 @@ export interface ParkedModel {
   corpusHash: string;
   trainedOn: { pages: number; positives: number; groups: number };
   options: TrainOptions;
+  /** Held-out (leave-one-source-out) figures of each variant when this file was trained. */
+  selection?: Record<string, { recall: number; falseParked: number }>;
 }
 
 export interface TrainOptions {

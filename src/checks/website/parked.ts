@@ -102,6 +102,19 @@ const FOR_SALE_WEIGHT = 40;
 const LONG_PAGE_WORDING_CAP = 30;
 export const RANDOM_PATH_WEIGHT = 30;
 const WILDCARD_WEIGHT = 10;
+/** Features that are a specific sign of parking or a placeholder (lexicon hits count too). */
+const SPECIFIC_FEATURES = [
+  "lander_ref",
+  "sale_link",
+  "ad_script",
+  "redirect_foreign",
+  "software_ref",
+  "title_is_domain",
+  "headline_is_domain",
+  "rules_page",
+];
+/** The most a page without a specific sign scores: below the random-path probe's reach. */
+const UNSPECIFIC_CAP = PARKED_THRESHOLD - RANDOM_PATH_WEIGHT - 1;
 /** Evidence about the domain's infrastructure and serving, not the page: counted at rule weights. */
 const INFRA_SIGNALS: ReadonlySet<ParkedSignal> = new Set([
   "ns",
@@ -179,24 +192,35 @@ export function evaluateParked(
 }
 
 /**
- * The model's page points (its probability that the page is parked, in percent) plus the
- * infrastructure evidence at rule weights. The page rules' own observations stay in the list
- * with weight 0: their points reach the verdict through the model's rules_page feature.
+ * The page's points plus the infrastructure evidence at rule weights. The page's points are the
+ * model's probability that the page is parked, in percent; with `combine: "max"` the page rules'
+ * own total when it is higher (a strong rule, a known provider's script, decides alone). The side
+ * that did not set the points stays in the list with weight 0, so the list says what was seen and
+ * the weights add up to the score.
  */
 export function combineWithModel(
   inputs: ParkedInputs,
   assessment: PageAssessment,
   model: ParkedModel,
 ): ParkedVerdict {
-  const { rules, features } = assessment;
+  const { rules, features, rulesPageScore } = assessment;
   const x = features?.values ?? {};
-  const pagePoints = Math.round(100 * sigmoid(logit(model, x)));
+  // Page shape alone (short, few links) describes many small live sites too: without one specific
+  // sign the model's points stay below the probe's reach.
+  const specific = SPECIFIC_FEATURES.some((f) => (x[f] ?? 0) > 0) || Object.keys(features?.hits ?? {}).length > 0;
+  const raw = Math.round(100 * sigmoid(logit(model, x)));
+  const modelPoints = specific ? raw : Math.min(raw, UNSPECIFIC_CAP);
+  const rulesWin = model.combine === "max" && rulesPageScore >= modelPoints;
+  const pagePoints = rulesWin ? rulesPageScore : modelPoints;
   const infra = rules.evidence.filter((e) => INFRA_SIGNALS.has(e.signal) && e.signal !== "random_path");
   const ruleKind = typeWeights(rules.evidence);
+  const zero = (e: ParkedEvidence) => ({ ...e, weight: 0 });
+  const pageRules = rules.evidence.filter((e) => !INFRA_SIGNALS.has(e.signal));
+  const modelSays = modelEvidence(model, x, features?.hits ?? {}, modelPoints);
   const evidence: ParkedEvidence[] = [
     ...infra,
-    ...rules.evidence.filter((e) => !INFRA_SIGNALS.has(e.signal)).map((e) => ({ ...e, weight: 0 })),
-    ...modelEvidence(model, x, features?.hits ?? {}, pagePoints),
+    ...(rulesWin ? pageRules : pageRules.map(zero)),
+    ...(rulesWin ? modelSays.map(zero) : modelSays),
   ];
   if (pagePoints >= PARKED_THRESHOLD - RANDOM_PATH_WEIGHT && inputs.samePageAtRandomPath === true) {
     evidence.push(randomPathEvidence(evidence));
