@@ -144,7 +144,7 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
     const t = foldText(s)
       .trim()
       .replace(/[!.]+$/, "");
-    return DOMAIN_LIKE.test(t) || (label.length >= 4 && t.includes(label) && t.length <= label.length + 24);
+    return DOMAIN_LIKE.test(t) || (label.length >= 4 && t === label);
   };
   v.title_is_domain = facts.title && isDomain(facts.title) ? 1 : 0;
   v.headline_is_domain = facts.headline && isDomain(facts.headline) ? 1 : 0;

@@ -113,6 +113,10 @@ const SPECIFIC_FEATURES = [
   "headline_is_domain",
   "rules_page",
 ];
+/** internal_links_log of 5 internal links: a page with its own navigation. */
+const SECTION_LINKS = Math.log1p(5) / Math.log1p(100) - 1e-9;
+/** A parking or marketplace provider's marker on the page: lander or ad-feed script, for-sale deep link. */
+const PROVIDER_FEATURES = ["lander_ref", "sale_link", "ad_script", "redirect_foreign"];
 /** The most a page without a specific sign scores: below the random-path probe's reach. */
 const UNSPECIFIC_CAP = PARKED_THRESHOLD - RANDOM_PATH_WEIGHT - 1;
 /** Evidence about the domain's infrastructure and serving, not the page: counted at rule weights. */
@@ -149,6 +153,8 @@ export interface PageAssessment {
   features: PageFeatures | null;
   /** Points of the rules' page observations alone. */
   rulesPageScore: number;
+  /** Points of the rules' page observations other than generic placeholder wording ("coming soon"). */
+  specificRulesScore: number;
 }
 
 /** Rule evidence and page features: everything the verdict needs before the model weighs it. */
@@ -161,7 +167,11 @@ export function assessPage(
   const rules = ruleVerdict(inputs, indicators, facts);
   const pageOnly = rules.evidence.filter((e) => !INFRA_SIGNALS.has(e.signal));
   const rulesPageScore = scoreOf(pageOnly, rules.words);
-  if (!facts) return { rules, features: null, rulesPageScore };
+  const specificRulesScore = scoreOf(
+    pageOnly.filter((e) => e.strength === "strong" || e.type !== "placeholder"),
+    rules.words,
+  );
+  if (!facts) return { rules, features: null, rulesPageScore, specificRulesScore };
   const lander = new Set<ParkedSignal>(["script", "iframe", "form", "refresh", "js_redirect"]);
   const features = pageFeatures(
     facts,
@@ -175,7 +185,7 @@ export function assessPage(
     },
     lexicon,
   );
-  return { rules, features, rulesPageScore };
+  return { rules, features, rulesPageScore, specificRulesScore };
 }
 
 export function evaluateParked(
@@ -203,15 +213,23 @@ export function combineWithModel(
   assessment: PageAssessment,
   model: ParkedModel,
 ): ParkedVerdict {
-  const { rules, features, rulesPageScore } = assessment;
+  const { rules, features } = assessment;
   const x = features?.values ?? {};
   // Page shape alone (short, few links) describes many small live sites too: without one specific
   // sign the model's points stay below the probe's reach.
-  const specific = SPECIFIC_FEATURES.some((f) => (x[f] ?? 0) > 0) || Object.keys(features?.hits ?? {}).length > 0;
+  const specific =
+    SPECIFIC_FEATURES.some((f) => (x[f] ?? 0) > 0) || Object.keys(features?.hits ?? {}).length > 0;
   const raw = Math.round(100 * sigmoid(logit(model, x)));
   const modelPoints = specific ? raw : Math.min(raw, UNSPECIFIC_CAP);
-  const rulesWin = model.combine === "max" && rulesPageScore >= modelPoints;
-  const pagePoints = rulesWin ? rulesPageScore : modelPoints;
+  // "Coming soon" on a page with its own navigation is a section of a live site, not a site
+  // that is not built yet: generic placeholder wording does not decide there.
+  const section =
+    (x.internal_links_log ?? 0) >= SECTION_LINKS && !PROVIDER_FEATURES.some((f) => (x[f] ?? 0) > 0);
+  const onlyConstruction = Object.keys(features?.hits ?? {}).every((c) => c === "construction");
+  const rulesPoints = section ? assessment.specificRulesScore : assessment.rulesPageScore;
+  const pageModel = section && onlyConstruction ? Math.min(modelPoints, UNSPECIFIC_CAP) : modelPoints;
+  const rulesWin = model.combine === "max" && rulesPoints >= pageModel;
+  const pagePoints = rulesWin ? rulesPoints : pageModel;
   const infra = rules.evidence.filter((e) => INFRA_SIGNALS.has(e.signal) && e.signal !== "random_path");
   const ruleKind = typeWeights(rules.evidence);
   const zero = (e: ParkedEvidence) => ({ ...e, weight: 0 });
