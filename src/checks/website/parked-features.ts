@@ -81,6 +81,8 @@ export interface PageFeatures {
 }
 
 const LEXICON_TEXT_CHARS = 8000;
+/** Lexicon hits count in full on a page of at most this many words, in proportion beyond. */
+const DENSE_WORDS = 200;
 const log = (n: number, top: number) => Math.min(1, Math.log1p(n) / Math.log1p(top));
 const DOMAIN_LIKE = /^(www\.)?[a-z0-9\u00c0-\uffff-]+(\.[a-z0-9\u00c0-\uffff-]+)*\.[a-z\u00c0-\uffff]{2,}$/;
 const AD_SCRIPT = /adsense\/domains|\/caf\.js|syndicatedsearch|afs\/ads|parking|lander|domainpark|\/park[./]/;
@@ -171,9 +173,11 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
   const textHits = lexiconHits(text, lexicon);
   const hits: Record<string, string[]> = {};
   let categories = 0;
+  const density = Math.min(1, DENSE_WORDS / Math.max(1, words));
   for (const c of LEXICON_CATEGORIES) {
     const n = new Set([...titleHits[c], ...textHits[c]]).size;
-    v[`lex_${c}_text`] = Math.min(3, textHits[c].length) / 3;
+    // Phrases per page, not per site: a long page that mentions "make an offer" once is a shop.
+    v[`lex_${c}_text`] = (Math.min(3, textHits[c].length) / 3) * density;
     v[`lex_${c}_title`] = titleHits[c].length > 0 ? 1 : 0;
     v[`lex_${c}_short`] = n > 0 && words <= 150 ? 1 : 0;
     if (n > 0) {
@@ -181,7 +185,7 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
       hits[c] = [...new Set([...titleHits[c], ...textHits[c]])];
     }
   }
-  v.lex_categories = Math.min(3, categories) / 3;
+  v.lex_categories = (Math.min(3, categories) / 3) * density;
   v.domain_density = Math.min(1, (10 * domainWordCount(`${title} ${text}`, lexicon)) / Math.max(words, 10));
   v.rules_page = Math.min(100, ctx.rulesPageScore) / 100;
   return { values: v, hits };

@@ -111,8 +111,12 @@ const SPECIFIC_FEATURES = [
   "software_ref",
   "title_is_domain",
   "headline_is_domain",
-  "rules_page",
 ];
+/** The page rules' points (rules_page) that count as a specific sign: a medium observation. */
+const SPECIFIC_RULES = 0.3;
+/** A lexicon feature this high is a specific sign: a hit in the title, or a phrase on a short page
+ *  ("related searches" and its kin are too common to be one). */
+const SPECIFIC_WORDING = 0.3;
 /** internal_links_log of 5 internal links: a page with its own navigation. */
 const SECTION_LINKS = Math.log1p(5) / Math.log1p(100) - 1e-9;
 /** A parking or marketplace provider's marker on the page: lander or ad-feed script, for-sale deep link. */
@@ -218,7 +222,9 @@ export function combineWithModel(
   // Page shape alone (short, few links) describes many small live sites too: without one specific
   // sign the model's points stay below the probe's reach.
   const specific =
-    SPECIFIC_FEATURES.some((f) => (x[f] ?? 0) > 0) || Object.keys(features?.hits ?? {}).length > 0;
+    SPECIFIC_FEATURES.some((f) => (x[f] ?? 0) > 0) ||
+    (x.rules_page ?? 0) >= SPECIFIC_RULES ||
+    Object.entries(x).some(([f, v]) => /^lex_(?!ads|categories)/.test(f) && v >= SPECIFIC_WORDING);
   const raw = Math.round(100 * sigmoid(logit(model, x)));
   const modelPoints = specific ? raw : Math.min(raw, UNSPECIFIC_CAP);
   // "Coming soon" on a page with its own navigation is a section of a live site, not a site

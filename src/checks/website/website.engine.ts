@@ -13,7 +13,13 @@ import { collectDnsEvidence, type DnsEvidence, hasWildcardDns, NO_DNS_EVIDENCE }
 import { scanHtml } from "./html-scan.js";
 import { type ProbeResult, probeUrl } from "./http-probe.js";
 import { type NormalizedWebsite, normalizeWebsite } from "./normalize.js";
-import { evaluateParked, PARKED_THRESHOLD, type ParkedVerdict, RANDOM_PATH_WEIGHT } from "./parked.js";
+import {
+  evaluateParked,
+  PARKED_THRESHOLD,
+  type ParkedDetector,
+  type ParkedVerdict,
+  RANDOM_PATH_WEIGHT,
+} from "./parked.js";
 import { loadParkingIndicators, type ParkingIndicators } from "./parking-indicators.js";
 import type {
   AttemptOutcome,
@@ -41,6 +47,8 @@ export interface WebsiteEngineOptions {
   maxRedirects?: number;
   /** Preloaded indicators, or a path to a TSV in the parking-indicators format. */
   indicators?: ParkingIndicators | string;
+  /** The page model and lexicon (default: the committed data/parked-model.json; model null: rules alone). */
+  parkedDetector?: ParkedDetector;
   /**
    * Ask a random path of the same host when the page looks parked but falls short of the
    * threshold by no more than the corroboration weight (default true): a lander answers every
@@ -176,6 +184,7 @@ export class WebsiteEngine {
         wildcardDns,
       },
       this.indicators,
+      this.options.parkedDetector,
     );
   }
 
