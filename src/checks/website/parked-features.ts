@@ -5,13 +5,7 @@
 // keys its weights by them). See docs/decisions/0011-parked-page-evidence.md.
 import { getDomain } from "tldts";
 import type { PageFacts } from "./html-scan.js";
-import {
-  domainWordCount,
-  foldText,
-  LEXICON_CATEGORIES,
-  type Lexicon,
-  lexiconHits,
-} from "./parked-lexicon.js";
+import { foldText, LEXICON_CATEGORIES, type Lexicon, scanLexicon } from "./parked-lexicon.js";
 
 export const STRUCTURE_FEATURES = [
   "words_log",
@@ -169,8 +163,10 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
 
   const title = foldText(facts.title);
   const text = foldText(`${facts.headline} ${textHead} ${scriptSentences(facts)}`);
-  const titleHits = lexiconHits(title, lexicon);
-  const textHits = lexiconHits(text, lexicon);
+  const titleScan = scanLexicon(title, lexicon);
+  const textScan = scanLexicon(text, lexicon);
+  const titleHits = titleScan.hits;
+  const textHits = textScan.hits;
   const hits: Record<string, string[]> = {};
   let categories = 0;
   const density = Math.min(1, DENSE_WORDS / Math.max(1, words));
@@ -186,7 +182,7 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
     }
   }
   v.lex_categories = (Math.min(3, categories) / 3) * density;
-  v.domain_density = Math.min(1, (10 * domainWordCount(`${title} ${text}`, lexicon)) / Math.max(words, 10));
+  v.domain_density = Math.min(1, (10 * (titleScan.domainWords + textScan.domainWords)) / Math.max(words, 10));
   v.rules_page = Math.min(100, ctx.rulesPageScore) / 100;
   return { values: v, hits };
 }

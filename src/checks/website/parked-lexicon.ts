@@ -25,6 +25,10 @@ export interface Lexicon {
   /** Hosts of web-server, control-panel and server-OS projects ("Powered by" on default pages). */
   softwareHosts: string[];
   languages: number;
+  /** Phrases of spaced scripts by their first two characters (prefixKey), matched at word starts. */
+  byPrefix: Map<number, { phrase: string; category: LexiconCategory | "domain" }[]>;
+  /** Phrases of scripts written without spaces (CJK, Thai), matched anywhere. */
+  unspaced: { phrase: string; category: LexiconCategory | "domain" }[];
 }
 
 export const LEXICON_PATH = fileURLToPath(new URL("./data/parked-lexicon.tsv", import.meta.url));
@@ -72,31 +76,68 @@ export function loadLexicon(path = LEXICON_PATH): Lexicon {
     else if (category === "software") softwareHosts.push(folded);
     else if (category in phrases) phrases[category as LexiconCategory].push(folded);
   }
-  const lexicon = { phrases, domainWords, softwareHosts, languages: languages.size };
+  const byPrefix = new Map<number, { phrase: string; category: LexiconCategory | "domain" }[]>();
+  const unspaced: { phrase: string; category: LexiconCategory | "domain" }[] = [];
+  const add = (phrase: string, category: LexiconCategory | "domain") => {
+    if (UNSPACED.test(phrase)) unspaced.push({ phrase, category });
+    else
+      byPrefix.set(prefixKey(phrase, 0), [
+        ...(byPrefix.get(prefixKey(phrase, 0)) ?? []),
+        { phrase, category },
+      ]);
+  };
+  for (const c of LEXICON_CATEGORIES) for (const p of phrases[c]) add(p, c);
+  for (const w of domainWords) add(w, "domain");
+  const lexicon = { phrases, domainWords, softwareHosts, languages: languages.size, byPrefix, unspaced };
   if (path === LEXICON_PATH) cached = lexicon;
   return lexicon;
 }
 
 export type LexiconHits = Record<LexiconCategory, string[]>;
 
-/** The phrases of each category found in already folded text. */
-export function lexiconHits(folded: string, lexicon: Lexicon): LexiconHits {
-  const hits = {} as LexiconHits;
-  for (const category of LEXICON_CATEGORIES) {
-    hits[category] = lexicon.phrases[category].filter((p) => folded.includes(p));
-  }
-  return hits;
+export interface LexiconScan {
+  hits: LexiconHits;
+  /** Occurrences of "domain" (any language). */
+  domainWords: number;
 }
 
-/** Occurrences of "domain" (any language) in folded text. */
-export function domainWordCount(folded: string, lexicon: Lexicon): number {
-  let n = 0;
-  for (const word of lexicon.domainWords) {
-    let at = folded.indexOf(word);
-    while (at !== -1 && n < 100) {
-      n++;
-      at = folded.indexOf(word, at + word.length);
+/**
+ * The phrases of each category found in already folded text, and the count of "domain" words.
+ * Spaced scripts are matched where a word starts (so "hosting" is not found in "ghosting"), by
+ * their first two characters: one pass over the text, not one search per phrase.
+ */
+export function scanLexicon(folded: string, lexicon: Lexicon): LexiconScan {
+  const hits = Object.fromEntries(LEXICON_CATEGORIES.map((c) => [c, [] as string[]])) as LexiconHits;
+  let domainWords = 0;
+  const found = (phrase: string, category: LexiconCategory | "domain") => {
+    if (category === "domain") domainWords++;
+    else if (!hits[category].includes(phrase)) hits[category].push(phrase);
+  };
+  let previousIsWord = false;
+  for (let i = 0; i < folded.length; i++) {
+    const isWord = isWordChar(folded.charCodeAt(i));
+    if (isWord && !previousIsWord) {
+      const candidates = lexicon.byPrefix.get(prefixKey(folded, i));
+      if (candidates)
+        for (const { phrase, category } of candidates)
+          if (folded.startsWith(phrase, i)) found(phrase, category);
     }
+    previousIsWord = isWord;
   }
-  return n;
+  if (UNSPACED.test(folded)) {
+    for (const { phrase, category } of lexicon.unspaced) if (folded.includes(phrase)) found(phrase, category);
+  }
+  return { hits, domainWords: Math.min(domainWords, 100) };
 }
+
+function prefixKey(s: string, at: number): number {
+  return s.charCodeAt(at) * 65536 + (s.charCodeAt(at + 1) || 0);
+}
+
+/** Folded text is lowercase: ASCII digits and letters, and every non-ASCII character but spaces and punctuation. */
+function isWordChar(c: number): boolean {
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+  return !(c === 0xa0 || (c >= 0x2000 && c <= 0x206f) || (c >= 0x3000 && c <= 0x303f));
+}
+/** Scripts written without spaces between words: Han, Kana, Hangul, Thai. */
+const UNSPACED = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u0e00-\u0e7f]/;

@@ -166,6 +166,7 @@ export function assessPage(
   inputs: ParkedInputs,
   indicators: ParkingIndicators,
   lexicon: Lexicon,
+  withFeatures = true,
 ): PageAssessment {
   const facts = inputs.body ? scanHtml(inputs.body) : null;
   const rules = ruleVerdict(inputs, indicators, facts);
@@ -175,7 +176,7 @@ export function assessPage(
     pageOnly.filter((e) => e.strength === "strong" || e.type !== "placeholder"),
     rules.words,
   );
-  if (!facts) return { rules, features: null, rulesPageScore, specificRulesScore };
+  if (!facts || !withFeatures) return { rules, features: null, rulesPageScore, specificRulesScore };
   const lander = new Set<ParkedSignal>(["script", "iframe", "form", "refresh", "js_redirect"]);
   const features = pageFeatures(
     facts,
@@ -197,8 +198,9 @@ export function evaluateParked(
   indicators: ParkingIndicators,
   detector: ParkedDetector = bundledDetector(),
 ): ParkedVerdict {
-  const assessment = assessPage(inputs, indicators, detector.lexicon);
-  if (!detector.model || detector.model.mode === "rules" || !assessment.features) {
+  const rulesOnly = !detector.model || detector.model.mode === "rules";
+  const assessment = assessPage(inputs, indicators, detector.lexicon, !rulesOnly);
+  if (rulesOnly || !detector.model || !assessment.features) {
     const { words: _, ...verdict } = assessment.rules;
     return verdict;
   }
