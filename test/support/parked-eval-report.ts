@@ -23,7 +23,7 @@ import {
  * the target. Never set from in-corpus figures.
  */
 export const TARGET = { recall: 0.9, falseParked: 0.01, groupRecall: 0.75 };
-export const GATE = { recall: 0.85, falseParked: 0.015, groupRecall: 0.5, minGroupPositives: 4 };
+export const GATE = { recall: 0.83, falseParked: 0.015, groupRecall: 0.5, minGroupPositives: 4 };
 export const SAMPLE = { folds: 40, seed: 20261128 };
 
 export interface EvaluationResult {

@@ -36,7 +36,7 @@ export const DEFAULT_TRAIN_OPTIONS: TrainOptions = {
   iterations: 1500,
   learningRate: 0.5,
   l2: 0.002,
-  negativeWeight: 2,
+  negativeWeight: 1,
 };
 
 export const MODEL_PATH = fileURLToPath(new URL("./data/parked-model.json", import.meta.url));
