@@ -10,6 +10,7 @@ import { type ChildProcess, fork } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { Agent, interceptors, request } from "undici";
+import { loadLexicon } from "../src/checks/website/parked-lexicon.js";
 import { WebsiteEngine } from "../src/checks/website/website.engine.js";
 import { DnsResolver } from "../src/net/dns.js";
 import { HttpClient } from "../src/net/http-client.js";
@@ -40,6 +41,8 @@ interface Stats {
   p99Ms: number;
   peakRssMb: number;
   failures: number;
+  /** User and system CPU of the side's process per check: less sensitive to a busy machine than checks/s. */
+  cpuMsPerCheck: number;
 }
 
 const self = fileURLToPath(import.meta.url);
@@ -101,7 +104,9 @@ async function client(kind: Side): Promise<void> {
     peakRss = Math.max(peakRss, process.memoryUsage.rss());
   }, 20);
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const { latencies, failures } = await drive(run, fixture.urls.slice(0, CHECKS), CONCURRENCY);
+  const cpu = process.cpuUsage(cpuBefore);
   const wallMs = performance.now() - started;
   clearInterval(sampler);
   peakRss = Math.max(peakRss, process.memoryUsage.rss());
@@ -120,6 +125,7 @@ async function client(kind: Side): Promise<void> {
     p99Ms: percentile(latencies, 0.99),
     peakRssMb: peakRss / 1024 / 1024,
     failures,
+    cpuMsPerCheck: (cpu.user + cpu.system) / 1000 / Math.max(1, latencies.length),
   };
   resolver.close();
   // A peer's client may keep sockets or timers alive: the child's work is done once it reported.
@@ -136,6 +142,10 @@ function engineRunner(dns: DnsResolver, fixture: Fixture): Runner {
     fallbackTimeoutMs: 15_000,
     totalDeadlineMs: 30_000,
     client: new HttpClient({ dns, allowPrivateTargets: true, ca: fixture.ca }),
+    // BENCH_PARKED=rules: the page rules alone, to tell the page model's cost from the rest.
+    ...(process.env.BENCH_PARKED === "rules"
+      ? { parkedDetector: { model: null, lexicon: loadLexicon() } }
+      : {}),
   });
   return async (url) => (await engine.check(url)).status === "active";
 }
@@ -242,7 +252,7 @@ async function main(): Promise<void> {
       const measured = await measure(side, fixture);
       stats.set(side, measured);
       console.log(
-        `  ${measured.label}: ${measured.perSecond.toFixed(0)} checks/s, ${measured.failures} failures`,
+        `  ${measured.label}: ${measured.perSecond.toFixed(0)} checks/s, ${measured.cpuMsPerCheck.toFixed(2)} CPU ms/check, ${measured.failures} failures`,
       );
     }
     const base = stats.get("baseline")!;
@@ -259,6 +269,7 @@ async function main(): Promise<void> {
           failures: s.failures,
           "wall ms": s.wallMs.toFixed(0),
           "/ baseline": (s.perSecond / base.perSecond).toFixed(2),
+          "CPU ms/check": s.cpuMsPerCheck.toFixed(2),
         };
       }),
     );
