@@ -35,8 +35,10 @@ const page = (file: string): string => {
   assert.ok(row, file);
   return readPage(row);
 };
-/** A real live page (a news article) and a real undecided-looking one (a bare coming-soon page). */
+/** A real live page (a news article). */
 const LIVE_PAGE = "live/readability-bbc-1.html.gz";
+/** Short of the threshold by the rules alone: "reserved" wording on a page with some text. */
+const UNDECIDED_PAGE = `<title>Welcome</title><p>This domain is reserved.</p><p>${"lorem ".repeat(80)}</p>`;
 
 describe("parked infrastructure evidence against the local DNS server", () => {
   let dnsServer: TestDnsServer;
@@ -50,8 +52,12 @@ describe("parked infrastructure evidence against the local DNS server", () => {
     const pki = await createTestPki();
     ca = pki.ca.cert;
     sites = await startSites(
-      { "ns-parked.test": { body: page(LIVE_PAGE) }, "live.test": { body: page(LIVE_PAGE) } },
-      { fallback: await pki.issue(["ns-parked.test", "live.test"]) },
+      {
+        "ns-parked.test": { body: page(LIVE_PAGE) },
+        "live.test": { body: page(LIVE_PAGE) },
+        "wild.test": { body: UNDECIDED_PAGE },
+      },
+      { fallback: await pki.issue(["ns-parked.test", "live.test", "wild.test"]) },
     );
   });
 
@@ -135,7 +141,36 @@ describe("parked infrastructure evidence against the local DNS server", () => {
     assert.ok(!asked.some((q) => /^A [a-z0-9]{12}\.live\.test$/.test(q)), "and no wildcard lookup");
   });
 
-  it("an undecided page asks a random path and a random subdomain, and counts wildcard DNS", () => {
+  it("the engine asks a random path and a random subdomain only for an undecided page, and counts wildcard DNS", async () => {
+    const engine = new WebsiteEngine({
+      dns,
+      client: new HttpClient({
+        dns,
+        allowPrivateTargets: true,
+        httpPort: sites.httpPort,
+        httpsPort: sites.httpsPort,
+        ca,
+      }),
+      firstTryTimeoutMs: 3_000,
+      retryTimeoutMs: 3_000,
+      fallbackTimeoutMs: 3_000,
+      totalDeadlineMs: 10_000,
+      random: () => 0,
+      parkedDetector: { model: null, lexicon: loadLexicon() },
+    });
+    const before = dnsServer.queries.length;
+    const r = await engine.check("http://wild.test/");
+    assert.ok(
+      dnsServer.queries.slice(before).includes("A aaaaaaaaaaaa.wild.test"),
+      "a random label was resolved",
+    );
+    assert.deepEqual(r.details.parked.randomPath, { url: "http://wild.test/aaaaaaaaaaaa", samePage: true });
+    const signals = r.details.parked.evidence.map((e) => e.signal);
+    assert.ok(signals.includes("wildcard_dns") && signals.includes("random_path"), signals.join());
+    assert.equal(r.isParked, true);
+  });
+
+  it("wildcard DNS adds 10 points to an undecided page", () => {
     const lexicon = loadLexicon();
     const undecided: ParkedInputs = {
       host: "wild.test",
