@@ -87,6 +87,16 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
   const v: Record<string, number> = {};
   const words = facts.wordCount;
   const ownDomain = registrable(ctx.host);
+  // A page links the same few hosts many times: each host's registrable domain is looked up once.
+  const domains = new Map<string, string>();
+  const domainOf = (host: string) => {
+    let d = domains.get(host);
+    if (d === undefined) {
+      d = registrable(host);
+      domains.set(host, d);
+    }
+    return d;
+  };
   let anchors = 0;
   let internal = 0;
   let foreignAnchors = 0;
@@ -102,7 +112,7 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
     const target = hostOf(ref.url, ctx.base);
     if (ref.element === "a" || ref.element === "area") anchors++;
     if (target === null) continue;
-    const foreign = !ctx.ownHosts.has(target) && registrable(target) !== ownDomain;
+    const foreign = !ctx.ownHosts.has(target) && domainOf(target) !== ownDomain;
     if (foreign && lexicon.softwareHosts.some((h) => target === h || target.endsWith(`.${h}`)))
       software = true;
     if (ref.element === "script" && AD_SCRIPT.test(raw)) adScript = true;
@@ -114,7 +124,7 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
       continue;
     }
     if (ref.element === "a" || ref.element === "area") foreignAnchors++;
-    const key = registrable(target);
+    const key = domainOf(target);
     foreignCounts.set(key, (foreignCounts.get(key) ?? 0) + 1);
   }
   const top = Math.max(0, ...foreignCounts.values());

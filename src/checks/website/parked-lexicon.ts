@@ -25,8 +25,8 @@ export interface Lexicon {
   /** Hosts of web-server, control-panel and server-OS projects ("Powered by" on default pages). */
   softwareHosts: string[];
   languages: number;
-  /** Phrases of spaced scripts by their first two characters (prefixKey), matched at word starts. */
-  byPrefix: Map<number, { phrase: string; category: LexiconCategory | "domain" }[]>;
+  /** Phrases of spaced scripts by their first three characters, matched at word starts. */
+  byPrefix: Map<string, { phrase: string; category: LexiconCategory | "domain" }[]>;
   /** Phrases of scripts written without spaces (CJK, Thai), matched anywhere. */
   unspaced: { phrase: string; category: LexiconCategory | "domain" }[];
 }
@@ -48,6 +48,8 @@ const SPELLED: Record<string, string> = {
 
 /** Lowercase, marks dropped (NFD), a few letters spelled out, whitespace collapsed. */
 export function foldText(s: string): string {
+  // Most pages are ASCII: nothing to decompose or spell out there.
+  if (!NON_ASCII.test(s)) return s.toLowerCase().replace(/\s+/g, " ");
   return s
     .toLowerCase()
     .normalize("NFD")
@@ -55,6 +57,8 @@ export function foldText(s: string): string {
     .replace(/[łøæœßđıё\u2019\u2018]/g, (c) => SPELLED[c] ?? c)
     .replace(/\s+/g, " ");
 }
+
+const NON_ASCII = /[^\x00-\x7f]/;
 
 let cached: Lexicon | null = null;
 
@@ -76,15 +80,12 @@ export function loadLexicon(path = LEXICON_PATH): Lexicon {
     else if (category === "software") softwareHosts.push(folded);
     else if (category in phrases) phrases[category as LexiconCategory].push(folded);
   }
-  const byPrefix = new Map<number, { phrase: string; category: LexiconCategory | "domain" }[]>();
+  const byPrefix = new Map<string, { phrase: string; category: LexiconCategory | "domain" }[]>();
   const unspaced: { phrase: string; category: LexiconCategory | "domain" }[] = [];
   const add = (phrase: string, category: LexiconCategory | "domain") => {
     if (UNSPACED.test(phrase)) unspaced.push({ phrase, category });
     else
-      byPrefix.set(prefixKey(phrase, 0), [
-        ...(byPrefix.get(prefixKey(phrase, 0)) ?? []),
-        { phrase, category },
-      ]);
+      byPrefix.set(phrase.slice(0, 3), [...(byPrefix.get(phrase.slice(0, 3)) ?? []), { phrase, category }]);
   };
   for (const c of LEXICON_CATEGORIES) for (const p of phrases[c]) add(p, c);
   for (const w of domainWords) add(w, "domain");
@@ -104,7 +105,7 @@ export interface LexiconScan {
 /**
  * The phrases of each category found in already folded text, and the count of "domain" words.
  * Spaced scripts are matched where a word starts (so "hosting" is not found in "ghosting"), by
- * their first two characters: one pass over the text, not one search per phrase.
+ * their first three characters: one pass over the text, not one search per phrase.
  */
 export function scanLexicon(folded: string, lexicon: Lexicon): LexiconScan {
   const hits = Object.fromEntries(LEXICON_CATEGORIES.map((c) => [c, [] as string[]])) as LexiconHits;
@@ -117,7 +118,7 @@ export function scanLexicon(folded: string, lexicon: Lexicon): LexiconScan {
   for (let i = 0; i < folded.length; i++) {
     const isWord = isWordChar(folded.charCodeAt(i));
     if (isWord && !previousIsWord) {
-      const candidates = lexicon.byPrefix.get(prefixKey(folded, i));
+      const candidates = lexicon.byPrefix.get(folded.slice(i, i + 3));
       if (candidates)
         for (const { phrase, category } of candidates)
           if (folded.startsWith(phrase, i)) found(phrase, category);
@@ -128,10 +129,6 @@ export function scanLexicon(folded: string, lexicon: Lexicon): LexiconScan {
     for (const { phrase, category } of lexicon.unspaced) if (folded.includes(phrase)) found(phrase, category);
   }
   return { hits, domainWords: Math.min(domainWords, 100) };
-}
-
-function prefixKey(s: string, at: number): number {
-  return s.charCodeAt(at) * 65536 + (s.charCodeAt(at + 1) || 0);
 }
 
 /** Folded text is lowercase: ASCII digits and letters, and every non-ASCII character but spaces and punctuation. */
