@@ -58,7 +58,7 @@ export function foldText(s: string): string {
     .replace(/\s+/g, " ");
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[^ -~\t\n\r\f\v]/;
 
 let cached: Lexicon | null = null;
 
