@@ -2272,7 +2272,7 @@ export interface operations {
               websiteParkedKind: ("parked" | "placeholder") | null;
               websiteParkedEvidence:
                 | {
-                    /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page or random_path */
+                    /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page, random_path or wildcard_dns; the page model's contributions are structure, wording or rules (ADR 0011) */
                     signal: string;
                     /** @description What was observed (a host, a URL, the matched pattern) */
                     value: string;
@@ -2574,7 +2574,7 @@ export interface operations {
             websiteParkedKind: ("parked" | "placeholder") | null;
             websiteParkedEvidence:
               | {
-                  /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page or random_path */
+                  /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page, random_path or wildcard_dns; the page model's contributions are structure, wording or rules (ADR 0011) */
                   signal: string;
                   /** @description What was observed (a host, a URL, the matched pattern) */
                   value: string;
@@ -2926,7 +2926,7 @@ export interface operations {
             websiteParkedKind: ("parked" | "placeholder") | null;
             websiteParkedEvidence:
               | {
-                  /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page or random_path */
+                  /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page, random_path or wildcard_dns; the page model's contributions are structure, wording or rules (ADR 0011) */
                   signal: string;
                   /** @description What was observed (a host, a URL, the matched pattern) */
                   value: string;
@@ -3221,7 +3221,7 @@ export interface operations {
             websiteParkedKind: ("parked" | "placeholder") | null;
             websiteParkedEvidence:
               | {
-                  /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page or random_path */
+                  /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page, random_path or wildcard_dns; the page model's contributions are structure, wording or rules (ADR 0011) */
                   signal: string;
                   /** @description What was observed (a host, a URL, the matched pattern) */
                   value: string;

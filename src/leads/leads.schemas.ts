@@ -72,7 +72,7 @@ export const RatingFactor = Type.Object({
 export const ParkedEvidenceItem = Type.Object({
   signal: Type.String({
     description:
-      "Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page or random_path",
+      "Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page, random_path or wildcard_dns; the page model's contributions are structure, wording or rules (ADR 0011)",
   }),
   value: Type.String({ description: "What was observed (a host, a URL, the matched pattern)" }),
   provider: Type.String(),
