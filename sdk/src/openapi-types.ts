@@ -2224,7 +2224,7 @@ export interface operations {
                *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
                *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
                *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
-               *     - `resolver_unavailable` (undefined): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
+               *     - `resolver_unavailable` (Our DNS resolver is unreliable; retried): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
                *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
                *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
                *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
@@ -2526,7 +2526,7 @@ export interface operations {
              *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
              *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
              *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
-             *     - `resolver_unavailable` (undefined): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
+             *     - `resolver_unavailable` (Our DNS resolver is unreliable; retried): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
              *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
              *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
              *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
@@ -2878,7 +2878,7 @@ export interface operations {
              *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
              *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
              *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
-             *     - `resolver_unavailable` (undefined): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
+             *     - `resolver_unavailable` (Our DNS resolver is unreliable; retried): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
              *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
              *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
              *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
@@ -3173,7 +3173,7 @@ export interface operations {
              *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
              *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
              *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
-             *     - `resolver_unavailable` (undefined): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
+             *     - `resolver_unavailable` (Our DNS resolver is unreliable; retried): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
              *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
              *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
              *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
@@ -4927,7 +4927,7 @@ export interface operations {
              *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
              *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
              *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
-             *     - `resolver_unavailable` (undefined): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
+             *     - `resolver_unavailable` (Our DNS resolver is unreliable; retried): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
              *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
              *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
              *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
