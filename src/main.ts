@@ -21,6 +21,7 @@ import { CreditsService } from "./credits/credits.service.js";
 import { EventBus } from "./events/events.js";
 import { EventsRepo } from "./events/events.repo.js";
 import { type App, buildApp } from "./http/app.js";
+import { createIntegrations, type IntegrationsServices } from "./integrations/create-integrations.js";
 import { createDomainIntel } from "./intel/create-domain-intel.js";
 import type { DomainIntelEngine } from "./intel/domain-intel.js";
 import type { JobDefinition } from "./jobs/catalog.js";
@@ -80,6 +81,7 @@ export interface Services {
   emailChecks: EmailChecksService;
   websiteChecks: WebsiteChecksService;
   webhooks: WebhooksService;
+  integrations: IntegrationsServices;
   sweeper: StalledWorkSweeper;
   queue: JobQueue;
   /** Every background job kind with its policy and handler (see src/jobs/catalog.ts). */
@@ -312,6 +314,8 @@ export async function createServices(
   adHocCallback = async (url, payload) => {
     await webhooks.sendAdHocCallback(url, payload);
   };
+  const integrations = createIntegrations({ config, database, clock, dns });
+  await integrations.services.connections.assertCanOpenStoredCredentials();
   const sweeper = new StalledWorkSweeper({
     database,
     clock,
@@ -331,6 +335,7 @@ export async function createServices(
       ...batchJobDefinitions(batchRunner, leadValidation, queue),
       ...emailChecks.jobDefinitions(),
       ...webhookJobs,
+      ...integrations.jobs,
       sweeper.jobDefinition(),
     ]),
   );
@@ -362,6 +367,7 @@ export async function createServices(
     emailChecks,
     websiteChecks,
     webhooks,
+    integrations: integrations.services,
     sweeper,
     queue,
     jobCatalog,

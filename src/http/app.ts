@@ -17,6 +17,7 @@ import { RATE_LIMIT_HEADERS, RateLimits } from "./rate-limit.js";
 import { adminRoutes } from "./routes/admin.routes.js";
 import { batchesRoutes } from "./routes/batches.routes.js";
 import { checksRoutes } from "./routes/checks.routes.js";
+import { connectionsRoutes } from "./routes/connections.routes.js";
 import { creditsRoutes } from "./routes/credits.routes.js";
 import { keysRoutes } from "./routes/keys.routes.js";
 import { leadsRoutes } from "./routes/leads.routes.js";
@@ -175,6 +176,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await webhooksRoutes(scope as App, deps);
     await sessionRoutes(scope as App, deps);
     await usageRoutes(scope as App, deps);
+    await connectionsRoutes(scope as App, deps);
   });
   await dashboardRoutes(app);
 

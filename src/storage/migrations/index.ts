@@ -12,6 +12,8 @@ import * as m0009 from "./0009-job-lifecycle.js";
 import * as m0010 from "./0010-lead-search-tags.js";
 import * as m0011 from "./0011-payments.js";
 import * as m0012 from "./0012-lead-search-deferred.js";
+import * as m0030 from "./0030-integrations.js";
+import * as m0031 from "./0031-lead-external-source.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-foundation": m0001,
@@ -26,4 +28,6 @@ export const migrations: Record<string, Migration> = {
   "0010-lead-search-tags": m0010,
   "0011-payments": m0011,
   "0012-lead-search-deferred": m0012,
+  "0030-integrations": m0030,
+  "0031-lead-external-source": m0031,
 };

@@ -1,0 +1,99 @@
+import { Type } from "@sinclair/typebox";
+import { Connection, ConnectionCreateBody } from "../../integrations/integrations.schemas.js";
+import { AppError, notFound, validationError } from "../../lib/errors.js";
+import type { App, AppDeps } from "../app-types.js";
+import { principalOf } from "../auth.js";
+import { DATA_SECURITY } from "../schemas.js";
+
+const ConnectionParams = Type.Object({ connectionId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export async function connectionsRoutes(app: App, deps: AppDeps): Promise<void> {
+  const integrations = deps.integrations;
+  if (!integrations) return;
+  const { connections } = integrations;
+  const common = { tags: ["connections"], security: DATA_SECURITY };
+  const config = { auth: "data" as const };
+
+  app.post(
+    "/v1/connections",
+    {
+      config,
+      schema: {
+        ...common,
+        operationId: "createConnection",
+        summary: "Connect a HubSpot account (private-app token) or a Google service account; verified first",
+        body: ConnectionCreateBody,
+        response: { 201: Connection },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await connections.create(principalOf(request).accountId, request.body);
+      switch (outcome.kind) {
+        case "created":
+          return reply.status(201).send(outcome.connection);
+        case "invalid_credentials":
+          throw validationError(
+            [{ field: outcome.field, message: outcome.message, type: "credentials" }],
+            outcome.message,
+          );
+        case "secret_key_missing":
+          throw new AppError(
+            "SERVICE_UNAVAILABLE",
+            "Connections are off: the operator has not set LEADCHECK_SECRET_KEY",
+          );
+      }
+    },
+  );
+
+  app.get(
+    "/v1/connections",
+    {
+      config,
+      schema: {
+        ...common,
+        operationId: "listConnections",
+        summary: "List connections (never their credentials)",
+        response: { 200: Type.Object({ connections: Type.Array(Connection), total: Type.Integer() }) },
+      },
+    },
+    async (request) => connections.list(principalOf(request).accountId),
+  );
+
+  app.get(
+    "/v1/connections/:connectionId",
+    {
+      config,
+      schema: {
+        ...common,
+        operationId: "getConnection",
+        summary: "Get a connection",
+        params: ConnectionParams,
+        response: { 200: Connection },
+      },
+    },
+    async (request) => {
+      const found = await connections.get(principalOf(request).accountId, request.params.connectionId);
+      if (!found) throw notFound("Connection");
+      return found;
+    },
+  );
+
+  app.delete(
+    "/v1/connections/:connectionId",
+    {
+      config,
+      schema: {
+        ...common,
+        operationId: "deleteConnection",
+        summary: "Delete a connection and its stored credentials",
+        params: ConnectionParams,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      const deleted = await connections.delete(principalOf(request).accountId, request.params.connectionId);
+      if (!deleted) throw notFound("Connection");
+      return reply.status(204).send(null);
+    },
+  );
+}
