@@ -315,7 +315,6 @@ export async function createServices(
     await webhooks.sendAdHocCallback(url, payload);
   };
   const integrations = createIntegrations({ config, database, clock, dns });
-  await integrations.services.connections.assertCanOpenStoredCredentials();
   const sweeper = new StalledWorkSweeper({
     database,
     clock,
@@ -403,6 +402,8 @@ async function paymentGateway(config: Readonly<Config>): Promise<PaymentGateway 
 
 /** Starts the queue (pg-boss creates its schema here) and defines every queue of the catalog. */
 export async function startQueue(services: Services): Promise<void> {
+  // Serve and worker start here: stored connections with no key to open them stop both.
+  await services.integrations.connections.assertCanOpenStoredCredentials();
   await services.queue.start();
   for (const job of services.jobCatalog) {
     await services.queue.define(job.name, job.policy, { deadLetter: job.onExhausted !== undefined });

@@ -679,6 +679,42 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/connections": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List connections (never their credentials) */
+    get: operations["listConnections"];
+    put?: never;
+    /** Connect a HubSpot account (private-app token) or a Google service account; verified first */
+    post: operations["createConnection"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/connections/{connectionId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a connection */
+    get: operations["getConnection"];
+    put?: never;
+    post?: never;
+    /** Delete a connection and its stored credentials */
+    delete: operations["deleteConnection"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1907,7 +1943,7 @@ export interface operations {
         status?: "new" | "processing" | "valid" | "invalid" | "risky";
         leadRecommendation?: "high_priority" | "validate" | "research" | "skip";
         campaign?: string;
-        source?: "manual" | "api" | "csv" | "google_sheets";
+        source?: "manual" | "api" | "csv" | "google_sheets" | "hubspot";
         /** @description Case-insensitive text found anywhere in the email, first name, last name or company (indexed from 3 characters) */
         search?: string;
         /** @description Leads carrying this tag */
@@ -2069,6 +2105,9 @@ export interface operations {
               } | null;
               validatedAt: string | null;
               source: string;
+              externalSource: string | null;
+              externalId: string | null;
+              syncedAt: string | null;
               customFields: {
                 [key: string]: unknown;
               };
@@ -2190,7 +2229,7 @@ export interface operations {
           } | null;
           /** @default true */
           validate?: boolean;
-          source?: "manual" | "api" | "csv" | "google_sheets";
+          source?: "manual" | "api" | "csv" | "google_sheets" | "hubspot";
         } & {
           [key: string]: unknown;
         };
@@ -2338,6 +2377,9 @@ export interface operations {
             } | null;
             validatedAt: string | null;
             source: string;
+            externalSource: string | null;
+            externalId: string | null;
+            syncedAt: string | null;
             customFields: {
               [key: string]: unknown;
             };
@@ -2657,6 +2699,9 @@ export interface operations {
             } | null;
             validatedAt: string | null;
             source: string;
+            externalSource: string | null;
+            externalId: string | null;
+            syncedAt: string | null;
             customFields: {
               [key: string]: unknown;
             };
@@ -2919,6 +2964,9 @@ export interface operations {
             } | null;
             validatedAt: string | null;
             source: string;
+            externalSource: string | null;
+            externalId: string | null;
+            syncedAt: string | null;
             customFields: {
               [key: string]: unknown;
             };
@@ -4872,6 +4920,8 @@ export interface operations {
             | "batch.started"
             | "batch.complete"
             | "batch.progress"
+            | "sync.completed"
+            | "sync.failed"
           )[];
           /** @default true */
           active?: boolean;
@@ -5197,6 +5247,8 @@ export interface operations {
             | "batch.started"
             | "batch.complete"
             | "batch.progress"
+            | "sync.completed"
+            | "sync.failed"
           )[];
           active?: boolean;
           description?: string | null;
@@ -5419,7 +5471,9 @@ export interface operations {
             | "credits.depleted"
             | "batch.started"
             | "batch.complete"
-            | "batch.progress";
+            | "batch.progress"
+            | "sync.completed"
+            | "sync.failed";
         } & {
           [key: string]: unknown;
         };
@@ -5879,6 +5933,359 @@ export interface operations {
             };
           };
         };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listConnections: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            connections: {
+              connectionId: string;
+              kind: "hubspot" | "google_sheets";
+              name: string;
+              status: "active" | "needs_reauth" | "disabled";
+              statusReason: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              createdAt: string;
+              lastSyncAt: string | null;
+              clientEmail: string | null;
+            }[];
+            total: number;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  createConnection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          kind: "hubspot" | "google_sheets";
+          name: string;
+          /** @description HubSpot private-app token (kind hubspot) */
+          accessToken?: string;
+          /** @description The service account's JSON key, as Google Cloud gives it (kind google_sheets) */
+          serviceAccount?: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            connectionId: string;
+            kind: "hubspot" | "google_sheets";
+            name: string;
+            status: "active" | "needs_reauth" | "disabled";
+            statusReason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            createdAt: string;
+            lastSyncAt: string | null;
+            clientEmail: string | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getConnection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        connectionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            connectionId: string;
+            kind: "hubspot" | "google_sheets";
+            name: string;
+            status: "active" | "needs_reauth" | "disabled";
+            statusReason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            createdAt: string;
+            lastSyncAt: string | null;
+            clientEmail: string | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  deleteConnection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        connectionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description The one error body (decisions §7) */
       400: {
