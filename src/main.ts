@@ -314,7 +314,7 @@ export async function createServices(
   adHocCallback = async (url, payload) => {
     await webhooks.sendAdHocCallback(url, payload);
   };
-  const integrations = createIntegrations({ config, database, clock, dns });
+  const integrations = createIntegrations({ config, database, clock, dns, queue, events, leads, batches });
   const sweeper = new StalledWorkSweeper({
     database,
     clock,

@@ -174,6 +174,8 @@ export interface Config {
     retryBaseDelayMs: number;
     retryMaxDelayMs: number;
     requestTimeoutMs: number;
+    /** How often a sync waiting for its validation batch looks again. */
+    syncPollMs: number;
   };
   shutdownTimeoutMs: number;
   /** After SIGTERM, readiness answers 503 this long before the listener closes (load balancers
@@ -426,6 +428,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       retryBaseDelayMs: int(env, "INTEGRATION_RETRY_BASE_DELAY_MS", 1000, 1),
       retryMaxDelayMs: int(env, "INTEGRATION_RETRY_MAX_DELAY_MS", 60_000, 1),
       requestTimeoutMs: int(env, "INTEGRATION_REQUEST_TIMEOUT_MS", 30_000, 1),
+      syncPollMs: int(env, "SYNC_POLL_INTERVAL_MS", 2000, 10),
     },
     shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 25_000, 0),
     shutdownDrainMs: int(env, "SHUTDOWN_DRAIN_MS", 0, 0),
