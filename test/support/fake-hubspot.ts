@@ -64,6 +64,8 @@ export interface FakeHubSpot {
   limit: WindowCounter;
   /** Called after each batch read is answered (tests delete a contact mid-sync). */
   afterBatchRead?: (ids: string[]) => void;
+  /** Called after each batch update is applied (tests fail the calls that follow). */
+  afterBatchUpdate?: (ids: string[]) => void;
   /** A private-app token for a new portal. */
   newToken(portalId?: number): string;
   revoke(token: string): void;
@@ -314,6 +316,7 @@ export async function startFakeHubSpot(
         contact.updatedAt = stamp;
         return view(contact, Object.keys(i.properties ?? {}));
       });
+      queueMicrotask(() => fake.afterBatchUpdate?.(inputs.map((i) => String(i.id))));
       return { status: 200, body: { status: "COMPLETE", results, startedAt: stamp, completedAt: stamp } };
     }
     return hubError(404, "OBJECT_NOT_FOUND", `No route for ${method} ${path}`);
