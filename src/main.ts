@@ -438,6 +438,14 @@ function logRepeatedErrorOnce(logger: pino.Logger, message: string, windowMs: nu
 export function createLogger(config: Readonly<Config>): pino.Logger {
   return pino({
     level: config.logLevel,
-    redact: ["req.headers.authorization", 'req.headers["x-api-key"]', "*.secret", "*.api_key"],
+    redact: [
+      "req.headers.authorization",
+      'req.headers["x-api-key"]',
+      "*.secret",
+      "*.api_key",
+      "*.accessToken",
+      "*.private_key",
+      "*.serviceAccount",
+    ],
   });
 }

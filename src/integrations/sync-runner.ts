@@ -95,9 +95,15 @@ export class SyncRunner {
     }
     if (sync.phase === "validate") {
       const items = await this.deps.repo.items(this.deps.database.db, sync.id);
-      const created = items.filter((i) => i.outcome === "created").map((i) => i.lead_id);
-      if (params.validate && created.length > 0) {
-        const batch = await this.deps.leads.validate(accountId, [...new Set(created)], null);
+      // The created leads, and matched ones never validated: a page imported by an attempt that
+      // died before recording its items reads as matched on the retry, and is validated all
+      // the same. A lead validated before is re-validated only on request (not here).
+      const leads = params.validate
+        ? await this.deps.leads.getMany(accountId, [...new Set(items.map((i) => i.lead_id))])
+        : [];
+      const toValidate = leads.filter((l) => l.validationStatus === "new").map((l) => l.id);
+      if (toValidate.length > 0) {
+        const batch = await this.deps.leads.validate(accountId, toValidate, null);
         await state.save({ phase: "wait", batch_id: batch.batchId });
       } else {
         await state.save({ phase: "write" });

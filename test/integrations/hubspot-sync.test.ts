@@ -146,6 +146,19 @@ for (const kind of dialects()) {
       assert.equal(memberReads.length, 2, "the import was not read again (two pages of 100)");
     });
 
+    it("with no list, reads every contact a page of 100 at a time", { skip }, async () => {
+      const { connectionId } = await connect();
+      w.hubspot.addContact({ email: "dave@grey.test" });
+      const total = w.hubspot.contacts.size;
+      const pages = w.hubspot.calls.filter((c) => c.url.startsWith("/crm/v3/objects/contacts?")).length;
+      const sync = await startSync(connectionId, { validate: false, writeBack: false });
+      assert.equal(sync.status, "completed", JSON.stringify(sync));
+      assert.equal(sync.counts.read, total);
+      assert.equal(sync.counts.written, 0);
+      const pagesNow = w.hubspot.calls.filter((c) => c.url.startsWith("/crm/v3/objects/contacts?")).length;
+      assert.equal(pagesNow - pages, Math.ceil(total / 100));
+    });
+
     it("ends failed for a deleted list, and a revoked token sets the connection to needs_reauth", {
       skip,
     }, async () => {
