@@ -98,12 +98,19 @@ export class SyncRunner {
       // The created leads, and matched ones never validated: a page imported by an attempt that
       // died before recording its items reads as matched on the retry, and is validated all
       // the same. A lead validated before is re-validated only on request (not here).
-      const leads = params.validate
-        ? await this.deps.leads.getMany(accountId, [...new Set(items.map((i) => i.lead_id))])
-        : [];
+      // The batch names the sync as its source: an attempt that died after starting it finds it
+      // here instead of starting (and charging) a second one.
+      const source = `sync:${sync.id}`;
+      const started = params.validate ? await this.deps.batches.findBySource(accountId, source) : null;
+      const leads =
+        params.validate && !started
+          ? await this.deps.leads.getMany(accountId, [...new Set(items.map((i) => i.lead_id))])
+          : [];
       const toValidate = leads.filter((l) => l.validationStatus === "new").map((l) => l.id);
-      if (toValidate.length > 0) {
-        const batch = await this.deps.leads.validate(accountId, toValidate, null);
+      if (started) {
+        await state.save({ phase: "wait", batch_id: started.batchId });
+      } else if (toValidate.length > 0) {
+        const batch = await this.deps.leads.validate(accountId, toValidate, null, source);
         await state.save({ phase: "wait", batch_id: batch.batchId });
       } else {
         await state.save({ phase: "write" });

@@ -243,7 +243,13 @@ export class LeadsService {
 
   /** Validates existing leads as a batch: all ids must be the account's (else 404 listing the
    *  missing ones, nothing charged); all are charged upfront in one step or none. */
-  async validate(accountId: string, leadIds: string[], webhookUrl: string | null) {
+  async validate(
+    accountId: string,
+    leadIds: string[],
+    webhookUrl: string | null,
+    /** Recorded on the batch; a sync names itself (`sync:<syncId>`) to find its batch again. */
+    source = "validate",
+  ) {
     const ids = [...new Set(leadIds)];
     const { db } = this.deps.database;
     return runInTransaction(db, async (trx) => {
@@ -264,7 +270,7 @@ export class LeadsService {
       const leads = ids.map((id) => ({ id, email: found.get(id)! }));
       const batch = await this.deps.scheduler.startLeadBatch(trx, accountId, leads, {
         webhookUrl,
-        source: "validate",
+        source,
         insertedProcessing: false,
       });
       return { ...batch, totalLeads: ids.length };

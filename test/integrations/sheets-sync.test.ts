@@ -143,6 +143,24 @@ for (const kind of dialects()) {
       );
     });
 
+    it("a retry of the validate step after its batch started charges no second batch", { skip }, async () => {
+      const sheet = sheetFor([["email"], ["dave@grey.test"]]);
+      const first = await startSync({ spreadsheetId: sheet.spreadsheetId, sheet: "Leads", writeBack: false });
+      assert.equal(first.status, "completed", JSON.stringify(first));
+      const { db } = w.h.services.database;
+      const balance = async () => (await w.h.call(key, "GET", "/v1/credits")).json().credits;
+      const before = await balance();
+      // As if the attempt died after starting the batch and before recording it: back to validate.
+      await sql`update syncs set status = 'running', phase = 'validate', batch_id = null, completed_at = null where id = ${first.syncId}`.execute(db);
+      await w.h.services.queue.send("integrations.sync", { syncId: first.syncId });
+      const again = await finishedSync(w.h, key, first.syncId);
+      assert.equal(again.status, "completed", JSON.stringify(again));
+      assert.equal(again.batchId, first.batchId, "the batch it had started is found again");
+      const batches = await sql<{ n: number }>`select count(*) as n from batches where source = ${`sync:${first.syncId}`}`.execute(db);
+      assert.equal(Number(batches.rows[0]!.n), 1);
+      assert.equal(await balance(), before, "nothing charged twice");
+    });
+
     it("rides out a 429 storm from Google's per-user quota", { skip }, async () => {
       const sheet = sheetFor([["email"], ["carol@acme.test"]]);
       w.google.quota.limit = 2;
