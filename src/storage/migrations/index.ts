@@ -14,6 +14,7 @@ import * as m0011 from "./0011-payments.js";
 import * as m0012 from "./0012-lead-search-deferred.js";
 import * as m0030 from "./0030-integrations.js";
 import * as m0031 from "./0031-lead-external-source.js";
+import * as m0032 from "./0032-sync-watches.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-foundation": m0001,
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   "0012-lead-search-deferred": m0012,
   "0030-integrations": m0030,
   "0031-lead-external-source": m0031,
+  "0032-sync-watches": m0032,
 };
