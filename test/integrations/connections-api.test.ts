@@ -4,6 +4,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { sql } from "kysely";
+import { loadConfig } from "../../src/config/config.js";
+import { createServices, startQueue } from "../../src/main.js";
 import { dialects, skipReasonFor } from "../support/db.js";
 import { type FakeGoogle, startFakeGoogle } from "../support/fake-google.js";
 import { type FakeHubSpot, startFakeHubSpot } from "../support/fake-hubspot.js";
@@ -111,6 +113,16 @@ for (const kind of dialects()) {
       assert.equal(garbage.statusCode, 422);
       assert.equal(garbage.json().details.errors[0].field, "serviceAccount.private_key");
       assert.equal((await h.call(key, "GET", "/v1/connections")).json().total, before);
+    });
+
+    it("refuses to start with connections stored and no LEADCHECK_SECRET_KEY", { skip }, async () => {
+      const config = loadConfig({ NODE_ENV: "test", DATABASE_URL: h.testDb.url, LOG_LEVEL: "silent" });
+      const services = await createServices(config, { migrate: false });
+      try {
+        await assert.rejects(startQueue(services), /LEADCHECK_SECRET_KEY is not set/);
+      } finally {
+        await services.close();
+      }
     });
 
     it("deletes a connection; another account's connection is a 404", { skip }, async () => {
