@@ -22,6 +22,7 @@ import { CreditsService } from "./credits/credits.service.js";
 import { EventBus } from "./events/events.js";
 import { EventsRepo } from "./events/events.repo.js";
 import { type App, buildApp } from "./http/app.js";
+import { createIntegrations, type IntegrationsServices } from "./integrations/create-integrations.js";
 import { createDomainIntel } from "./intel/create-domain-intel.js";
 import type { DomainIntelEngine } from "./intel/domain-intel.js";
 import type { JobDefinition } from "./jobs/catalog.js";
@@ -86,6 +87,7 @@ export interface Services {
   emailChecks: EmailChecksService;
   websiteChecks: WebsiteChecksService;
   webhooks: WebhooksService;
+  integrations: IntegrationsServices;
   sweeper: StalledWorkSweeper;
   queue: JobQueue;
   /** Every background job kind with its policy and handler (see src/jobs/catalog.ts). */
@@ -322,6 +324,7 @@ export async function createServices(
   adHocCallback = async (url, payload) => {
     await webhooks.sendAdHocCallback(url, payload);
   };
+  const integrations = createIntegrations({ config, database, clock, dns, queue, events, leads, batches });
   const sweeper = new StalledWorkSweeper({
     database,
     clock,
@@ -341,6 +344,7 @@ export async function createServices(
       ...batchJobDefinitions(batchRunner, leadValidation, queue),
       ...emailChecks.jobDefinitions(),
       ...webhookJobs,
+      ...integrations.jobs,
       sweeper.jobDefinition(),
     ]),
   );
@@ -373,6 +377,7 @@ export async function createServices(
     emailChecks,
     websiteChecks,
     webhooks,
+    integrations: integrations.services,
     sweeper,
     queue,
     jobCatalog,
@@ -409,6 +414,8 @@ async function paymentGateway(config: Readonly<Config>): Promise<PaymentGateway 
 
 /** Starts the queue (pg-boss creates its schema here) and defines every queue of the catalog. */
 export async function startQueue(services: Services): Promise<void> {
+  // Serve and worker start here: stored connections with no key to open them stop both.
+  await services.integrations.connections.assertCanOpenStoredCredentials();
   await services.queue.start();
   for (const job of services.jobCatalog) {
     await services.queue.define(job.name, job.policy, { deadLetter: job.onExhausted !== undefined });
@@ -444,7 +451,15 @@ function logRepeatedErrorOnce(logger: pino.Logger, message: string, windowMs: nu
 export function createLogger(config: Readonly<Config>, options: { pretty?: boolean } = {}): pino.Logger {
   const settings = {
     level: config.logLevel,
-    redact: ["req.headers.authorization", 'req.headers["x-api-key"]', "*.secret", "*.api_key"],
+    redact: [
+      "req.headers.authorization",
+      'req.headers["x-api-key"]',
+      "*.secret",
+      "*.api_key",
+      "*.accessToken",
+      "*.private_key",
+      "*.serviceAccount",
+    ],
   };
   return (options.pretty ?? process.stdout.isTTY === true) ? pino(settings, prettyStream()) : pino(settings);
 }
