@@ -11,7 +11,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Health */
+    /**
+     * Health
+     * @description Answers 200 while the process runs; no dependency is checked. For load balancers and uptime monitors.
+     */
     get: operations["getHealth"];
     put?: never;
     post?: never;
@@ -28,7 +31,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Liveness */
+    /**
+     * Liveness
+     * @description Answers 200 while the process can serve requests; an orchestrator restarts the process when it stops answering.
+     */
     get: operations["getLiveness"];
     put?: never;
     post?: never;
@@ -45,7 +51,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Readiness: database and queue */
+    /**
+     * Readiness: database and queue
+     * @description Checks the database and the job queue; 503 while either is unreachable or the server is shutting down, so a load balancer sends no traffic here.
+     */
     get: operations["getReadiness"];
     put?: never;
     post?: never;
@@ -62,10 +71,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List API keys */
+    /**
+     * List API keys
+     * @description The account's API keys with their names, partial keys, creation and last use; never the keys themselves. Takes the identity JWT.
+     */
     get: operations["listApiKeys"];
     put?: never;
-    /** Create an API key */
+    /**
+     * Create an API key
+     * @description Creates an API key for the signed-in account. The key is returned only in this answer; only its hash is stored. Takes the identity JWT, not an API key.
+     */
     post: operations["createApiKey"];
     delete?: never;
     options?: never;
@@ -83,7 +98,10 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Revoke an API key (permanent, effective on the next request) */
+    /**
+     * Revoke an API key (permanent, effective on the next request)
+     * @description Revokes the key for good; requests with it are refused from the next request on. 404 for a key that is not the account's. Takes the identity JWT.
+     */
     delete: operations["revokeApiKey"];
     options?: never;
     head?: never;
@@ -97,7 +115,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Credit balance */
+    /**
+     * Credit balance
+     * @description The account's balance in stored and display credits, what was spent this month and the latest purchase or grant.
+     */
     get: operations["getCredits"];
     put?: never;
     post?: never;
@@ -114,7 +135,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Credit ledger, newest first */
+    /**
+     * Credit ledger, newest first
+     * @description Every change to the balance (signup, grant, purchase, debit), newest first, with the balance after it; paged by limit and offset.
+     */
     get: operations["listCreditTransactions"];
     put?: never;
     post?: never;
@@ -131,7 +155,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Whether credits can be bought here, in which currency, and the price */
+    /**
+     * Whether credits can be bought here, in which currency, and the price
+     * @description Whether this server sells credits (Stripe keys configured), in which currency, the smallest and largest purchase and how many credits one currency unit buys.
+     */
     get: operations["getPaymentSettings"];
     put?: never;
     post?: never;
@@ -150,7 +177,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Start buying credits: a Stripe Checkout Session for an amount (1 currency unit = 1,000 checks) */
+    /**
+     * Start buying credits: a Stripe Checkout Session for an amount (1 currency unit = 1,000 checks)
+     * @description Creates a Stripe Checkout Session for a whole number of currency units and records it; send the buyer to the returned URL. Credits are granted when Stripe reports the session paid.
+     */
     post: operations["createCheckout"];
     delete?: never;
     options?: never;
@@ -169,7 +199,7 @@ export interface paths {
     put?: never;
     /**
      * Stripe webhook endpoint (checkout.session.completed grants the credits once)
-     * @description Called by Stripe, not by clients. The Stripe-Signature header is verified over the raw body with STRIPE_WEBHOOK_SECRET; a bad or missing signature is 400. Replays (same event id) and a second payment event for the same session grant nothing.
+     * @description Called by Stripe, not by clients. The Stripe-Signature header is verified over the raw body with STRIPE_WEBHOOK_SECRET; a bad or missing signature is 400. The event only names a session: leadcheck retrieves it from Stripe, checks it against the session it recorded at checkout (account, amount, currency, paid) and grants what it sold, never what the event's metadata says. Replays (same event id) and a second payment event for the same session grant nothing. 503 when Stripe cannot be asked (Stripe redelivers).
      */
     post: operations["stripeWebhook"];
     delete?: never;
@@ -187,7 +217,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Grant credits to an account (payment systems plug in here) */
+    /**
+     * Grant credits to an account (payment systems plug in here)
+     * @description Adds credits to an account as a ledger entry, for operators and external billing systems. Takes the ADMIN_TOKEN bearer token.
+     */
     post: operations["grantCredits"];
     delete?: never;
     options?: never;
@@ -202,10 +235,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List leads, newest first; search by email, name or company, filter by tag */
+    /**
+     * List leads, newest first; search by email, name or company, filter by tag
+     * @description The account's live leads, newest first, paged by limit and offset, filtered by validation status, rating, tags and a search over email, name and company.
+     */
     get: operations["listLeads"];
     put?: never;
-    /** Create a lead (validated unless validate: false) */
+    /**
+     * Create a lead (validated unless validate: false)
+     * @description Stores a lead and, unless validate is false, charges for and starts its validation (the email, and the website when given). An email already used by one of the account's live leads (case-insensitive) is refused.
+     */
     post: operations["createLead"];
     delete?: never;
     options?: never;
@@ -220,7 +259,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Lead statistics: counts by validation status, recommendation and verdict, average rating */
+    /**
+     * Lead statistics: counts by validation status, recommendation and verdict, average rating
+     * @description Counts of the account's live leads by validation status, recommendation and email verdict, and their average rating.
+     */
     get: operations["getLeadStats"];
     put?: never;
     post?: never;
@@ -237,12 +279,21 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a lead with its validation results */
+    /**
+     * Get a lead with its validation results
+     * @description One lead with its email and website results, rating and the factors behind it. Another account's or an archived lead is 404.
+     */
     get: operations["getLead"];
-    /** Update a lead (partial; null clears; customFields merge; no validation, no charge) */
+    /**
+     * Update a lead (partial; null clears; customFields merge; no validation, no charge)
+     * @description Changes the given fields only; null clears an optional field. Nothing is validated again and nothing is charged.
+     */
     put: operations["updateLead"];
     post?: never;
-    /** Archive a lead (soft delete) */
+    /**
+     * Archive a lead (soft delete)
+     * @description Hides the lead from lists and reads (then 404) while keeping it in storage; its email can be used by a new lead.
+     */
     delete: operations["archiveLead"];
     options?: never;
     head?: never;
@@ -258,7 +309,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Create 1-500 leads; bad items are reported, good ones created */
+    /**
+     * Create 1-500 leads; bad items are reported, good ones created
+     * @description Each item is checked on its own: bad or duplicate items are listed in errors with their index, the good ones are created.
+     */
     post: operations["createLeadsInBulk"];
     delete?: never;
     options?: never;
@@ -313,10 +367,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Export the account's leads with their ratings as CSV (streamed) */
+    /**
+     * Export the account's leads with their ratings as CSV (streamed)
+     * @description Streams the account's live leads as CSV, one row per lead with its ratings and results.
+     */
     get: operations["exportLeads"];
     put?: never;
-    /** Export a selection of leads as CSV (the columns of GET /v1/leads/export) */
+    /**
+     * Export a selection of leads as CSV (the columns of GET /v1/leads/export)
+     * @description The same CSV as GET /v1/leads/export, for the given lead ids only.
+     */
     post: operations["exportLeadSelection"];
     delete?: never;
     options?: never;
@@ -333,7 +393,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Archive a selection of leads (soft delete), all or none */
+    /**
+     * Archive a selection of leads (soft delete), all or none
+     * @description Archives every given lead, or none when one of them is not the account's.
+     */
     post: operations["archiveLeads"];
     delete?: never;
     options?: never;
@@ -370,7 +433,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Validate 1-500 existing leads as a batch */
+    /**
+     * Validate 1-500 existing leads as a batch
+     * @description Starts a batch that validates the given leads in the background; poll the batch for progress. Credits are charged when the batch is accepted.
+     */
     post: operations["validateLeads"];
     delete?: never;
     options?: never;
@@ -385,7 +451,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** The account's batches, newest first, with progress */
+    /**
+     * The account's batches, newest first, with progress
+     * @description The account's validation and domain batches, newest first, with their progress counts; paged by limit and offset.
+     */
     get: operations["listBatches"];
     put?: never;
     post?: never;
@@ -402,7 +471,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A validation batch with live counts */
+    /**
+     * A validation batch with live counts
+     * @description One batch with its live counts (pending, completed, failed) and progress. Another account's batch is 404.
+     */
     get: operations["getBatch"];
     put?: never;
     post?: never;
@@ -419,7 +491,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Item results of a batch, in input order */
+    /**
+     * Item results of a batch, in input order
+     * @description The results of a batch's items in the order they were given, paged by limit and offset.
+     */
     get: operations["listBatchResults"];
     put?: never;
     post?: never;
@@ -438,7 +513,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Check 1-10,000 websites as a batch (0.001 credits each, charged upfront) */
+    /**
+     * Check 1-10,000 websites as a batch (0.001 credits each, charged upfront)
+     * @description Queues a website check for each domain and charges for all of them before the work starts; poll the batch for progress and results.
+     */
     post: operations["createDomainBatch"];
     delete?: never;
     options?: never;
@@ -475,7 +553,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Check a website: reachability, redirects, TLS, parked domain, timings (synchronous, up to ~30 s) */
+    /**
+     * Check a website: reachability, redirects, TLS, parked domain, timings (synchronous, up to ~30 s)
+     * @description Fetches the website and reports reachability, HTTP status, redirects, TLS validity, parked-domain evidence and timings. Charged per check.
+     */
     post: operations["checkWebsite"];
     delete?: never;
     options?: never;
@@ -492,7 +573,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Website check by domain (same as /v1/check-website) */
+    /**
+     * Website check by domain (same as /v1/check-website)
+     * @description The website check of POST /v1/check-website under the name the overview uses, taking a domain. Charged per check.
+     */
     post: operations["checkDomain"];
     delete?: never;
     options?: never;
@@ -509,7 +593,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Verify an email by SMTP (no mail sent); waits up to `timeout` s, else returns a job to poll */
+    /**
+     * Verify an email by SMTP (no mail sent); waits up to `timeout` s, else returns a job to poll
+     * @description Checks syntax, the domain's mail servers and the mailbox over SMTP without sending mail. Answers with the verdict when it is ready within the timeout; otherwise with status processing, a jobId and the pollUrl of the validation job.
+     */
     post: operations["checkEmail"];
     delete?: never;
     options?: never;
@@ -524,7 +611,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A validation job (kept 24 hours) */
+    /**
+     * A validation job (kept 24 hours)
+     * @description The state of an email or website check started earlier, with its result once completed. Jobs are kept 24 hours.
+     */
     get: operations["getValidationJob"];
     put?: never;
     post?: never;
@@ -541,10 +631,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List webhook endpoints (without secrets) */
+    /**
+     * List webhook endpoints (without secrets)
+     * @description The account's webhook endpoints with their events and state, never their secrets.
+     */
     get: operations["listWebhooks"];
     put?: never;
-    /** Register a webhook endpoint (the secret is shown only here and on rotation) */
+    /**
+     * Register a webhook endpoint (the secret is shown only here and on rotation)
+     * @description Registers an endpoint URL for the chosen events. Deliveries are signed with the returned secret, which is shown only here and on rotation.
+     */
     post: operations["createWebhook"];
     delete?: never;
     options?: never;
@@ -559,15 +655,24 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a webhook endpoint */
+    /**
+     * Get a webhook endpoint
+     * @description One webhook endpoint, without its secret. Another account's endpoint is 404.
+     */
     get: operations["getWebhook"];
     put?: never;
     post?: never;
-    /** Delete a webhook endpoint and its delivery history */
+    /**
+     * Delete a webhook endpoint and its delivery history
+     * @description Deletes the endpoint and its delivery history; nothing more is delivered to it.
+     */
     delete: operations["deleteWebhook"];
     options?: never;
     head?: never;
-    /** Change a webhook endpoint (any of name, url, events, active, description, retry_config) */
+    /**
+     * Change a webhook endpoint (any of name, url, events, active, description, retry_config)
+     * @description Changes the given fields of a webhook endpoint; the others stay as they are.
+     */
     patch: operations["updateWebhook"];
     trace?: never;
   };
@@ -580,7 +685,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Replace the signing secret at once */
+    /**
+     * Replace the signing secret at once
+     * @description Issues a new signing secret, returned once; deliveries from now on are signed with it only.
+     */
     post: operations["rotateWebhookSecret"];
     delete?: never;
     options?: never;
@@ -597,7 +705,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Send a signed test delivery of an event kind now and report the outcome */
+    /**
+     * Send a signed test delivery of an event kind now and report the outcome
+     * @description Sends a signed delivery of the given event kind with test set to true, and reports the endpoint's answer.
+     */
     post: operations["testWebhook"];
     delete?: never;
     options?: never;
@@ -612,7 +723,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Delivery records of an endpoint, newest first (kept 30 days) */
+    /**
+     * Delivery records of an endpoint, newest first (kept 30 days)
+     * @description The endpoint's delivery attempts with their status and answers, newest first, paged; records are kept 30 days.
+     */
     get: operations["listWebhookDeliveries"];
     put?: never;
     post?: never;
@@ -631,7 +745,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Send a delivery again as a new delivery (same body and event id, new delivery id) */
+    /**
+     * Send a delivery again as a new delivery (same body and event id, new delivery id)
+     * @description Sends an earlier delivery's body again under the same event id and a new delivery id, so receivers can deduplicate on the event id.
+     */
     post: operations["redeliverWebhookDelivery"];
     delete?: never;
     options?: never;
@@ -1715,7 +1832,7 @@ export interface operations {
         content: {
           "application/json": {
             received: boolean;
-            /** @description granted, already_granted (session paid out before), duplicate_event, awaiting_payment or ignored */
+            /** @description granted, already_granted (session paid out before), duplicate_event, awaiting_payment, ignored (event type not acted on), unknown_session (not created by leadcheck: nothing granted) or refused (the session at Stripe disagrees with what leadcheck sold: nothing granted) */
             result: string;
           };
         };
@@ -4296,7 +4413,9 @@ export interface operations {
             finalUrl: string;
             sslValid: boolean | null;
             isParked: boolean | null;
+            /** @description Milliseconds of the whole check, every attempt included, each exchange measured to the end of its page. When bodyComplete is false it is the time until the check stopped waiting: a lower bound. */
             responseTimeMs: number;
+            bodyComplete?: boolean | null;
             redirectChain: string[];
             error: string | null;
             /** @description Stored credits charged (0.001 = 1 display credit) */
@@ -4397,7 +4516,9 @@ export interface operations {
             finalUrl: string;
             sslValid: boolean | null;
             isParked: boolean | null;
+            /** @description Milliseconds of the whole check, every attempt included, each exchange measured to the end of its page. When bodyComplete is false it is the time until the check stopped waiting: a lower bound. */
             responseTimeMs: number;
+            bodyComplete?: boolean | null;
             redirectChain: string[];
             error: string | null;
             /** @description Stored credits charged (0.001 = 1 display credit) */

@@ -157,6 +157,12 @@ export function renderApiDoc(document: Record<string, unknown>): string {
       byTag.set(tag, [...(byTag.get(tag) ?? []), out.join("\n")]);
     }
   }
-  const sections = [...byTag.entries()].map(([tag, ops]) => `## ${tag}\n\n${ops.join("\n")}`);
+  const tagDescriptions = new Map(
+    ((document.tags ?? []) as { name: string; description?: string }[]).map((t) => [t.name, t.description]),
+  );
+  const sections = [...byTag.entries()].map(([tag, ops]) => {
+    const about = tagDescriptions.get(tag);
+    return `## ${tag}\n\n${about ? `${about}\n\n` : ""}${ops.join("\n")}`;
+  });
   return `${[PREAMBLE, ...sections, ERRORS].join("\n")}`.replace(/\n{3,}/g, "\n\n");
 }

@@ -150,7 +150,8 @@ export interface Config {
     minimumAmount: number;
     /** Largest purchase in whole currency units. */
     maximumAmount: number;
-    /** Public origin of the dashboard for Checkout's return URLs; unset: the request's own origin. */
+    /** Public origin of the dashboard for Checkout's return URLs (unset: the request's own origin) and
+     *  the OpenAPI document's server (unset: http://localhost:8080). */
     publicUrl: string | undefined;
   };
   shutdownTimeoutMs: number;

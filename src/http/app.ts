@@ -13,6 +13,7 @@ import type { App, AppDeps } from "./app-types.js";
 import { authHook, settleKey } from "./auth.js";
 import { dashboardRoutes } from "./dashboard.js";
 import { AppError, errorHandler, notFoundHandler, sendError } from "./errors.js";
+import { OPENAPI_TAGS, openApiContact, publicBaseUrl } from "./openapi-meta.js";
 import { RATE_LIMIT_HEADERS, RateLimits } from "./rate-limit.js";
 import { adminRoutes } from "./routes/admin.routes.js";
 import { batchesRoutes } from "./routes/batches.routes.js";
@@ -132,7 +133,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         version: API_VERSION,
         description:
           "Lead and site validation: email and website checks, leads with 0-100 ratings, batches, credits and webhooks.",
+        contact: openApiContact(deps.config),
       },
+      servers: [{ url: publicBaseUrl(deps.config), description: "This server (PUBLIC_URL)" }],
+      tags: OPENAPI_TAGS,
       components: {
         securitySchemes: {
           apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },

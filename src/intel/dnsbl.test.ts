@@ -20,6 +20,10 @@ describe("readZoneCodes", () => {
     ["multi.uribl.com", ["127.0.0.1"], "unknown"],
     ["multi.uribl.com", ["127.0.0.2"], "listed"],
     ["bl.spamcop.net", ["127.0.0.2"], "listed"],
+    // 127.255.255.0/24 is the error range of the large lists, in a zone we have no table for too
+    ["bl.example.test", ["127.255.255.254"], "unknown"],
+    ["bl.example.test", ["127.255.255.1"], "unknown"],
+    ["bl.example.test", ["127.255.255.255", "127.0.0.3"], "listed"],
     // A resolver that rewrites NXDOMAIN to an advertising address is not a listing
     ["bl.spamcop.net", ["198.51.100.7"], "unknown"],
     ["dbl.spamhaus.org", [], "not_listed"],

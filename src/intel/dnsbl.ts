@@ -3,7 +3,8 @@
 // the shared resolver, which caches each answer for its TTL. Answers are read per zone: the same
 // 127.0.0.1 is "listed" in one list and "query refused" in another, and Spamhaus answers
 // 127.255.255.252/254/255 when it refuses a query (typically one sent through a public resolver).
-// A refusal is `unknown`, never `listed`, and is logged once per zone.
+// A refusal is `unknown`, never `listed`, and is logged once per zone. A zone we have no table for
+// is read by RFC 5782, except 127.255.255.0/24, the error range, which is `unknown` there too.
 import { isIP } from "node:net";
 import type { DnsResolver } from "../net/dns.js";
 import type { ListingStatus, Reputation, ZoneAnswer } from "./intel.types.js";
@@ -91,13 +92,21 @@ const FAMILIES: ZoneFamily[] = [
   },
 ];
 
-/** Any other zone: the common RFC 5782 convention (127.0.0.2 and up list, 127.0.0.1 is a test). */
+/**
+ * Any other zone: the common RFC 5782 convention (127.0.0.2 and up list, 127.0.0.1 is a test).
+ * 127.255.255.0/24 is where the large lists put their errors (Spamhaus 127.255.255.252/254/255:
+ * refused, public resolver, excess volume), so a zone we do not know answering there has told us
+ * nothing about the name.
+ */
 const GENERIC: ZoneFamily = {
   matches: () => true,
-  read: (code) =>
-    /^127\.\d+\.\d+\.\d+$/.test(code) && code !== "127.0.0.1"
+  read: (code) => {
+    if (/^127\.255\.255\.\d+$/.test(code))
+      return refused(`query refused or failed: ${code} is in 127.255.255.0/24, the lists' error range`);
+    return /^127\.\d+\.\d+\.\d+$/.test(code) && code !== "127.0.0.1"
       ? listed(`listed (${code})`)
-      : refused(`unexpected answer ${code}`),
+      : refused(`unexpected answer ${code}`);
+  },
 };
 
 export function readZoneCodes(zone: string, codes: readonly string[]): Reading {

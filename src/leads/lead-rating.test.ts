@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import fc from "fast-check";
 import {
   type DomainOutcome,
   type EmailOutcome,
@@ -67,11 +68,45 @@ describe("lead rating", () => {
     assert.equal(r.rating, 35 - 5 + 40);
   });
 
-  it("caps an undeliverable email at 20 and marks it invalid", () => {
+  it("caps an undeliverable email at 20, the cap factor carrying the 20 points it took, and marks it invalid", () => {
     const r = rateLead({ ...goodEmail, status: "invalid", valid: false }, goodSite);
     assert.equal(r.validationStatus, "invalid");
-    assert.ok(r.rating <= 20);
+    assert.equal(r.rating, 20);
     assert.equal(r.recommendation, "skip");
+    // 0 for the email + 40 for the website, brought down to 20 by the cap.
+    assert.deepEqual(r.factors.at(-1), {
+      code: "cap_undeliverable",
+      label: "Capped at 20: email undeliverable",
+      points: -20,
+    });
+  });
+
+  it("adds no cap factor when the cap moves nothing", () => {
+    const r = rateLead({ ...goodEmail, status: "invalid", valid: false }, null);
+    assert.equal(r.rating, 0);
+    assert.ok(!r.factors.some((f) => f.code === "cap_undeliverable"));
+  });
+
+  it("never lets a missing website outrank one that was given: gmail without a website vs a company site", () => {
+    // The firewalled newcomer's case: both emails came back undeliverable.
+    const undeliverable: EmailOutcome = { ...goodEmail, status: "invalid", valid: false, risk: "high" };
+    const gmail = rateLead({ ...undeliverable, free: true }, null);
+    const company = rateLead(undeliverable, {
+      ...goodSite,
+      status: "error",
+      httpStatus: null,
+      sslValid: null,
+      isParked: null,
+    });
+    assert.equal(gmail.rating, 0);
+    assert.equal(company.rating, 0);
+    const unverified: EmailOutcome = { ...goodEmail, valid: null, status: "unknown", risk: "medium" };
+    const gmailUnverified = rateLead({ ...unverified, free: true }, null);
+    const companyLive = rateLead(unverified, goodSite);
+    assert.ok(
+      gmailUnverified.rating < companyLive.rating,
+      `${gmailUnverified.rating} < ${companyLive.rating}`,
+    );
   });
 
   it("treats a parked website as risky and costs it points", () => {
@@ -98,10 +133,42 @@ describe("lead rating", () => {
     assert.equal(r.validationStatus, "risky");
   });
 
-  it("rates a lead without a website on its email alone", () => {
+  it("rates a lead without a website on its email alone: no website is neutral, 0 points", () => {
     const r = rateLead(goodEmail, null);
     assert.equal(r.validationStatus, "valid");
-    assert.equal(r.rating, 85);
+    assert.equal(r.rating, 60);
+    assert.deepEqual(
+      r.factors.find((f) => f.code === "no_website"),
+      { code: "no_website", label: "No website given: nothing to add or take away", points: 0 },
+    );
+  });
+
+  it("shows the 0 floor as a factor carrying the points it gave back", () => {
+    const r = rateLead(
+      { ...goodEmail, valid: false, status: "risky", disposable: true, role: true, risk: "high" },
+      null,
+    );
+    assert.equal(r.rating, 0);
+    assert.deepEqual(r.factors.at(-1), {
+      code: "rating_floor",
+      label: "Raised to the floor of 0",
+      points: 30,
+    });
+  });
+
+  it("shows the 100 ceiling as a factor carrying the points it took", () => {
+    const r = rateLead(goodEmail, goodSite, {
+      ageDays: 10 * 365,
+      domainListed: false,
+      mxListed: false,
+      spf: "present",
+      dmarc: "present",
+      nullMx: false,
+      certDaysToExpiry: 90,
+      didYouMean: null,
+    });
+    assert.equal(r.rating, 100);
+    assert.deepEqual(r.factors.at(-1), { code: "rating_ceiling", label: "Capped at 100", points: -5 });
   });
 
   it("keeps ratings within 0-100 for the worst case", () => {
@@ -144,7 +211,11 @@ describe("lead rating", () => {
       ["young domain", { ageDays: 20 }, { domain_young: -15 }],
       ["89 days is young, 90 is not", { ageDays: 89 }, { domain_young: -15 }],
       ["90 days", { ageDays: 90 }, {}],
-      ["established domain", { ageDays: 5 * 365 }, { domain_established: 5 }],
+      [
+        "established domain (over 100: the ceiling takes it back)",
+        { ageDays: 5 * 365 },
+        { domain_established: 5, rating_ceiling: -5 },
+      ],
       [
         "listed domain and MX",
         { domainListed: true, mxListed: true },
@@ -179,5 +250,75 @@ describe("lead rating", () => {
       assert.equal(rated.factors.at(-1)?.label, "Domain registered 12 days ago");
       assert.equal(rated.rating, 85);
     });
+  });
+});
+
+describe("lead rating: the sum of its parts (property)", () => {
+  const emailArb = fc.record({
+    status: fc.constantFrom("valid", "invalid", "risky", "unknown"),
+    valid: fc.constantFrom(true, false, null),
+    catchAll: fc.boolean(),
+    disposable: fc.boolean(),
+    role: fc.boolean(),
+    free: fc.boolean(),
+    risk: fc.constantFrom("low", "medium", "high"),
+  }) as fc.Arbitrary<EmailOutcome>;
+  const siteArb = fc.option(
+    fc.record({
+      status: fc.constantFrom("active", "inactive", "error"),
+      httpStatus: fc.option(fc.integer({ min: 100, max: 599 })),
+      sslValid: fc.constantFrom(true, false, null),
+      isParked: fc.constantFrom(true, false, null),
+      parkedKind: fc.constantFrom("parked", "placeholder", null, undefined),
+      responseTimeMs: fc.integer({ min: 0, max: 60_000 }),
+      redirectCount: fc.integer({ min: 0, max: 20 }),
+    }) as fc.Arbitrary<WebsiteOutcome>,
+  );
+  const domainArb = fc.option(
+    fc.record({
+      ageDays: fc.option(fc.integer({ min: 0, max: 20_000 })),
+      domainListed: fc.constantFrom(true, false, null),
+      mxListed: fc.constantFrom(true, false, null),
+      spf: fc.constantFrom("present", "absent", "unknown"),
+      dmarc: fc.constantFrom("present", "absent", "unknown"),
+      nullMx: fc.constantFrom(true, false, null),
+      certDaysToExpiry: fc.option(fc.integer({ min: -30, max: 400 })),
+      didYouMean: fc.option(fc.constant("a@gmail.com")),
+    }) as fc.Arbitrary<DomainOutcome>,
+  );
+  const clamp = (n: number) => Math.max(0, Math.min(100, n));
+
+  it("rates every input as the clamped sum of its factors' points, which is the plain sum", () => {
+    fc.assert(
+      fc.property(emailArb, siteArb, domainArb, (email, site, domain) => {
+        const r = rateLead(email, site, domain);
+        const sum = r.factors.reduce((s, f) => s + f.points, 0);
+        assert.equal(r.rating, clamp(sum));
+        assert.equal(r.rating, sum, "caps and bounds carry the points they moved");
+        assert.ok(Number.isInteger(r.rating));
+        assert.equal(r.recommendation, recommendationFor(r.rating));
+        assert.equal(r.quality, qualityFor(r.rating));
+        if (email.status === "invalid") assert.ok(r.rating <= 20);
+        for (const f of r.factors) if (f.points === 0) assert.ok(!/^(cap_|rating_)/.test(f.code), f.code);
+      }),
+      { seed: 20261128, numRuns: 2000 },
+    );
+  });
+
+  it("never rates a lead higher for leaving out a website whose own factors net zero or more", () => {
+    const unsettled = (r: { factors: { code: string; points: number }[] }) =>
+      r.factors.filter((f) => !/^(cap_|rating_)/.test(f.code)).reduce((s, f) => s + f.points, 0);
+    fc.assert(
+      fc.property(emailArb, siteArb, domainArb, (email, site, domain) => {
+        const without = rateLead(email, null, domain);
+        assert.equal(without.factors.find((f) => f.code === "no_website")?.points, 0);
+        if (!site) return;
+        const withSite = rateLead(email, site, domain);
+        const sitePoints = unsettled(withSite) - unsettled(without);
+        if (sitePoints >= 0) assert.ok(withSite.rating >= without.rating);
+        if (sitePoints <= 0) assert.ok(withSite.rating <= without.rating);
+      }),
+      { seed: 20261129, numRuns: 1000 },
+    );
   });
 });

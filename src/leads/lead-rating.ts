@@ -101,7 +101,9 @@ function emailFactors(email: EmailOutcome): RatingFactor[] {
 }
 
 function websiteFactors(site: WebsiteOutcome | null): RatingFactor[] {
-  if (!site) return [{ code: "no_website", label: "No website to check", points: 25 }];
+  // Missing information is neutral: a lead that gave no website neither gains nor loses (ADR 0004).
+  if (!site)
+    return [{ code: "no_website", label: "No website given: nothing to add or take away", points: 0 }];
   const f: RatingFactor[] = [];
   if (site.status === "active")
     f.push({ code: "website_active", label: "Website answers (2xx-3xx)", points: 20 });
@@ -175,19 +177,49 @@ export function validationStatusFor(email: EmailOutcome, site: WebsiteOutcome | 
   return emailGood && siteGood ? "valid" : "risky";
 }
 
+export const RATING_MIN = 0;
+export const RATING_MAX = 100;
+/** The most an undeliverable email's lead can rate, whatever the website says. */
+export const UNDELIVERABLE_CAP = 20;
+
+/**
+ * The factors' sum, with a cap and the 0-100 bounds added as factors of their own carrying the
+ * points they moved, so that the rating is always the plain sum of the factors it shows.
+ */
+export function settleFactors(factors: readonly RatingFactor[], undeliverable: boolean): RatingFactor[] {
+  const settled = [...factors];
+  let sum = settled.reduce((total, f) => total + f.points, 0);
+  // An undeliverable address is not worth a call, whatever the website says.
+  if (undeliverable && sum > UNDELIVERABLE_CAP) {
+    settled.push({
+      code: "cap_undeliverable",
+      label: `Capped at ${UNDELIVERABLE_CAP}: email undeliverable`,
+      points: UNDELIVERABLE_CAP - sum,
+    });
+    sum = UNDELIVERABLE_CAP;
+  }
+  if (sum > RATING_MAX) {
+    settled.push({ code: "rating_ceiling", label: `Capped at ${RATING_MAX}`, points: RATING_MAX - sum });
+  } else if (sum < RATING_MIN) {
+    settled.push({
+      code: "rating_floor",
+      label: `Raised to the floor of ${RATING_MIN}`,
+      points: RATING_MIN - sum,
+    });
+  }
+  return settled;
+}
+
 export function rateLead(
   email: EmailOutcome,
   site: WebsiteOutcome | null,
   domain: DomainOutcome | null = null,
 ): LeadRating {
-  const factors = [...emailFactors(email), ...websiteFactors(site), ...(domain ? domainFactors(domain) : [])];
-  let rating = factors.reduce((sum, f) => sum + f.points, 0);
-  // An undeliverable address is not worth a call, whatever the website says.
-  if (email.status === "invalid") {
-    factors.push({ code: "cap_undeliverable", label: "Capped: email undeliverable", points: 0 });
-    rating = Math.min(rating, 20);
-  }
-  rating = Math.max(0, Math.min(100, Math.round(rating)));
+  const factors = settleFactors(
+    [...emailFactors(email), ...websiteFactors(site), ...(domain ? domainFactors(domain) : [])],
+    email.status === "invalid",
+  );
+  const rating = factors.reduce((sum, f) => sum + f.points, 0);
   return {
     rating,
     recommendation: recommendationFor(rating),

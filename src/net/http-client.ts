@@ -10,14 +10,16 @@ import { performance } from "node:perf_hooks";
 import {
   checkServerIdentity,
   createSecureContext,
-  type PeerCertificate,
   rootCertificates,
   type SecureContext,
   type TLSSocket,
   connect as tlsConnect,
 } from "node:tls";
+import { describeCertificate, type TlsInfo } from "./certificate-verdict.js";
 import type { DnsFailure, DnsResolver } from "./dns.js";
 import { type BlockReason, checkTarget, type TargetVerdict } from "./guard.js";
+
+export type { TlsInfo, TlsProblem } from "./certificate-verdict.js";
 
 export type HttpFailure =
   | "dns"
@@ -37,29 +39,6 @@ export interface HttpTimings {
   tlsMs: number | null;
   firstByteMs: number | null;
   totalMs: number;
-}
-
-export type TlsProblem =
-  | "expired"
-  | "not_yet_valid"
-  | "self_signed"
-  | "hostname_mismatch"
-  | "untrusted_chain"
-  | "handshake_failed"
-  | "other";
-
-export interface TlsInfo {
-  valid: boolean;
-  problem: TlsProblem | null;
-  /** OpenSSL or Node code behind the problem, for operators. */
-  detail: string | null;
-  issuer: string | null;
-  subject: string | null;
-  validFrom: string | null;
-  validTo: string | null;
-  /** Whole days until notAfter; negative once expired. */
-  daysToExpiry: number | null;
-  protocol: string | null;
 }
 
 export type HttpOutcome =
@@ -96,6 +75,9 @@ export interface HttpClientOptions {
   httpPort?: number;
   httpsPort?: number;
   userAgent?: string;
+  /** Monotonic milliseconds for timings and deadlines (default performance.now; tests pass the
+   *  mocked Date.now so the mocked clock drives both the timers and what they measure). */
+  nowMs?: () => number;
 }
 
 export interface HttpRequest {
@@ -105,7 +87,8 @@ export interface HttpRequest {
   body?: string | Buffer;
   /** Whole exchange budget, DNS included. */
   timeoutMs: number;
-  /** Budget for reading the body once headers arrived; bounded by timeoutMs. */
+  /** Budget for reading the body once headers arrived; bounded by timeoutMs (default: the rest
+   *  of timeoutMs, so the exchange is measured to the end of the body). */
   bodyTimeoutMs?: number;
   /** Read at most this many body bytes; 0 skips the body. */
   maxBodyBytes?: number;
@@ -146,7 +129,8 @@ export class HttpClient {
 }
 
 class Exchange {
-  private readonly started = performance.now();
+  private readonly now: () => number;
+  private started = 0;
   private readonly timings: HttpTimings = {
     dnsMs: null,
     connectMs: null,
@@ -168,9 +152,12 @@ class Exchange {
     private readonly secureContext: SecureContext | undefined,
     private readonly port: number,
     private readonly req: HttpRequest,
-  ) {}
+  ) {
+    this.now = options.nowMs ?? (() => performance.now());
+  }
 
   run(): Promise<HttpOutcome> {
+    this.started = this.now();
     return new Promise<HttpOutcome>((resolve) => {
       this.settle = resolve;
       const { signal } = this.req;
@@ -199,7 +186,7 @@ class Exchange {
     clearTimeout(this.timer);
     if (this.onAbort) this.req.signal?.removeEventListener("abort", this.onAbort);
     this.socket?.destroy();
-    this.timings.totalMs = round(performance.now() - this.started);
+    this.timings.totalMs = round(this.now() - this.started);
     this.settle!(outcome);
   }
 
@@ -218,10 +205,10 @@ class Exchange {
   private async steps(): Promise<void> {
     const { url } = this.req;
     const host = url.hostname;
-    const phase = performance.now();
+    const phase = this.now();
     const verdict = await checkTarget(host, this.options);
     if (this.settled) return;
-    this.timings.dnsMs = round(performance.now() - phase);
+    this.timings.dnsMs = round(this.now() - phase);
     if (!verdict.ok) {
       if (verdict.kind === "blocked") {
         return this.fail("blocked", verdict.message, { blockReason: verdict.reason });
@@ -242,7 +229,7 @@ class Exchange {
   }
 
   private async connectAny(addresses: string[]): Promise<Socket | undefined> {
-    const phase = performance.now();
+    const phase = this.now();
     let last: { failure: HttpFailure; message: string } = { failure: "error", message: "no address" };
     // Two addresses at most: enough to survive one dead address without multiplying the wait.
     for (const address of addresses.slice(0, 2)) {
@@ -250,7 +237,7 @@ class Exchange {
       const result = await this.connectOne(address);
       if (this.settled) return undefined;
       if ("socket" in result) {
-        this.timings.connectMs = round(performance.now() - phase);
+        this.timings.connectMs = round(this.now() - phase);
         return result.socket;
       }
       last = result;
@@ -279,11 +266,15 @@ class Exchange {
   }
 
   private handshake(socket: Socket, servername: string | undefined): Promise<TLSSocket | undefined> {
-    const phase = performance.now();
+    const phase = this.now();
+    // SNI never carries an IP (RFC 6066 §3), so an IP-literal URL has no servername; Node would
+    // then check the certificate against "localhost". The name to verify is the address itself.
+    const identity = servername ?? this.address!;
     return new Promise((resolve) => {
       const secure = tlsConnect({
         socket,
         ...(servername ? { servername } : {}),
+        checkServerIdentity: (_name, cert) => checkServerIdentity(identity, cert),
         ...(this.secureContext ? { secureContext: this.secureContext } : {}),
         // The verdict is ours to make (we report why a certificate is bad); the request is not
         // sent unless the verdict is good, so this never talks to an unverified peer.
@@ -296,8 +287,8 @@ class Exchange {
         // failed handshake: the request and response report it.
         secure.removeListener("error", onHandshakeError);
         secure.on("error", () => {});
-        this.timings.tlsMs = round(performance.now() - phase);
-        this.tls = describeCertificate(secure, servername ?? this.address!);
+        this.timings.tlsMs = round(this.now() - phase);
+        this.tls = describeCertificate(secure, identity);
         if (!this.tls.valid) {
           this.fail("tls", `TLS certificate not valid: ${this.tls.problem} (${this.tls.detail})`);
           return resolve(undefined);
@@ -305,7 +296,7 @@ class Exchange {
         resolve(secure);
       });
       const onHandshakeError = (err: NodeJS.ErrnoException) => {
-        this.timings.tlsMs = round(performance.now() - phase);
+        this.timings.tlsMs = round(this.now() - phase);
         this.tls = {
           valid: false,
           problem: "handshake_failed",
@@ -326,7 +317,7 @@ class Exchange {
 
   private exchange(stream: Socket): void {
     const { url } = this.req;
-    const phase = performance.now();
+    const phase = this.now();
     const headers: Record<string, string> = {
       host: url.host,
       "user-agent": this.options.userAgent ?? DEFAULT_USER_AGENT,
@@ -349,7 +340,7 @@ class Exchange {
       );
     });
     request.on("response", (res) => {
-      this.timings.firstByteMs = round(performance.now() - phase);
+      this.timings.firstByteMs = round(this.now() - phase);
       this.readBody(res);
     });
     request.end(this.req.body);
@@ -380,7 +371,7 @@ class Exchange {
     this.onDeadline = () => done("timeout");
     if (this.req.bodyTimeoutMs !== undefined) {
       clearTimeout(this.timer);
-      const elapsed = performance.now() - this.started;
+      const elapsed = this.now() - this.started;
       const left = Math.max(0, Math.min(this.req.bodyTimeoutMs, this.req.timeoutMs - elapsed));
       this.timer = setTimeout(() => this.deadline(), left);
     }
@@ -423,53 +414,4 @@ function errorMessage(err: unknown): string {
 
 function round(ms: number): number {
   return Math.round(ms * 10) / 10;
-}
-
-const CHAIN_PROBLEMS: Record<string, TlsProblem> = {
-  CERT_HAS_EXPIRED: "expired",
-  CERT_NOT_YET_VALID: "not_yet_valid",
-  DEPTH_ZERO_SELF_SIGNED_CERT: "self_signed",
-  SELF_SIGNED_CERT_IN_CHAIN: "untrusted_chain",
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "untrusted_chain",
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "untrusted_chain",
-  UNABLE_TO_GET_ISSUER_CERT: "untrusted_chain",
-  CERT_UNTRUSTED: "untrusted_chain",
-  ERR_TLS_CERT_ALTNAME_INVALID: "hostname_mismatch",
-};
-
-/** The certificate verdict: chain (Node's own verification), validity dates and host name. */
-function describeCertificate(socket: TLSSocket, host: string): TlsInfo {
-  const cert = socket.getPeerCertificate(false) as PeerCertificate | Record<string, never>;
-  const hasCert = "valid_to" in cert && Boolean(cert.valid_to);
-  const validTo = hasCert ? new Date(cert.valid_to) : null;
-  const validFrom = hasCert ? new Date(cert.valid_from) : null;
-  const now = Date.now();
-  let problem: TlsProblem | null = null;
-  let detail: string | null = null;
-  if (!hasCert) [problem, detail] = ["other", "no peer certificate"];
-  else if (validTo && validTo.getTime() < now) [problem, detail] = ["expired", "CERT_HAS_EXPIRED"];
-  else if (!socket.authorized) {
-    detail = String(socket.authorizationError ?? "unknown");
-    problem = CHAIN_PROBLEMS[detail] ?? "other";
-  } else if (checkServerIdentity(host, cert as PeerCertificate)) {
-    // Node checks the name only after a good chain and only against its own idea of the host.
-    [problem, detail] = ["hostname_mismatch", "ERR_TLS_CERT_ALTNAME_INVALID"];
-  }
-  return {
-    valid: problem === null,
-    problem,
-    detail,
-    issuer: hasCert ? distinguishedName(cert.issuer) : null,
-    subject: hasCert ? distinguishedName(cert.subject) : null,
-    validFrom: validFrom ? validFrom.toISOString() : null,
-    validTo: validTo ? validTo.toISOString() : null,
-    daysToExpiry: validTo ? Math.floor((validTo.getTime() - now) / 86_400_000) : null,
-    protocol: socket.getProtocol(),
-  };
-}
-
-function distinguishedName(name: PeerCertificate["issuer"] | undefined): string | null {
-  if (!name) return null;
-  const parts = (["CN", "O", "C"] as const).filter((k) => name[k]).map((k) => `${k}=${name[k]}`);
-  return parts.length > 0 ? parts.join(", ") : null;
 }

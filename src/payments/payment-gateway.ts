@@ -18,21 +18,32 @@ export interface CheckoutSession {
   url: string;
 }
 
-/** A checkout session the provider reports as finished, with what our metadata says it buys. */
-export interface CompletedSession {
-  sessionId: string;
+/**
+ * A checkout session as the provider's API reports it when asked (never as an event carried it).
+ * The webhook checks it against our own record before granting anything.
+ */
+export interface ProviderSession {
+  id: string;
+  /** The account the session was created for (Stripe: `client_reference_id`, fixed at creation). */
+  accountId: string | null;
+  /** What the buyer is charged, in the currency's smallest unit (Stripe: `amount_total`). */
+  amountMinor: number | null;
+  currency: string | null;
+  /** Only "paid" grants; "unpaid" waits for an async payment to succeed (a later event); anything
+   *  else (Stripe: "no_payment_required", or a value added later) is refused. */
+  paymentStatus: string;
   /** The provider's id of the money movement (Stripe: PaymentIntent id; the session id if none). */
   paymentId: string;
-  /** "paid" grants; "unpaid" waits for an async payment to succeed (a later event). */
-  paid: boolean;
+}
+
+/** What a signed event's payload claims about a session; logged when it disagrees, never obeyed. */
+export interface SessionClaims {
   accountId: string | undefined;
   milliCredits: number | undefined;
-  amountMinor: number;
-  currency: string;
 }
 
 export type VerifiedEvent =
-  | { kind: "session_paid_or_pending"; id: string; type: string; session: CompletedSession }
+  | { kind: "checkout_session"; id: string; type: string; sessionId: string; claims: SessionClaims }
   | { kind: "other"; id: string; type: string };
 
 export type VerifyOutcome = { ok: true; event: VerifiedEvent } | { ok: false; message: string };
@@ -42,6 +53,9 @@ export interface PaymentGateway {
   createCheckout(request: CheckoutRequest): Promise<CheckoutSession>;
   /** Checks the signature header over the exact bytes received. */
   verifyEvent(rawBody: Buffer, signatureHeader: string | undefined): VerifyOutcome;
+  /** The session as the provider knows it now; null when the provider has no such session.
+   *  Throws when the provider cannot be asked (the webhook answers 503, so the event is retried). */
+  retrieveSession(sessionId: string): Promise<ProviderSession | null>;
 }
 
 /** Currencies whose smallest unit is the unit itself, and those with three decimals (Stripe's lists). */

@@ -1,8 +1,37 @@
-// The only SQL for payments: webhook events seen once, and paid sessions recorded once.
-import type { Transaction } from "kysely";
-import type { PaymentsTable, Schema } from "../storage/schema.js";
+// The only SQL for payments: the checkout sessions we sold, webhook events seen once, and paid
+// sessions recorded once.
+import type { Kysely, Transaction } from "kysely";
+import type { CheckoutSessionsTable, PaymentsTable, Schema } from "../storage/schema.js";
 
 export class PaymentsRepo {
+  async recordCheckoutSession(db: Kysely<Schema>, session: CheckoutSessionsTable): Promise<void> {
+    await db.insertInto("checkout_sessions").values(session).execute();
+  }
+
+  async findCheckoutSession(
+    db: Kysely<Schema>,
+    sessionId: string,
+  ): Promise<CheckoutSessionsTable | undefined> {
+    const row = await db
+      .selectFrom("checkout_sessions")
+      .selectAll()
+      .where("session_id", "=", sessionId)
+      .executeTakeFirst();
+    // pg returns bigint as text unless parsed; the service compares numbers.
+    return (
+      row && { ...row, amount_minor: Number(row.amount_minor), milli_credits: Number(row.milli_credits) }
+    );
+  }
+
+  async isEventRecorded(db: Kysely<Schema>, eventId: string): Promise<boolean> {
+    const row = await db
+      .selectFrom("payment_events")
+      .select("event_id")
+      .where("event_id", "=", eventId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Records the event id; false when it was already recorded (a replay). */
   async recordEventOnce(
     trx: Transaction<Schema>,

@@ -1,13 +1,16 @@
 // Buying credits (spec: "Credits are bought by payment and added instantly. Price: 1 currency unit
 // buys 1,000 validations."). One currency unit buys 1,000 milli-credits (1 stored credit, 1,000
 // display credits: 1,000 checks at 1 credit each). A checkout is created for a whole number of
-// currency units; the provider's signed webhook grants the credits exactly once per event id and
-// per session id, in one transaction with the ledger entry that carries the payment id.
+// currency units, and recorded (checkout_sessions: account, amount, currency, credits) before its
+// URL is handed out. The provider's signed webhook only names a session: the service asks the
+// provider for that session, checks it against our record, and grants what the record says,
+// exactly once per session, in one transaction with the ledger entry that carries the payment id.
+// Nothing in an event's metadata decides who is granted or how much (ADR 0016, revision 2).
 import type { CreditsService } from "../credits/credits.service.js";
 import type { Clock } from "../lib/clock.js";
 import type { Database } from "../storage/db.js";
 import { runInTransaction } from "../storage/transaction.js";
-import { minorUnitsPerUnit, type PaymentGateway } from "./payment-gateway.js";
+import { minorUnitsPerUnit, type PaymentGateway, type SessionClaims } from "./payment-gateway.js";
 import { PaymentsRepo } from "./payments.repo.js";
 
 export const MILLI_CREDITS_PER_CURRENCY_UNIT = 1000;
@@ -28,13 +31,21 @@ export type CheckoutOutcome =
   | { kind: "amount_out_of_range"; minimum: number; maximum: number }
   | { kind: "provider_error"; message: string };
 
+/** Where a signed event's claims differ from our record: "account", "credits". Logged, not obeyed. */
+export type ClaimMismatch = "account" | "credits";
+
 export type WebhookOutcome =
   | { kind: "not_configured" }
   | { kind: "invalid_signature"; message: string }
+  | { kind: "provider_unavailable"; message: string }
   | { kind: "duplicate_event"; eventId: string }
   | { kind: "ignored"; eventId: string; reason: string }
-  | { kind: "awaiting_payment"; eventId: string; sessionId: string }
-  | { kind: "already_granted"; eventId: string; sessionId: string }
+  /** A session leadcheck never created (another integration on the account, or a forgery). */
+  | { kind: "unknown_session"; eventId: string; sessionId: string; claims: SessionClaims }
+  /** Ours, but the provider's session disagrees with what we sold, or the provider has no such session. */
+  | { kind: "refused"; eventId: string; sessionId: string; reason: string; mismatches: ClaimMismatch[] }
+  | { kind: "awaiting_payment"; eventId: string; sessionId: string; mismatches: ClaimMismatch[] }
+  | { kind: "already_granted"; eventId: string; sessionId: string; mismatches: ClaimMismatch[] }
   | {
       kind: "granted";
       eventId: string;
@@ -42,6 +53,7 @@ export type WebhookOutcome =
       accountId: string;
       milliCredits: number;
       paymentId: string;
+      mismatches: ClaimMismatch[];
     };
 
 export class PaymentsService {
@@ -79,74 +91,116 @@ export class PaymentsService {
       return { kind: "amount_out_of_range", minimum: minimumAmount, maximum: maximumAmount };
     }
     const milliCredits = amount * MILLI_CREDITS_PER_CURRENCY_UNIT;
+    const amountMinor = amount * minorUnitsPerUnit(currency);
     const separator = returnUrl.includes("?") ? "&" : "?";
+    let session: { id: string; url: string };
     try {
-      const session = await gateway.createCheckout({
+      session = await gateway.createCheckout({
         accountId,
-        amountMinor: amount * minorUnitsPerUnit(currency),
+        amountMinor,
         currency,
         milliCredits,
         productName: `${milliCredits.toLocaleString("en-US")} leadcheck credits`,
         successUrl: `${returnUrl}${separator}checkout=success&session_id={CHECKOUT_SESSION_ID}`,
         cancelUrl: `${returnUrl}${separator}checkout=cancelled`,
       });
-      return { kind: "created", id: session.id, url: session.url, amount, currency, milliCredits };
     } catch (error) {
       return { kind: "provider_error", message: (error as Error).message };
     }
+    // Recorded before the buyer gets the URL: a session we could not record is never paid. A
+    // storage failure here is ours, not the provider's: it propagates (500, logged).
+    await this.repo.recordCheckoutSession(this.deps.database.db, {
+      session_id: session.id,
+      provider: gateway.provider,
+      account_id: accountId,
+      amount_minor: amountMinor,
+      currency,
+      milli_credits: milliCredits,
+      created_at: this.deps.clock.now().toISOString(),
+    });
+    return { kind: "created", id: session.id, url: session.url, amount, currency, milliCredits };
   }
 
-  /** A Stripe webhook delivery: verified over its raw bytes, then applied at most once. */
+  /** A Stripe webhook delivery: verified over its raw bytes, checked against the provider and our
+   *  record, then applied at most once. */
   async handleWebhook(rawBody: Buffer, signatureHeader: string | undefined): Promise<WebhookOutcome> {
     const { gateway } = this.deps;
     if (!gateway) return { kind: "not_configured" };
     const verified = gateway.verifyEvent(rawBody, signatureHeader);
     if (!verified.ok) return { kind: "invalid_signature", message: verified.message };
     const event = verified.event;
+    if (event.kind === "other")
+      return { kind: "ignored", eventId: event.id, reason: `event type ${event.type}` };
+    const { db } = this.deps.database;
+    if (await this.repo.isEventRecorded(db, event.id)) return { kind: "duplicate_event", eventId: event.id };
+    const { sessionId, claims } = event;
+    const sold = await this.repo.findCheckoutSession(db, sessionId);
+    if (!sold) return { kind: "unknown_session", eventId: event.id, sessionId, claims };
+    const mismatches: ClaimMismatch[] = [];
+    if (claims.accountId !== undefined && claims.accountId !== sold.account_id) mismatches.push("account");
+    if (claims.milliCredits !== undefined && claims.milliCredits !== sold.milli_credits)
+      mismatches.push("credits");
+    let session: Awaited<ReturnType<PaymentGateway["retrieveSession"]>>;
+    try {
+      session = await gateway.retrieveSession(sessionId);
+    } catch (error) {
+      return { kind: "provider_unavailable", message: (error as Error).message };
+    }
+    const refused = (reason: string): WebhookOutcome => ({
+      kind: "refused",
+      eventId: event.id,
+      sessionId,
+      reason,
+      mismatches,
+    });
+    if (!session) return refused("the provider has no such session");
+    if (session.id !== sold.session_id) return refused(`the provider answered for session ${session.id}`);
+    if (session.accountId !== sold.account_id) return refused("the session was created for another account");
+    if (session.amountMinor !== sold.amount_minor || session.currency?.toLowerCase() !== sold.currency) {
+      return refused(
+        `the session charges ${session.amountMinor} ${session.currency}, we sold ${sold.amount_minor} ${sold.currency}`,
+      );
+    }
+    if (session.paymentStatus === "unpaid")
+      return { kind: "awaiting_payment", eventId: event.id, sessionId, mismatches };
+    if (session.paymentStatus !== "paid") return refused(`payment status ${session.paymentStatus}`);
     const now = this.deps.clock.now();
-    return runInTransaction(this.deps.database.db, async (trx): Promise<WebhookOutcome> => {
+    return runInTransaction(db, async (trx): Promise<WebhookOutcome> => {
       const isNew = await this.repo.recordEventOnce(
         trx,
         { id: event.id, provider: gateway.provider, type: event.type },
         now,
       );
       if (!isNew) return { kind: "duplicate_event", eventId: event.id };
-      if (event.kind === "other")
-        return { kind: "ignored", eventId: event.id, reason: `event type ${event.type}` };
-      const { session } = event;
-      if (!session.accountId || session.milliCredits === undefined) {
-        return { kind: "ignored", eventId: event.id, reason: "session was not created by leadcheck" };
-      }
-      // An async payment method completes the session unpaid; its async_payment_succeeded event pays.
-      if (!session.paid) return { kind: "awaiting_payment", eventId: event.id, sessionId: session.sessionId };
       const claimed = await this.repo.claimSession(trx, {
-        session_id: session.sessionId,
+        session_id: sessionId,
         provider: gateway.provider,
-        account_id: session.accountId,
+        account_id: sold.account_id,
         payment_id: session.paymentId,
         event_id: event.id,
-        amount_minor: session.amountMinor,
-        currency: session.currency,
-        milli_credits: session.milliCredits,
+        amount_minor: sold.amount_minor,
+        currency: sold.currency,
+        milli_credits: sold.milli_credits,
         created_at: now.toISOString(),
       });
-      if (!claimed) return { kind: "already_granted", eventId: event.id, sessionId: session.sessionId };
+      if (!claimed) return { kind: "already_granted", eventId: event.id, sessionId, mismatches };
       const entry = await this.deps.credits.grantWithin(trx, {
-        accountId: session.accountId,
-        amountMilli: session.milliCredits,
+        accountId: sold.account_id,
+        amountMilli: sold.milli_credits,
         kind: "purchase",
-        reason: `Purchase: ${formatMinor(session.amountMinor, session.currency)}`,
+        reason: `Purchase: ${formatMinor(sold.amount_minor, sold.currency)}`,
         reference: session.paymentId,
-        idempotencyKey: `${gateway.provider}:${session.sessionId}`,
+        idempotencyKey: `${gateway.provider}:${sessionId}`,
       });
-      await this.repo.setLedgerEntry(trx, session.sessionId, entry.id);
+      await this.repo.setLedgerEntry(trx, sessionId, entry.id);
       return {
         kind: "granted",
         eventId: event.id,
-        sessionId: session.sessionId,
-        accountId: session.accountId,
-        milliCredits: session.milliCredits,
+        sessionId,
+        accountId: sold.account_id,
+        milliCredits: sold.milli_credits,
         paymentId: session.paymentId,
+        mismatches,
       };
     });
   }

@@ -5,12 +5,14 @@ import Stripe from "stripe";
 import type {
   CheckoutRequest,
   CheckoutSession,
-  CompletedSession,
   PaymentGateway,
+  ProviderSession,
+  SessionClaims,
   VerifyOutcome,
 } from "./payment-gateway.js";
 
-/** Metadata keys written on every session we create; the webhook reads them back. */
+/** Metadata keys written on every session we create, for people reading the Stripe dashboard; the
+ *  webhook only compares them with our record (checkout_sessions) and never grants from them. */
 const ACCOUNT_KEY = "leadcheck_account_id";
 const CREDITS_KEY = "leadcheck_milli_credits";
 
@@ -73,26 +75,40 @@ export class StripeGateway implements PaymentGateway {
     return {
       ok: true,
       event: {
-        kind: "session_paid_or_pending",
+        kind: "checkout_session",
         id: event.id,
         type: event.type,
-        session: completedSession(session),
+        sessionId: session.id,
+        claims: claimsOf(session),
       },
+    };
+  }
+
+  async retrieveSession(sessionId: string): Promise<ProviderSession | null> {
+    let session: Stripe.Checkout.Session;
+    try {
+      session = await this.stripe.checkout.sessions.retrieve(sessionId);
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+      throw error;
+    }
+    const intent = session.payment_intent;
+    return {
+      id: session.id,
+      accountId: session.client_reference_id,
+      amountMinor: session.amount_total,
+      currency: session.currency,
+      paymentStatus: session.payment_status,
+      paymentId: (typeof intent === "string" ? intent : intent?.id) ?? session.id,
     };
   }
 }
 
-function completedSession(session: Stripe.Checkout.Session): CompletedSession {
+function claimsOf(session: Stripe.Checkout.Session): SessionClaims {
   const metadata = session.metadata ?? {};
   const milli = Number(metadata[CREDITS_KEY]);
-  const intent = session.payment_intent;
   return {
-    sessionId: session.id,
-    paymentId: (typeof intent === "string" ? intent : intent?.id) ?? session.id,
-    paid: session.payment_status === "paid",
     accountId: metadata[ACCOUNT_KEY] || session.client_reference_id || undefined,
     milliCredits: Number.isSafeInteger(milli) && milli > 0 ? milli : undefined,
-    amountMinor: session.amount_total ?? 0,
-    currency: session.currency ?? "",
   };
 }

@@ -83,6 +83,18 @@ export interface PaymentEventsTable {
   received_at: string;
 }
 
+/** One row per checkout session leadcheck created: what it sold, to whom. The webhook grants from it. */
+export interface CheckoutSessionsTable {
+  session_id: string;
+  provider: string;
+  account_id: string;
+  /** The price, in the currency's smallest unit. */
+  amount_minor: number;
+  currency: string;
+  milli_credits: number;
+  created_at: string;
+}
+
 /** One row per paid checkout session: a session grants credits once. */
 export interface PaymentsTable {
   session_id: string;
@@ -104,6 +116,7 @@ export interface Schema {
   api_keys: ApiKeysTable;
   credit_ledger: CreditLedgerTable;
   payment_events: PaymentEventsTable;
+  checkout_sessions: CheckoutSessionsTable;
   payments: PaymentsTable;
   events: EventsTable;
   jobs: JobsTable;

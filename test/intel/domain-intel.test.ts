@@ -64,6 +64,7 @@ describe("DomainIntelEngine against a local RDAP server (HTTP and HTTPS) and a l
       "20.0.0.127.zen.spamhaus.org": { rcode: "SERVFAIL" },
       "young.test.multi.surbl.org": { A: ["127.0.0.1"] },
       "old.test.bl.example.test": { A: ["127.0.0.2"] },
+      "young.test.bl.example.test": { A: ["127.255.255.254"] },
       "slowdns.test": { silent: true },
     });
     resolver = new DnsResolver({ servers: [dns.address], timeoutMs: 300 });
@@ -299,6 +300,19 @@ describe("DomainIntelEngine against a local RDAP server (HTTP and HTTPS) and a l
     assert.equal(warnings.length, 1);
     const generic = await engine({ domainZones: ["bl.example.test"], ipZones: [] }).standing("old.test");
     assert.equal(generic.reputation.domainListed, true);
+  });
+
+  it("reads an answer in 127.255.255.0/24 from a zone it has no table for as unknown with the reason, and warns once", async () => {
+    const intel = engine({ domainZones: ["bl.example.test"], ipZones: [] });
+    const standing = await intel.standing("young.test");
+    assert.equal(standing.reputation.status, "unknown");
+    assert.equal(standing.reputation.domainListed, null);
+    const answer = standing.reputation.answers[0]!;
+    assert.equal(answer.status, "unknown");
+    assert.deepEqual(answer.codes, ["127.255.255.254"]);
+    assert.match(answer.meaning ?? "", /127\.255\.255\.0\/24, the lists' error range/);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!, /bl\.example\.test refused our query/);
   });
 
   it("asks a block list once per name within its TTL", async () => {

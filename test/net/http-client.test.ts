@@ -202,3 +202,51 @@ describe("HttpClient against local servers", () => {
     assert.equal(out.body.toString(), "POST application/json 1");
   });
 });
+
+describe("HttpClient to an IP-literal https URL", () => {
+  let withIp: TestSites;
+  let withoutIp: TestSites;
+  let dns: DnsResolver;
+  let client: HttpClient;
+
+  before(async () => {
+    const pki = await createTestPki();
+    withIp = await startSites(
+      { "127.0.0.1": { body: "by address" } },
+      { fallback: await pki.issue(["127.0.0.1"]) },
+    );
+    withoutIp = await startSites(
+      { "127.0.0.1": { body: "by address" } },
+      { fallback: await pki.issue(["ok.test"]) },
+    );
+    // An IP literal is never looked up; the resolver points nowhere to prove it.
+    dns = new DnsResolver({ servers: ["127.0.0.1:1"], timeoutMs: 100 });
+    client = new HttpClient({ dns, allowPrivateTargets: true, ca: pki.ca.cert });
+  });
+  after(async () => {
+    dns.close();
+    await Promise.all([withIp.close(), withoutIp.close()]);
+  });
+
+  it("accepts a certificate that carries the address (no SNI, the address checked, not 'localhost')", async () => {
+    const out = await client.request({
+      url: new URL(`https://127.0.0.1:${withIp.httpsPort}/`),
+      timeoutMs: 5_000,
+      maxBodyBytes: 1024,
+    });
+    assert.ok(out.ok, JSON.stringify(out));
+    assert.equal(out.tls?.valid, true);
+    assert.equal(out.body.toString(), "by address");
+  });
+
+  it("still reports hostname_mismatch when the certificate does not carry the address", async () => {
+    const out = await client.request({
+      url: new URL(`https://127.0.0.1:${withoutIp.httpsPort}/`),
+      timeoutMs: 5_000,
+      maxBodyBytes: 1024,
+    });
+    assert.ok(!out.ok && out.failure === "tls");
+    assert.equal(out.tls?.problem, "hostname_mismatch");
+    assert.equal(withoutIp.requests.length, 0, "no request over the mismatched certificate");
+  });
+});

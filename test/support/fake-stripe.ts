@@ -1,8 +1,11 @@
 // A local stand-in for the Stripe endpoints our code calls, on 127.0.0.1 (port 0): the official
 // `stripe` library is pointed at it (STRIPE_API_URL). It creates Checkout Sessions as Stripe does
 // (form-encoded request, Bearer secret key, a session object back), serves a minimal hosted payment
-// page (GET /pay/<session>) whose Pay button completes the session, and builds webhook events
-// signed with the endpoint secret by the library's own test-header helper.
+// page (GET /pay/<session>) whose Pay button completes the session, answers GET
+// /v1/checkout/sessions/<id> with the session as it stands (or Stripe's 404 resource_missing), and
+// builds webhook events signed with the endpoint secret by the library's own test-header helper.
+// A genuine event moves the session's state as Stripe does before it sends one; a forged one
+// (edited payload, or another signing secret) changes nothing at "Stripe".
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -17,7 +20,10 @@ export interface FakeSession {
   successUrl: string;
   cancelUrl: string;
   paymentIntent: string;
-  /** The raw form the library sent. */
+  status: "open" | "complete" | "expired";
+  paymentStatus: "paid" | "unpaid";
+  created: number;
+  /** The raw form the library sent (empty for sessions made with `createSession`). */
   form: URLSearchParams;
 }
 
@@ -30,13 +36,36 @@ export interface SignedEvent {
 export interface FakeStripe {
   url: string;
   sessions: Map<string, FakeSession>;
-  /** Answer the next session creations with a 500 Stripe error (the provider is down). */
+  /** Answer the next session creations or retrievals with a 500 Stripe error (the provider is down). */
   failNext: number;
-  /** A checkout.session.* event for the session, signed with `secret` (default: the endpoint's). */
+  /** GET /v1/checkout/sessions/<id> requests received, by session id. */
+  retrievals: string[];
+  /** A session made at Stripe by something other than leadcheck (another integration, or someone
+   *  with write access to the Stripe account), naming whatever account it likes. */
+  createSession(over: {
+    amountMinor: number;
+    currency: string;
+    metadata?: Record<string, string>;
+    clientReferenceId?: string | null;
+  }): FakeSession;
+  /**
+   * A checkout.session.* event for the session, signed with `secret` (default: the endpoint's).
+   * Genuine (no `secret`, no `edit`): the session first moves as Stripe's would (completed: complete
+   * with `paymentStatus`, default paid; async_payment_succeeded: paid; expired: expired).
+   * `edit` changes the payload's session object after that, as a forger holding the secret would.
+   */
   event(
     sessionId: string,
-    options?: { id?: string; type?: string; paymentStatus?: "paid" | "unpaid"; secret?: string },
+    options?: {
+      id?: string;
+      type?: string;
+      paymentStatus?: "paid" | "unpaid";
+      secret?: string;
+      edit?: (session: Record<string, unknown>) => Record<string, unknown>;
+    },
   ): SignedEvent;
+  /** A signed event carrying any session object, e.g. one for a session Stripe never had. */
+  signedEvent(type: string, object: Record<string, unknown>): SignedEvent;
   close(): Promise<void>;
 }
 
@@ -51,31 +80,76 @@ export async function startFakeStripe(options: {
   let counter = 0;
   let eventCounter = 0;
 
+  function sign(type: string, object: unknown, id: string, secret: string): SignedEvent {
+    const payload = JSON.stringify({
+      id,
+      object: "event",
+      api_version: "2025-01-01",
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type,
+      data: { object },
+    });
+    return { id, payload, signature: signer.webhooks.generateTestHeaderString({ payload, secret }) };
+  }
+
+  function newSession(
+    fields: Omit<FakeSession, "id" | "paymentIntent" | "status" | "paymentStatus" | "created">,
+  ) {
+    counter += 1;
+    const session: FakeSession = {
+      ...fields,
+      id: `cs_test_fake${counter}`,
+      paymentIntent: `pi_test_fake${counter}`,
+      status: "open",
+      paymentStatus: "unpaid",
+      created: Math.floor(Date.now() / 1000),
+    };
+    sessions.set(session.id, session);
+    return session;
+  }
+
   const fake: FakeStripe = {
     url: "",
     sessions,
+    retrievals: [],
     failNext: 0,
+    createSession(over) {
+      return newSession({
+        amountMinor: over.amountMinor,
+        currency: over.currency,
+        metadata: over.metadata ?? {},
+        clientReferenceId: over.clientReferenceId ?? null,
+        successUrl: "https://elsewhere.example/success",
+        cancelUrl: "https://elsewhere.example/cancel",
+        form: new URLSearchParams(),
+      });
+    },
     event(sessionId, eventOptions = {}) {
       const session = sessions.get(sessionId);
       if (!session) throw new Error(`no fake session ${sessionId}`);
       eventCounter += 1;
       const id = eventOptions.id ?? `evt_fake_${eventCounter}`;
-      const payload = JSON.stringify({
+      const type = eventOptions.type ?? "checkout.session.completed";
+      const genuine = !eventOptions.secret && !eventOptions.edit;
+      if (genuine) advance(session, type, eventOptions.paymentStatus ?? "paid");
+      // A forger without write access cannot move the session: the payload only says it moved.
+      const stated = genuine
+        ? session
+        : { ...session, ...stateAfter(session, type, eventOptions.paymentStatus ?? "paid") };
+      const object = sessionObject(stated, fake.url);
+      return sign(
+        type,
+        eventOptions.edit ? eventOptions.edit(object) : object,
         id,
-        object: "event",
-        api_version: "2025-01-01",
-        created: Math.floor(Date.now() / 1000),
-        livemode: false,
-        pending_webhooks: 1,
-        request: { id: null, idempotency_key: null },
-        type: eventOptions.type ?? "checkout.session.completed",
-        data: { object: sessionObject(session, eventOptions.paymentStatus ?? "paid", fake.url) },
-      });
-      const signature = signer.webhooks.generateTestHeaderString({
-        payload,
-        secret: eventOptions.secret ?? options.webhookSecret,
-      });
-      return { id, payload, signature };
+        eventOptions.secret ?? options.webhookSecret,
+      );
+    },
+    signedEvent(type, object) {
+      eventCounter += 1;
+      return sign(type, object, `evt_fake_${eventCounter}`, options.webhookSecret);
     },
     async close() {
       server.closeAllConnections();
@@ -98,25 +172,48 @@ export async function startFakeStripe(options: {
         return json(res, 500, { error: { type: "api_error", message: "Fake Stripe is down" } });
       }
       const form = new URLSearchParams(body);
-      counter += 1;
       const metadata: Record<string, string> = {};
       for (const [key, value] of form) {
         const m = /^metadata\[(.+)\]$/.exec(key);
         if (m?.[1]) metadata[m[1]] = value;
       }
-      const session: FakeSession = {
-        id: `cs_test_fake${counter}`,
+      const session = newSession({
         amountMinor: Number(form.get("line_items[0][price_data][unit_amount]")),
         currency: form.get("line_items[0][price_data][currency]") ?? "",
         metadata,
         clientReferenceId: form.get("client_reference_id"),
         successUrl: form.get("success_url") ?? "",
         cancelUrl: form.get("cancel_url") ?? "",
-        paymentIntent: `pi_test_fake${counter}`,
         form,
-      };
-      sessions.set(session.id, session);
-      return json(res, 200, sessionObject(session, "unpaid", fake.url));
+      });
+      return json(res, 200, sessionObject(session, fake.url));
+    }
+    const retrieve = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
+    if (req.method === "GET" && retrieve?.[1]) {
+      if (req.headers.authorization !== `Bearer ${options.secretKey}`) {
+        return json(res, 401, {
+          error: { type: "invalid_request_error", message: "Invalid API Key provided" },
+        });
+      }
+      if (fake.failNext > 0) {
+        fake.failNext -= 1;
+        return json(res, 500, { error: { type: "api_error", message: "Fake Stripe is down" } });
+      }
+      const id = decodeURIComponent(retrieve[1]);
+      fake.retrievals.push(id);
+      const found = sessions.get(id);
+      if (!found) {
+        return json(res, 404, {
+          error: {
+            code: "resource_missing",
+            doc_url: "https://stripe.com/docs/error-codes/resource-missing",
+            message: `No such checkout.session: '${id}'`,
+            param: "session",
+            type: "invalid_request_error",
+          },
+        });
+      }
+      return json(res, 200, sessionObject(found, fake.url));
     }
     const pay = /^\/pay\/([\w]+)$/.exec(url.pathname);
     const session = pay?.[1] ? sessions.get(pay[1]) : undefined;
@@ -130,7 +227,7 @@ export async function startFakeStripe(options: {
     }
     if (req.method === "POST" && session && options.webhookUrl) {
       // Completing the payment: Stripe sends the signed event, then redirects the buyer back.
-      const event = fake.event(session.id);
+      const event = fake.event(session.id); // completes the session, paid
       const delivered = await fetch(options.webhookUrl(), {
         method: "POST",
         headers: { "content-type": "application/json", "stripe-signature": event.signature },
@@ -153,21 +250,42 @@ export async function startFakeStripe(options: {
   return fake;
 }
 
-function sessionObject(session: FakeSession, paymentStatus: "paid" | "unpaid", base: string) {
+type SessionState = Pick<FakeSession, "status" | "paymentStatus">;
+
+function stateAfter(session: FakeSession, type: string, paymentStatus: "paid" | "unpaid"): SessionState {
+  if (type === "checkout.session.completed") return { status: "complete", paymentStatus };
+  if (type === "checkout.session.async_payment_succeeded")
+    return { status: "complete", paymentStatus: "paid" };
+  if (type === "checkout.session.expired") return { status: "expired", paymentStatus: "unpaid" };
+  return { status: session.status, paymentStatus: session.paymentStatus };
+}
+
+function advance(session: FakeSession, type: string, paymentStatus: "paid" | "unpaid"): void {
+  Object.assign(session, stateAfter(session, type, paymentStatus));
+}
+
+/** A Checkout Session object with the fields Stripe returns that our code or the library reads. */
+function sessionObject(session: FakeSession, base: string) {
   return {
     id: session.id,
     object: "checkout.session",
     mode: "payment",
-    status: paymentStatus === "paid" ? "complete" : "open",
-    payment_status: paymentStatus,
+    livemode: false,
+    created: session.created,
+    expires_at: session.created + 24 * 3600,
+    status: session.status,
+    payment_status: session.paymentStatus,
+    amount_subtotal: session.amountMinor,
     amount_total: session.amountMinor,
     currency: session.currency,
+    customer: null,
     client_reference_id: session.clientReferenceId,
     metadata: session.metadata,
-    payment_intent: paymentStatus === "paid" ? session.paymentIntent : null,
+    payment_method_types: ["card"],
+    payment_intent: session.status === "complete" ? session.paymentIntent : null,
     success_url: session.successUrl,
     cancel_url: session.cancelUrl,
-    url: `${base}/pay/${session.id}`,
+    url: session.status === "open" ? `${base}/pay/${session.id}` : null,
   };
 }
 

@@ -24,8 +24,12 @@ export interface SiteBehavior {
   delayMs?: number;
   /** Stream this many bytes of filler after `body`. */
   hugeBytes?: number;
-  /** Send headers, then one byte every intervalMs until the client goes away. */
+  /** Send headers, then one byte every intervalMs until the client goes away (or trickleForMs). */
   trickleIntervalMs?: number;
+  /** End a trickling body this long after the headers (default: never). */
+  trickleForMs?: number;
+  /** Send the headers, then nothing more until the client goes away. */
+  stallAfterHeaders?: boolean;
   /** Close the connection without answering. */
   hangUp?: boolean;
 }
@@ -145,9 +149,21 @@ function serve(b: SiteBehavior, req: IncomingMessage, res: ServerResponse): void
     const headers: Record<string, string> = { "content-type": "text/html; charset=utf-8", ...b.headers };
     if (b.location) headers.location = b.location;
     res.writeHead(b.status ?? (b.location ? 302 : 200), headers);
+    if (b.stallAfterHeaders) {
+      res.flushHeaders();
+      return;
+    }
     if (b.trickleIntervalMs !== undefined) {
       if (b.body) res.write(b.body);
-      timers.add(setInterval(() => res.write("."), b.trickleIntervalMs));
+      const drip = setInterval(() => res.write("."), b.trickleIntervalMs);
+      timers.add(drip);
+      if (b.trickleForMs !== undefined)
+        timers.add(
+          setTimeout(() => {
+            clearInterval(drip);
+            res.end();
+          }, b.trickleForMs),
+        );
       return;
     }
     if (b.hugeBytes) {

@@ -1,5 +1,6 @@
 // A throwaway PKI generated at test time (EC P-256, fast): a root CA the client is told to trust,
 // an intermediate, and leaf certificates in every shape a website check must recognise.
+import { isIP } from "node:net";
 import { generate } from "selfsigned";
 
 export interface KeyPair {
@@ -62,8 +63,13 @@ async function leaf(
           { name: "basicConstraints", cA: false },
           { name: "keyUsage", digitalSignature: true, keyEncipherment: true },
           { name: "extKeyUsage", serverAuth: true },
-          { name: "subjectAltName", altNames: names.map((value) => ({ type: 2 as const, value })) },
+          { name: "subjectAltName", altNames: names.map(altName) },
         ],
   });
   return { key: pems.private, cert: pems.cert.endsWith("\n") ? pems.cert : `${pems.cert}\n` };
+}
+
+/** An IP address goes in an iPAddress entry (RFC 5280 §4.2.1.6), any other name in a dNSName. */
+function altName(value: string): { type: 2; value: string } | { type: 7; ip: string } {
+  return isIP(value) ? { type: 7, ip: value } : { type: 2, value };
 }

@@ -9,7 +9,9 @@
 //   5. a per-mailbox rate limit, in any class: the mailbox exists;
 //   6. text that plainly says the mailbox does not exist: invalid, whatever the code class;
 //   7. full, then disabled mailbox texts;
-//   8. RFC 3463 enhanced codes, then bare reply codes, as the last resort.
+//   8. RFC 3463 enhanced codes, then bare reply codes;
+//   9. generic refusal wording ("Recipient address rejected:", which Postfix writes before every
+//      recipient refusal, "mailbox unavailable") only after the codes, as the last resort.
 // The corpus test (reply-corpus.test.ts) measures the table against real replies.
 export type SmtpStage = "banner" | "ehlo" | "starttls" | "mail" | "rcpt";
 
@@ -90,19 +92,37 @@ const SENDER_REFUSAL_TEXT = new RegExp(
 
 const RATE_LIMIT_TEXT = /receiving mail (too quickly|at a rate)/i;
 
+/** Wording that names the missing mailbox itself. */
 const USER_UNKNOWN_TEXT = new RegExp(
   [
     "user ?unknown|unknown (user|recipient|mailbox|address|local part)|utilisateur inconnu",
     "no such (user|mailbox|recipient|account|address|person)|(user|recipient|mailbox) not found",
-    "(does not|doesn.?t|dosn.?t|not|is not) exist|no mailbox|mailbox (is )?unavailable|mailbox not found",
+    "(does not|doesn.?t|dosn.?t|not|is not) exist|no mailbox|mailbox not found",
     "invalid (recipient|mailbox|address|user|email address)|(recipient|destinataire) invalide?|user invalid",
     "recipient (unknown|not found|invalid)|recipnotfound|recipientnotfound|not a valid (mailbox|recipient|user)",
-    "unrouteable address|address rejected|recipient rejected|doesn.?t have an? .*account|address error",
+    "unrouteable address|doesn.?t have an? .*account",
     "no longer (valid|available|on server)|bad destination mailbox|could not be found",
     "not our (user|customer)|not a registered|address is not handled|user not local or invalid",
   ].join("|"),
   "i",
 );
+
+/**
+ * Wording that only says a recipient was refused. Postfix writes "<addr>: Recipient address
+ * rejected: " in front of every recipient refusal (smtpd_check.c), whatever the cause, and RFC 5321's
+ * stock 550 text is "mailbox unavailable": after the enhanced codes, never before them.
+ */
+const GENERIC_REFUSAL_TEXT = /address rejected|recipient rejected|address error|mailbox (is )?unavailable/i;
+
+/**
+ * Postfix's refusal when the rule that fired gave no text of its own: "<addr>: Recipient address
+ * rejected: Access denied" (check_table_result's default). It says nothing, so the codes decide.
+ */
+const POSTFIX_DEFAULT_REFUSAL =
+  /^\s*(?:<[^>]*>|\[[^\]]*\])?:?\s*recipient address rejected:\s*access denied\.?\s*$/i;
+
+/** Exchange Online Protection's marker of directory-based edge blocking: the recipient is not in the tenant. */
+const EOP_DBEB_TEXT = /recipient address rejected: access denied|AS\(201806281\)/i;
 
 const FULL_TEXT =
   /over ?quota|quota exceeded|exceeds? (its |the )?quota|mailbox (is )?full|out of storage|storage (allocation|limit)|too many messages/i;
@@ -130,15 +150,17 @@ export const REPLY_RULES: readonly Rule[] = [
   // 3. Greylisting, whatever the class ("450 ...: Recipient address rejected: Greylisted").
   { id: "rcpt_greylisted", scope: "rcpt", codeClass: "4or5", text: GREYLIST_TEXT, outcome: "greylisted" },
   // Microsoft 365 directory-based edge blocking: "Recipient address rejected: Access denied" with
-  // 5.4.1 means the recipient is not in the tenant (Microsoft's NDR documentation for 5.4.1).
+  // 5.4.1, or EOP's marker AS(201806281) whatever a relay did to the code, means the recipient is
+  // not in the tenant (Microsoft's NDR documentation for 5.4.1; ADR 0010).
   {
     id: "rcpt_m365_dbeb",
     scope: "rcpt",
     codeClass: 5,
     enhanced: /^5\.4\.1$/,
-    text: /recipient address rejected: access denied/i,
+    text: new RegExp(`^$|${EOP_DBEB_TEXT.source}`, "i"),
     outcome: "invalid",
   },
+  { id: "rcpt_m365_dbeb_marker", scope: "rcpt", codeClass: 5, text: /AS\(201806281\)/i, outcome: "invalid" },
   // Batching refusals ("Domain policy size per transaction exceeded"): not an answer about this
   // address, the session retries it in another transaction.
   {
@@ -200,6 +222,14 @@ export const REPLY_RULES: readonly Rule[] = [
   // A 5.7.x refusal says nothing about the mailbox unless its text said so above.
   { id: "rcpt_policy", scope: "rcpt", codeClass: 5, enhanced: /^5\.7\.\d+$/, outcome: "blocked" },
   { id: "rcpt_storage_552", scope: "rcpt", codeClass: 5, codes: [552], outcome: "mailbox_full" },
+  // 9. Generic refusal wording, once no code said more (a bare "550 Address rejected").
+  {
+    id: "rcpt_generic_refusal_text",
+    scope: "rcpt",
+    codeClass: 5,
+    text: GENERIC_REFUSAL_TEXT,
+    outcome: "invalid",
+  },
   // A bare refusal with no recognisable reason: left unknown, never guessed as invalid.
   { id: "rcpt_other_5xx", scope: "rcpt", codeClass: 5, outcome: "unknown" },
   { id: "fallback", scope: "any", codeClass: "any", outcome: "unknown" },
@@ -214,13 +244,14 @@ function classMatches(rule: Rule, codeClass: number): boolean {
 export function classifyReply(stage: SmtpStage, reply: ReplyLike): ClassifiedReply {
   const scope: StageScope = stage === "rcpt" ? "rcpt" : "session";
   const codeClass = Math.floor(reply.code / 100);
+  const text = POSTFIX_DEFAULT_REFUSAL.test(reply.text) ? "" : reply.text;
   const rule = REPLY_RULES.find(
     (r) =>
       (r.scope === "any" || r.scope === scope) &&
       classMatches(r, codeClass) &&
       (!r.codes || r.codes.includes(reply.code)) &&
       (!r.enhanced || (reply.enhanced !== undefined && r.enhanced.test(reply.enhanced))) &&
-      (!r.text || r.text.test(reply.text)),
+      (!r.text || r.text.test(text)),
   )!;
   const result: ClassifiedReply = { outcome: rule.outcome, rule: rule.id };
   if (rule.outcome === "greylisted")

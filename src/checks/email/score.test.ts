@@ -67,6 +67,23 @@ describe("scoreEmail", () => {
     );
   });
 
+  it("shows the 0 floor as a factor carrying the points it gave back, so the factors still add up", () => {
+    const r = scoreEmail({
+      ...base,
+      reason: "mailbox_full",
+      disposable: true,
+      role: true,
+      free: true,
+      implicitMx: true,
+    });
+    assert.equal(r.emailScore, 0);
+    assert.deepEqual(r.factors.at(-1), { code: "score_floor", points: 47 });
+    assert.equal(
+      r.factors.reduce((s, f) => s + f.points, 0),
+      r.emailScore,
+    );
+  });
+
   it("marks accepted or proven mailboxes valid=true, refused ones false, and unknown ones null", () => {
     const accepted: EmailReason[] = ["deliverable", "accept_all", "tenant_accept_all", "rate_limited"];
     const refused: EmailReason[] = ["mailbox_not_found", "mailbox_disabled", "null_mx", "mailbox_full"];

@@ -85,13 +85,11 @@ export function scoreEmail(input: ScoreInput): ScoreResult {
   if (input.reason === "deliverable" && input.catchAll === undefined)
     factors.push({ code: "catch_all_unconfirmed", points: -8 });
   if (accepted && input.gateway) factors.push({ code: "security_gateway", points: -3 });
-  const emailScore = Math.max(
-    0,
-    Math.min(
-      100,
-      factors.reduce((sum, f) => sum + f.points, 0),
-    ),
-  );
+  // The 0-100 bounds are a factor of their own carrying what they moved: the score is the sum.
+  const sum = factors.reduce((total, f) => total + f.points, 0);
+  if (sum < 0) factors.push({ code: "score_floor", points: -sum });
+  else if (sum > 100) factors.push({ code: "score_ceiling", points: 100 - sum });
+  const emailScore = factors.reduce((total, f) => total + f.points, 0);
   let status: EmailStatus = STATUS[input.reason] ?? "unknown";
   if (status === "valid" && input.disposable) status = "risky";
   let valid: boolean | null = null;

@@ -1,13 +1,15 @@
 // One attempt of the website strategy: GET a URL and follow its redirects by hand, each hop a
 // fresh guarded exchange (resolve, SSRF check, connect to the checked address), within one budget.
-import { performance } from "node:perf_hooks";
 import type { HttpClient, HttpFailure, HttpOutcome } from "../../net/http-client.js";
 import type { AttemptOutcome, HopRecord } from "./website.types.js";
 
 export interface ProbeOptions {
   maxRedirects: number;
   maxBodyBytes: number;
-  bodyTimeoutMs: number;
+  /** Cap on reading the body; undefined: the attempt's own budget (the whole exchange). */
+  bodyTimeoutMs?: number | undefined;
+  /** Monotonic milliseconds (the engine's time source). */
+  nowMs: () => number;
 }
 
 export interface ProbeResult {
@@ -41,7 +43,8 @@ export async function probeUrl(
   options: ProbeOptions,
   signal?: AbortSignal,
 ): Promise<ProbeResult> {
-  const started = performance.now();
+  const now = options.nowMs;
+  const started = now();
   const hops: HopRecord[] = [];
   const seen = new Set<string>();
   let url = new URL(startUrl);
@@ -52,17 +55,19 @@ export async function probeUrl(
     httpStatus: last?.ok ? last.status : null,
     hops,
     last,
-    durationMs: Math.round(performance.now() - started),
+    durationMs: Math.round(now() - started),
   });
 
   for (;;) {
     seen.add(url.href);
-    const left = timeoutMs - (performance.now() - started);
+    const left = timeoutMs - (now() - started);
     if (left <= 0) return end("timeout", `no final response within ${timeoutMs} ms`);
     last = await client.request({
       url,
       timeoutMs: left,
-      bodyTimeoutMs: Math.min(options.bodyTimeoutMs, left),
+      ...(options.bodyTimeoutMs !== undefined
+        ? { bodyTimeoutMs: Math.min(options.bodyTimeoutMs, left) }
+        : {}),
       maxBodyBytes: options.maxBodyBytes,
       wantsBody: (status) => !isRedirect(status),
       ...(signal ? { signal } : {}),
@@ -87,7 +92,12 @@ export async function probeUrl(
       url = next;
       continue;
     }
-    return end(classifyStatus(status), null);
+    const outcome = classifyStatus(status);
+    // A success status and then not one byte of the page before the budget ran out: no page was
+    // served. (An error status is the answer whatever its body does.)
+    if (outcome === "ok" && last.bodyTruncated === "timeout" && last.body.length === 0)
+      return end("timeout", `status ${status} arrived, then none of the page within ${timeoutMs} ms`);
+    return end(outcome, null);
   }
 }
 

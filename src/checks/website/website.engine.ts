@@ -11,7 +11,7 @@ import type { DnsResolver } from "../../net/dns.js";
 import type { HttpClient, HttpTimings, TlsInfo } from "../../net/http-client.js";
 import { collectDnsEvidence, type DnsEvidence, NO_DNS_EVIDENCE } from "./dns-evidence.js";
 import { scanHtml } from "./html-scan.js";
-import { type ProbeResult, probeUrl } from "./http-probe.js";
+import { type ProbeOptions, type ProbeResult, probeUrl } from "./http-probe.js";
 import { type NormalizedWebsite, normalizeWebsite } from "./normalize.js";
 import { evaluateParked, PARKED_THRESHOLD, type ParkedVerdict } from "./parked.js";
 import { loadParkingIndicators, type ParkingIndicators } from "./parking-indicators.js";
@@ -36,8 +36,12 @@ export interface WebsiteEngineOptions {
   totalDeadlineMs: number;
   /** Bytes of a page read for parked detection (default 256 KiB). */
   maxBodyBytes?: number;
-  /** Time allowed to read that prefix once headers arrived (default 3 s). */
+  /** Cap on reading that prefix once headers arrived; default none: the attempt's own timeout
+   *  bounds the whole exchange, body included (ADR 0007, slow pages). */
   bodyTimeoutMs?: number;
+  /** Monotonic milliseconds for deadlines and responseTimeMs (default performance.now; tests pass
+   *  the mocked Date.now, and the client's own nowMs with it). */
+  nowMs?: () => number;
   maxRedirects?: number;
   /** Preloaded indicators, or a path to a TSV in the parking-indicators format. */
   indicators?: ParkingIndicators | string;
@@ -82,24 +86,27 @@ export class WebsiteEngine {
   private readonly client: HttpClient;
   private readonly indicators: ParkingIndicators;
   private readonly clock: Clock;
-  private readonly probe: { maxRedirects: number; maxBodyBytes: number; bodyTimeoutMs: number };
+  private readonly now: () => number;
+  private readonly probe: ProbeOptions;
 
   constructor(private readonly options: WebsiteEngineOptions) {
     this.client = options.client;
     this.indicators =
       typeof options.indicators === "object" ? options.indicators : loadParkingIndicators(options.indicators);
     this.clock = options.clock ?? systemClock;
+    this.now = options.nowMs ?? (() => performance.now());
     this.probe = {
       maxRedirects: options.maxRedirects ?? 10,
       maxBodyBytes: options.maxBodyBytes ?? 256 * 1024,
-      bodyTimeoutMs: options.bodyTimeoutMs ?? 3_000,
+      bodyTimeoutMs: options.bodyTimeoutMs,
+      nowMs: this.now,
     };
   }
 
   /** `signal`: the caller's job ran out of time; the check stops at once (remaining attempts are
    *  not made, the one in flight ends as a timeout) and the caller discards the answer. */
   async check(input: string, options: { signal?: AbortSignal } = {}): Promise<WebsiteCheckResult> {
-    const started = performance.now();
+    const started = this.now();
     const checkedAt = iso(this.clock.now());
     const site = normalizeWebsite(input);
     if (!site.ok) return rejected(input, site, checkedAt);
@@ -112,7 +119,7 @@ export class WebsiteEngine {
     // Without a single resolved address there is no site to judge, and no reason to keep a DNS
     // failure waiting on more lookups against the same silent or missing zone.
     const resolved = attempts.some((a) => a.hops.some((h) => h.address !== null));
-    const evidence = resolved ? await withinDeadline(dnsFacts, deadline) : NO_DNS_EVIDENCE;
+    const evidence = resolved ? await withinDeadline(dnsFacts, deadline - this.now()) : NO_DNS_EVIDENCE;
     const best = bestAttempt(attempts);
     let parked = this.judgeParked(site.host, best, evidence, null);
     let randomPath: { url: string; samePage: boolean } | null = null;
@@ -120,15 +127,7 @@ export class WebsiteEngine {
       randomPath = await this.askRandomPath(best, deadline);
       if (randomPath) parked = this.judgeParked(site.host, best, evidence, randomPath.samePage);
     }
-    const result = this.verdict(
-      input,
-      attempts,
-      best,
-      parked,
-      randomPath,
-      checkedAt,
-      performance.now() - started,
-    );
+    const result = this.verdict(input, attempts, best, parked, randomPath, checkedAt, this.now() - started);
     if (this.options.intel) result.details.domainIntel = await intel;
     return result;
   }
@@ -180,9 +179,7 @@ export class WebsiteEngine {
       () => "abcdefghijklmnopqrstuvwxyz0123456789"[Math.floor(random() * 36)],
     ).join("");
     const url = new URL(`/${token}`, finalUrl).href;
-    const budget = Math.floor(
-      Math.min(this.options.corroborationTimeoutMs ?? 3_000, deadline - performance.now()),
-    );
+    const budget = Math.floor(Math.min(this.options.corroborationTimeoutMs ?? 3_000, deadline - this.now()));
     if (budget <= 0) return null;
     const probe = await probeUrl(this.client, url, budget, this.probe);
     const answer = probe.last;
@@ -201,7 +198,7 @@ export class WebsiteEngine {
     // (timers run on the event loop's cached clock): so the budgets never add up past the deadline.
     let usedUntil = 0;
     const run = async (url: string, step: AttemptStep, because: AttemptOutcome | null, budgetMs: number) => {
-      const now = Math.max(performance.now(), usedUntil);
+      const now = Math.max(this.now(), usedUntil);
       const left = Math.floor(Math.min(budgetMs, deadline - now));
       // The initial attempt always runs (at least 1 ms), so a verdict always has an attempt.
       const timeoutMs = step === "initial" ? Math.max(1, left) : left;
@@ -258,6 +255,9 @@ export class WebsiteEngine {
       ? finalUrl.startsWith("https:") && best.outcome !== "tls_error" && tls?.valid === true
       : null;
     const chain = best.hops.map((h) => h.url);
+    const page = best.last?.ok ? best.last : null;
+    // Headers that came without one byte of their page: no page was served, so none was judged.
+    const judged = answered && !(best.outcome === "timeout" && page !== null);
     return {
       website: best.url,
       status,
@@ -265,8 +265,9 @@ export class WebsiteEngine {
       httpStatus: best.httpStatus,
       finalUrl,
       sslValid,
-      isParked: answered ? parked.isParked : null,
+      isParked: judged ? parked.isParked : null,
       responseTimeMs: Math.round(elapsedMs),
+      bodyComplete: page ? page.bodyTruncated === false || page.bodyTruncated === "size" : null,
       redirectChain: chain.length > 0 ? chain : [best.url],
       error: status === "error" ? (best.error ?? best.outcome) : null,
       details: {
@@ -278,11 +279,12 @@ export class WebsiteEngine {
         parked: {
           score: parked.score,
           threshold: parked.threshold,
-          kind: answered ? parked.kind : null,
+          kind: judged ? parked.kind : null,
           evidence: parked.evidence,
           randomPath,
         },
         botProtection: parked.botProtection,
+        body: page ? { bytes: page.body.length, cut: page.bodyTruncated || null } : null,
         timings: sumTimings(best),
         resolvedAddress: best.hops[0]?.address ?? null,
         certificate: certificateOf(finalUrl, tls, best.last),
@@ -336,6 +338,7 @@ function rejected(input: string, site: Extract<NormalizedWebsite, { ok: false }>
     sslValid: null,
     isParked: null,
     responseTimeMs: 0,
+    bodyComplete: null,
     redirectChain: [],
     error: site.message,
     details: {
@@ -392,10 +395,10 @@ function wwwVariant(site: Extract<NormalizedWebsite, { ok: true }>): string | nu
 }
 
 /** The DNS facts if they arrive before the deadline, none otherwise (the check never waits past it). */
-async function withinDeadline(facts: Promise<DnsEvidence>, deadline: number): Promise<DnsEvidence> {
+async function withinDeadline(facts: Promise<DnsEvidence>, leftMs: number): Promise<DnsEvidence> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<DnsEvidence>((resolve) => {
-    timer = setTimeout(() => resolve(NO_DNS_EVIDENCE), Math.max(0, deadline - performance.now()));
+    timer = setTimeout(() => resolve(NO_DNS_EVIDENCE), Math.max(0, leftMs));
   });
   try {
     return await Promise.race([facts, late]);

@@ -22,8 +22,16 @@ export interface WebsiteCheckResult {
   sslValid: boolean | null;
   /** Parked, for sale or placeholder; null when no HTTP response arrived, so no page was judged. */
   isParked: boolean | null;
-  /** Wall-clock milliseconds of the whole check, every attempt included. */
+  /** Wall-clock milliseconds of the whole check, every attempt included, each exchange measured to
+   *  the end of its body (or to the moment the attempt's budget cut it: see bodyComplete). */
   responseTimeMs: number;
+  /**
+   * Whether the answering page arrived whole: true when its body ended (or filled the bytes read
+   * for parked detection), false when the server stopped sending or the attempt's budget ran out
+   * first (details.body.cut says which; responseTimeMs is then a lower bound), null when no page
+   * was received.
+   */
+  bodyComplete: boolean | null;
   /** Every URL requested in the answering attempt, in order: the first is `website`, the last `finalUrl`. */
   redirectChain: string[];
   error: string | null;
@@ -88,6 +96,8 @@ export interface WebsiteCheckDetails {
     randomPath: { url: string; samePage: boolean } | null;
   };
   botProtection: boolean;
+  /** The answering page's body: bytes kept and why reading stopped early; null when no page arrived. */
+  body?: { bytes: number; cut: "size" | "timeout" | "aborted" | null } | null;
   /** Phases summed over the hops of the answering attempt; totalMs is that attempt's duration. */
   timings: HttpTimings;
   resolvedAddress: string | null;

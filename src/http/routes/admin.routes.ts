@@ -14,6 +14,8 @@ export async function adminRoutes(app: App, deps: AppDeps): Promise<void> {
         tags: ["admin"],
         operationId: "grantCredits",
         summary: "Grant credits to an account (payment systems plug in here)",
+        description:
+          "Adds credits to an account as a ledger entry, for operators and external billing systems. Takes the ADMIN_TOKEN bearer token.",
         security: BEARER_SECURITY,
         params: Type.Object({
           userId: Type.String({ minLength: 1, maxLength: 128, pattern: "^[A-Za-z0-9._:@|-]+$" }),

@@ -20,6 +20,8 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "listBatches",
         summary: "The account's batches, newest first, with progress",
+        description:
+          "The account's validation and domain batches, newest first, with their progress counts; paged by limit and offset.",
         querystring: PageQuery,
         response: {
           200: Type.Object({
@@ -45,6 +47,8 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "getBatch",
         summary: "A validation batch with live counts",
+        description:
+          "One batch with its live counts (pending, completed, failed) and progress. Another account's batch is 404.",
         params: BatchParams,
         response: { 200: BatchView },
       },
@@ -60,6 +64,8 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "listBatchResults",
         summary: "Item results of a batch, in input order",
+        description:
+          "The results of a batch's items in the order they were given, paged by limit and offset.",
         params: BatchParams,
         querystring: PageQuery,
         response: {
@@ -112,6 +118,8 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "createDomainBatch",
         summary: "Check 1-10,000 websites as a batch (0.001 credits each, charged upfront)",
+        description:
+          "Queues a website check for each domain and charges for all of them before the work starts; poll the batch for progress and results.",
         body: Type.Object({
           domains: Type.Array(Type.String({ minLength: 1, maxLength: 255 }), {
             minItems: 1,

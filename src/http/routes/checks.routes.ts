@@ -24,10 +24,21 @@ const WebsiteResult = Type.Object(
     isParked: Nullable(
       Type.Boolean({
         description:
-          "true: parked, for sale or a placeholder page (details.parked.kind is `parked` or `placeholder`, details.parked.evidence says why). false: a page was received and judged not parked. null: no HTTP response arrived, so no page was judged.",
+          "true: parked, for sale or a placeholder page (details.parked.kind is `parked` or `placeholder`, details.parked.evidence says why). false: a page was received and judged not parked. null: no HTTP response arrived, or its page never did, so no page was judged.",
       }),
     ),
-    responseTimeMs: Type.Number(),
+    responseTimeMs: Type.Number({
+      description:
+        "Milliseconds of the whole check, every attempt included, each exchange measured to the end of its page. When bodyComplete is false it is the time until the check stopped waiting: a lower bound.",
+    }),
+    bodyComplete: Type.Optional(
+      Nullable(
+        Type.Boolean({
+          description:
+            "true: the page arrived whole. false: the server stopped sending or the attempt's timeout ran out before the page ended (details.body.cut); the site still counts as active when some of the page arrived. null: no page was received.",
+        }),
+      ),
+    ),
     redirectChain: Type.Array(Type.String()),
     error: Nullable(Type.String()),
     creditsDeducted: Type.Number({ description: "Stored credits charged (0.001 = 1 display credit)" }),
@@ -101,6 +112,8 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
         operationId: "checkWebsite",
         summary:
           "Check a website: reachability, redirects, TLS, parked domain, timings (synchronous, up to ~30 s)",
+        description:
+          "Fetches the website and reports reachability, HTTP status, redirects, TLS validity, parked-domain evidence and timings. Charged per check.",
         body: Type.Object({
           website: Type.String({ minLength: 1, maxLength: 255 }),
           returnDetails: Type.Optional(Type.Boolean({ default: true })),
@@ -124,6 +137,8 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "checkDomain",
         summary: "Website check by domain (same as /v1/check-website)",
+        description:
+          "The website check of POST /v1/check-website under the name the overview uses, taking a domain. Charged per check.",
         body: Type.Object({
           domain: Type.String({ minLength: 1, maxLength: 255 }),
           returnDetails: Type.Optional(Type.Boolean({ default: true })),
@@ -144,6 +159,8 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
         operationId: "checkEmail",
         summary:
           "Verify an email by SMTP (no mail sent); waits up to `timeout` s, else returns a job to poll",
+        description:
+          "Checks syntax, the domain's mail servers and the mailbox over SMTP without sending mail. Answers with the verdict when it is ready within the timeout; otherwise with status processing, a jobId and the pollUrl of the validation job.",
         body: Type.Object({
           email: Type.String({ minLength: 1, maxLength: 320 }),
           timeout: Type.Optional(Type.Number({ minimum: 5, maximum: 60, default: 30 })),
@@ -226,6 +243,8 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "getValidationJob",
         summary: "A validation job (kept 24 hours)",
+        description:
+          "The state of an email or website check started earlier, with its result once completed. Jobs are kept 24 hours.",
         params: Type.Object({ jobId: Type.String({ minLength: 1, maxLength: 100 }) }),
         response: { 200: JobView },
       },

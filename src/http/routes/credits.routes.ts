@@ -53,6 +53,8 @@ export async function creditsRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "getCredits",
         summary: "Credit balance",
+        description:
+          "The account's balance in stored and display credits, what was spent this month and the latest purchase or grant.",
         response: { 200: CreditBalance },
       },
     },
@@ -67,6 +69,8 @@ export async function creditsRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "listCreditTransactions",
         summary: "Credit ledger, newest first",
+        description:
+          "Every change to the balance (signup, grant, purchase, debit), newest first, with the balance after it; paged by limit and offset.",
         querystring: PageQuery,
         response: {
           200: Type.Object({

@@ -39,6 +39,8 @@ export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "createApiKey",
         summary: "Create an API key",
+        description:
+          "Creates an API key for the signed-in account. The key is returned only in this answer; only its hash is stored. Takes the identity JWT, not an API key.",
         body: CreateKeyBody,
         response: { 201: CreatedKey },
       },
@@ -58,6 +60,8 @@ export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "listApiKeys",
         summary: "List API keys",
+        description:
+          "The account's API keys with their names, partial keys, creation and last use; never the keys themselves. Takes the identity JWT.",
         response: { 200: Type.Object({ keys: Type.Array(KeySummary) }) },
       },
     },
@@ -72,6 +76,8 @@ export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "revokeApiKey",
         summary: "Revoke an API key (permanent, effective on the next request)",
+        description:
+          "Revokes the key for good; requests with it are refused from the next request on. 404 for a key that is not the account's. Takes the identity JWT.",
         params: Type.Object({ key_id: Type.String({ maxLength: 100 }) }),
         response: {
           200: Type.Object({ message: Type.String(), key_id: Type.String() }),

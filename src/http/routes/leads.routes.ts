@@ -70,6 +70,8 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "createLead",
         summary: "Create a lead (validated unless validate: false)",
+        description:
+          "Stores a lead and, unless validate is false, charges for and starts its validation (the email, and the website when given). An email already used by one of the account's live leads (case-insensitive) is refused.",
         body: LeadCreateBody,
         response: { 201: Lead },
       },
@@ -88,6 +90,8 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "listLeads",
         summary: "List leads, newest first; search by email, name or company, filter by tag",
+        description:
+          "The account's live leads, newest first, paged by limit and offset, filtered by validation status, rating, tags and a search over email, name and company.",
         querystring: LeadListQuery,
         response: {
           200: Type.Object({
@@ -112,6 +116,8 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "getLeadStats",
         summary: "Lead statistics: counts by validation status, recommendation and verdict, average rating",
+        description:
+          "Counts of the account's live leads by validation status, recommendation and email verdict, and their average rating.",
         response: {
           200: Type.Object({
             total: Type.Integer(),
@@ -144,6 +150,8 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "getLead",
         summary: "Get a lead with its validation results",
+        description:
+          "One lead with its email and website results, rating and the factors behind it. Another account's or an archived lead is 404.",
         params: LeadIdParams,
         response: { 200: Lead },
       },
@@ -159,6 +167,8 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "updateLead",
         summary: "Update a lead (partial; null clears; customFields merge; no validation, no charge)",
+        description:
+          "Changes the given fields only; null clears an optional field. Nothing is validated again and nothing is charged.",
         params: LeadIdParams,
         body: LeadUpdateBody,
         response: { 200: Lead },
@@ -175,6 +185,8 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "archiveLead",
         summary: "Archive a lead (soft delete)",
+        description:
+          "Hides the lead from lists and reads (then 404) while keeping it in storage; its email can be used by a new lead.",
         params: LeadIdParams,
         response: {
           200: Type.Object({ message: Type.String(), leadId: Type.String(), lead_id: Type.String() }),
@@ -195,6 +207,8 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "createLeadsInBulk",
         summary: "Create 1-500 leads; bad items are reported, good ones created",
+        description:
+          "Each item is checked on its own: bad or duplicate items are listed in errors with their index, the good ones are created.",
         body: BulkBody,
         response: {
           200: Type.Object({
@@ -298,6 +312,8 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "exportLeads",
         summary: "Export the account's leads with their ratings as CSV (streamed)",
+        description:
+          "Streams the account's live leads as CSV, one row per lead with its ratings and results.",
         querystring: Type.Object({ format: Type.Optional(Type.Literal("csv", { default: "csv" })) }),
         // Only the success is CSV: errors keep the JSON error body, which `produces` would relabel.
         response: {
@@ -327,6 +343,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "archiveLeads",
         summary: "Archive a selection of leads (soft delete), all or none",
+        description: "Archives every given lead, or none when one of them is not the account's.",
         body: Type.Object({ leadIds: LeadIds }),
         response: { 200: Type.Object({ archived: Type.Integer(), leadIds: Type.Array(Type.String()) }) },
       },
@@ -362,6 +379,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "exportLeadSelection",
         summary: "Export a selection of leads as CSV (the columns of GET /v1/leads/export)",
+        description: "The same CSV as GET /v1/leads/export, for the given lead ids only.",
         body: Type.Object({ leadIds: LeadIds }),
         response: {
           200: {
@@ -389,6 +407,8 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "validateLeads",
         summary: "Validate 1-500 existing leads as a batch",
+        description:
+          "Starts a batch that validates the given leads in the background; poll the batch for progress. Credits are charged when the batch is accepted.",
         body: ValidateBody,
         response: {
           200: Type.Object({

@@ -33,7 +33,7 @@ const WebhookAck = Type.Object({
   received: Type.Boolean(),
   result: Type.String({
     description:
-      "granted, already_granted (session paid out before), duplicate_event, awaiting_payment or ignored",
+      "granted, already_granted (session paid out before), duplicate_event, awaiting_payment, ignored (event type not acted on), unknown_session (not created by leadcheck: nothing granted) or refused (the session at Stripe disagrees with what leadcheck sold: nothing granted)",
   }),
 });
 
@@ -55,6 +55,8 @@ export async function paymentsRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "getPaymentSettings",
         summary: "Whether credits can be bought here, in which currency, and the price",
+        description:
+          "Whether this server sells credits (Stripe keys configured), in which currency, the smallest and largest purchase and how many credits one currency unit buys.",
         response: { 200: PaymentSettings },
       },
     },
@@ -70,6 +72,8 @@ export async function paymentsRoutes(app: App, deps: AppDeps): Promise<void> {
         operationId: "createCheckout",
         summary:
           "Start buying credits: a Stripe Checkout Session for an amount (1 currency unit = 1,000 checks)",
+        description:
+          "Creates a Stripe Checkout Session for a whole number of currency units and records it; send the buyer to the returned URL. Credits are granted when Stripe reports the session paid.",
         body: Type.Object({
           amount: Type.Integer({
             minimum: 1,
@@ -130,7 +134,7 @@ export async function paymentsRoutes(app: App, deps: AppDeps): Promise<void> {
           operationId: "stripeWebhook",
           summary: "Stripe webhook endpoint (checkout.session.completed grants the credits once)",
           description:
-            "Called by Stripe, not by clients. The Stripe-Signature header is verified over the raw body with STRIPE_WEBHOOK_SECRET; a bad or missing signature is 400. Replays (same event id) and a second payment event for the same session grant nothing.",
+            "Called by Stripe, not by clients. The Stripe-Signature header is verified over the raw body with STRIPE_WEBHOOK_SECRET; a bad or missing signature is 400. The event only names a session: leadcheck retrieves it from Stripe, checks it against the session it recorded at checkout (account, amount, currency, paid) and grants what it sold, never what the event's metadata says. Replays (same event id) and a second payment event for the same session grant nothing. 503 when Stripe cannot be asked (Stripe redelivers).",
           security: NO_SECURITY,
           response: { 200: WebhookAck },
         },
@@ -148,17 +152,46 @@ export async function paymentsRoutes(app: App, deps: AppDeps): Promise<void> {
   });
 }
 
-function acknowledge(outcome: WebhookOutcome, log: { info(o: object, m: string): void }) {
+type WebhookLog = { info(o: object, m: string): void; warn(o: object, m: string): void };
+
+// Every verified event is answered 2xx, as Stripe advises, so it is not redelivered for days; what
+// looks forged is refused (nothing granted) and logged as a warning for an operator to look into.
+function acknowledge(outcome: WebhookOutcome, log: WebhookLog) {
   switch (outcome.kind) {
     case "not_configured":
       throw notConfigured();
     case "invalid_signature":
       throw new AppError("BAD_REQUEST", `Stripe signature verification failed: ${outcome.message}`);
-    case "granted":
-      log.info(
-        { sessionId: outcome.sessionId, paymentId: outcome.paymentId, accountId: outcome.accountId },
-        "credits purchased",
+    case "provider_unavailable":
+      // 5xx: Stripe redelivers the event later, when the session can be checked.
+      throw new AppError("SERVICE_UNAVAILABLE", `Stripe did not answer: ${outcome.message}`);
+    case "unknown_session":
+      log.warn(
+        { eventId: outcome.eventId, sessionId: outcome.sessionId, claims: outcome.claims },
+        "stripe event for a checkout session leadcheck never created: nothing granted",
       );
+      return { received: true, result: outcome.kind };
+    case "refused":
+      log.warn(
+        { eventId: outcome.eventId, sessionId: outcome.sessionId, reason: outcome.reason },
+        "stripe event refused: the session disagrees with what leadcheck sold, nothing granted",
+      );
+      return { received: true, result: outcome.kind };
+    case "granted":
+    case "already_granted":
+    case "awaiting_payment":
+      if (outcome.mismatches.length > 0) {
+        log.warn(
+          { eventId: outcome.eventId, sessionId: outcome.sessionId, mismatches: outcome.mismatches },
+          "stripe event metadata disagrees with the recorded session: ignored, the record decides",
+        );
+      }
+      if (outcome.kind === "granted") {
+        log.info(
+          { sessionId: outcome.sessionId, paymentId: outcome.paymentId, accountId: outcome.accountId },
+          "credits purchased",
+        );
+      }
       return { received: true, result: outcome.kind };
     default:
       return { received: true, result: outcome.kind };

@@ -40,7 +40,16 @@ export async function probeRoutes(app: App, deps: AppDeps): Promise<void> {
 
   app.get(
     "/health",
-    { schema: { ...probe, operationId: "getHealth", summary: "Health", response: { 200: ProbeBody } } },
+    {
+      schema: {
+        ...probe,
+        operationId: "getHealth",
+        summary: "Health",
+        description:
+          "Answers 200 while the process runs; no dependency is checked. For load balancers and uptime monitors.",
+        response: { 200: ProbeBody },
+      },
+    },
     async () => ({
       status: "healthy",
       timestamp: deps.clock.now().toISOString(),
@@ -49,7 +58,16 @@ export async function probeRoutes(app: App, deps: AppDeps): Promise<void> {
 
   app.get(
     "/liveness",
-    { schema: { ...probe, operationId: "getLiveness", summary: "Liveness", response: { 200: ProbeBody } } },
+    {
+      schema: {
+        ...probe,
+        operationId: "getLiveness",
+        summary: "Liveness",
+        description:
+          "Answers 200 while the process can serve requests; an orchestrator restarts the process when it stops answering.",
+        response: { 200: ProbeBody },
+      },
+    },
     async () => ({
       status: "alive",
       timestamp: deps.clock.now().toISOString(),
@@ -63,6 +81,8 @@ export async function probeRoutes(app: App, deps: AppDeps): Promise<void> {
         ...probe,
         operationId: "getReadiness",
         summary: "Readiness: database and queue",
+        description:
+          "Checks the database and the job queue; 503 while either is unreachable or the server is shutting down, so a load balancer sends no traffic here.",
         response: { 200: ProbeBody, 503: ProbeBody },
       },
     },

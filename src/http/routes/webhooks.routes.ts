@@ -33,6 +33,8 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "createWebhook",
         summary: "Register a webhook endpoint (the secret is shown only here and on rotation)",
+        description:
+          "Registers an endpoint URL for the chosen events. Deliveries are signed with the returned secret, which is shown only here and on rotation.",
         body: WebhookCreateBody,
         response: { 201: CreatedWebhook },
       },
@@ -52,6 +54,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "listWebhooks",
         summary: "List webhook endpoints (without secrets)",
+        description: "The account's webhook endpoints with their events and state, never their secrets.",
         response: { 200: Type.Object({ webhooks: Type.Array(Webhook), total: Type.Integer() }) },
       },
     },
@@ -66,6 +69,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "getWebhook",
         summary: "Get a webhook endpoint",
+        description: "One webhook endpoint, without its secret. Another account's endpoint is 404.",
         params: WebhookParams,
         response: { 200: Webhook },
       },
@@ -81,6 +85,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "updateWebhook",
         summary: "Change a webhook endpoint (any of name, url, events, active, description, retry_config)",
+        description: "Changes the given fields of a webhook endpoint; the others stay as they are.",
         params: WebhookParams,
         body: WebhookUpdateBody,
         response: { 200: Webhook },
@@ -98,6 +103,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "deleteWebhook",
         summary: "Delete a webhook endpoint and its delivery history",
+        description: "Deletes the endpoint and its delivery history; nothing more is delivered to it.",
         params: WebhookParams,
         response: { 200: Type.Object({ message: Type.String(), webhook_id: Type.String() }) },
       },
@@ -116,6 +122,8 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "rotateWebhookSecret",
         summary: "Replace the signing secret at once",
+        description:
+          "Issues a new signing secret, returned once; deliveries from now on are signed with it only.",
         params: WebhookParams,
         response: { 200: RotatedSecret },
       },
@@ -131,6 +139,8 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "testWebhook",
         summary: "Send a signed test delivery of an event kind now and report the outcome",
+        description:
+          "Sends a signed delivery of the given event kind with test set to true, and reports the endpoint's answer.",
         params: WebhookParams,
         body: TestBody,
         response: { 200: TestResult },
@@ -148,6 +158,8 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "listWebhookDeliveries",
         summary: "Delivery records of an endpoint, newest first (kept 30 days)",
+        description:
+          "The endpoint's delivery attempts with their status and answers, newest first, paged; records are kept 30 days.",
         params: WebhookParams,
         querystring: PageQuery,
         response: {
@@ -173,6 +185,8 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
         ...common,
         operationId: "redeliverWebhookDelivery",
         summary: "Send a delivery again as a new delivery (same body and event id, new delivery id)",
+        description:
+          "Sends an earlier delivery's body again under the same event id and a new delivery id, so receivers can deduplicate on the event id.",
         params: DeliveryParams,
         response: { 202: Delivery },
       },

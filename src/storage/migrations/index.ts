@@ -12,6 +12,8 @@ import * as m0009 from "./0009-job-lifecycle.js";
 import * as m0010 from "./0010-lead-search-tags.js";
 import * as m0011 from "./0011-payments.js";
 import * as m0012 from "./0012-lead-search-deferred.js";
+import * as m0013 from "./0013-rerate-leads.js";
+import * as m0014 from "./0014-checkout-sessions.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-foundation": m0001,
@@ -26,4 +28,6 @@ export const migrations: Record<string, Migration> = {
   "0010-lead-search-tags": m0010,
   "0011-payments": m0011,
   "0012-lead-search-deferred": m0012,
+  "0013-rerate-leads": m0013,
+  "0014-checkout-sessions": m0014,
 };
