@@ -26,6 +26,7 @@ import { probeRoutes } from "./routes/probes.routes.js";
 import { sessionRoutes } from "./routes/session.routes.js";
 import { usageRoutes } from "./routes/usage.routes.js";
 import { webhooksRoutes } from "./routes/webhooks.routes.js";
+import { widgetRoutes } from "./routes/widget.routes.js";
 import { ErrorResponse } from "./schemas.js";
 import { nullableAwareSerializer } from "./serializer.js";
 
@@ -145,6 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         securitySchemes: {
           apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
           bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+          publishableKey: { type: "apiKey", in: "query", name: "key" },
         },
       },
     },
@@ -184,6 +186,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await webhooksRoutes(scope as App, deps);
     await sessionRoutes(scope as App, deps);
     await usageRoutes(scope as App, deps);
+    await widgetRoutes(scope as App, deps);
   });
   await dashboardRoutes(app);
 
