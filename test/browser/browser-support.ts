@@ -9,9 +9,11 @@ import { AxeBuilder } from "@axe-core/playwright";
 import { type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 import { SigninLinks } from "../../src/accounts/signin.service.js";
 import { createEmptyDatabase } from "../support/db.js";
+import type { Zone } from "../support/dns-server.js";
 import { type FakeInternet, startFakeInternet } from "../support/fake-internet.js";
 import { TEST_ADMIN_TOKEN, TEST_JWT_SECRET, UNLIMITED_RATE_ENV } from "../support/harness.js";
 import { freePort, type Proc, runCli, startProcess, waitHealthy } from "../support/process.js";
+import type { MxBehaviour } from "../support/smtp-server.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
 const DIST_INDEX = fileURLToPath(new URL("../../dashboard/dist/index.html", import.meta.url));
@@ -60,11 +62,15 @@ export interface Service {
 }
 
 /** The real `leadcheck serve` on SQLite with its embedded worker, against the fake internet. */
-export async function startService(extraEnv: Record<string, string> = {}): Promise<Service> {
+export async function startService(
+  extraEnv: Record<string, string> = {},
+  /** More of the fake internet: zone entries and mail hosts (see startFakeInternet). */
+  world: { zone?: Zone; mx?: Record<string, MxBehaviour> } = {},
+): Promise<Service> {
   if (!existsSync(DIST_INDEX)) {
     throw new Error("dashboard/dist is missing: run `npm run build:dashboard` (npm install runs it)");
   }
-  const fake = await startFakeInternet();
+  const fake = await startFakeInternet(world.zone ?? {}, world.mx ?? {});
   const dir = mkdtempSync(join(tmpdir(), "leadcheck-browser-"));
   const caFile = join(dir, "test-ca.pem");
   writeFileSync(caFile, fake.ca);
@@ -127,7 +133,8 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(): Promise<Browser> {
+/** `extraArgs`: more Chromium flags (the widget test maps test host names to loopback). */
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), "leadcheck-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -141,6 +148,7 @@ export async function launchBrowser(): Promise<Browser> {
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      ...extraArgs,
     ],
     viewport: { width: 1280, height: 800 },
     locale: "en-US",
