@@ -13,7 +13,7 @@ export interface paths {
     };
     /**
      * Health
-     * @description Answers 200 while the process runs; no dependency is checked. For load balancers and uptime monitors. No authentication. No authentication.
+     * @description Answers 200 while the process runs; no dependency is checked. For load balancers and uptime monitors.
      */
     get: operations["getHealth"];
     put?: never;
@@ -33,7 +33,7 @@ export interface paths {
     };
     /**
      * Liveness
-     * @description Answers 200 while the process can serve requests; an orchestrator restarts the process when it stops answering. No authentication. No authentication.
+     * @description Answers 200 while the process can serve requests; an orchestrator restarts the process when it stops answering.
      */
     get: operations["getLiveness"];
     put?: never;
@@ -53,7 +53,7 @@ export interface paths {
     };
     /**
      * Readiness: database and queue
-     * @description Checks the database and the job queue; 503 while either is unreachable or the server is shutting down, so a load balancer sends no traffic here. No authentication. No authentication.
+     * @description Checks the database and the job queue; 503 while either is unreachable or the server is shutting down, so a load balancer sends no traffic here.
      */
     get: operations["getReadiness"];
     put?: never;
@@ -73,13 +73,13 @@ export interface paths {
     };
     /**
      * List API keys
-     * @description The account's API keys with their names, partial keys, type, mode, permissions, allowed IPs and origins, expiry, creation and last use; never a secret key itself (publishable keys, being public, are shown whole). Identity JWT only; API keys are refused. Identity JWT only; API keys are refused.
+     * @description The account's API keys with their names, partial keys, creation and last use; never the keys themselves. Takes the identity JWT.
      */
     get: operations["listApiKeys"];
     put?: never;
     /**
      * Create an API key
-     * @description Creates an API key for the signed-in account. The key is returned only in this answer; only its hash is stored. Takes the identity JWT, not an API key. Identity JWT only; API keys are refused.
+     * @description Creates an API key for the signed-in account. The key is returned only in this answer; only its hash is stored. Takes the identity JWT, not an API key.
      */
     post: operations["createApiKey"];
     delete?: never;
@@ -100,7 +100,7 @@ export interface paths {
     post?: never;
     /**
      * Revoke an API key (permanent, effective on the next request)
-     * @description Revokes the key for good; requests with it are refused from the next request on. 404 for a key that is not the account's. Takes the identity JWT. Identity JWT only; API keys are refused.
+     * @description Revokes the key for good; requests with it are refused from the next request on. 404 for a key that is not the account's. Takes the identity JWT.
      */
     delete: operations["revokeApiKey"];
     options?: never;
@@ -117,7 +117,7 @@ export interface paths {
     };
     /**
      * Credit balance
-     * @description The account's balance in stored and display credits, what was spent this month and the latest purchase or grant. API keys need the permission `credits:read`. API keys need the permission `credits:read`.
+     * @description The account's balance in stored and display credits, what was spent this month and the latest purchase or grant.
      */
     get: operations["getCredits"];
     put?: never;
@@ -137,7 +137,7 @@ export interface paths {
     };
     /**
      * Credit ledger, newest first
-     * @description Every change to the balance (signup, grant, purchase, debit), newest first, with the balance after it; paged by limit and offset. API keys need the permission `credits:read`. API keys need the permission `credits:read`.
+     * @description Every change to the balance (signup, grant, purchase, debit), newest first, with the balance after it; paged by limit and offset.
      */
     get: operations["listCreditTransactions"];
     put?: never;
@@ -157,7 +157,7 @@ export interface paths {
     };
     /**
      * Whether credits can be bought here, in which currency, and the price
-     * @description Whether this server sells credits (Stripe keys configured), in which currency, the smallest and largest purchase and how many credits one currency unit buys. API keys need the permission `credits:read`. API keys need the permission `credits:read`.
+     * @description Whether this server sells credits (Stripe keys configured), in which currency, the smallest and largest purchase and how many credits one currency unit buys.
      */
     get: operations["getPaymentSettings"];
     put?: never;
@@ -179,7 +179,7 @@ export interface paths {
     put?: never;
     /**
      * Start buying credits: a Stripe Checkout Session for an amount (1 currency unit = 1,000 checks)
-     * @description Creates a Stripe Checkout Session for a whole number of currency units and records it; send the buyer to the returned URL. Credits are granted when Stripe reports the session paid. API keys need the permission `credits:read`.
+     * @description Creates a Stripe Checkout Session for a whole number of currency units and records it; send the buyer to the returned URL. Credits are granted when Stripe reports the session paid.
      */
     post: operations["createCheckout"];
     delete?: never;
@@ -199,7 +199,7 @@ export interface paths {
     put?: never;
     /**
      * Stripe webhook endpoint (checkout.session.completed grants the credits once)
-     * @description Called by Stripe, not by clients. The Stripe-Signature header is verified over the raw body with STRIPE_WEBHOOK_SECRET; a bad or missing signature is 400. The event only names a session: leadcheck retrieves it from Stripe, checks it against the session it recorded at checkout (account, amount, currency, paid) and grants what it sold, never what the event's metadata says. Replays (same event id) and a second payment event for the same session grant nothing. 503 when Stripe cannot be asked (Stripe redelivers). No authentication.
+     * @description Called by Stripe, not by clients. The Stripe-Signature header is verified over the raw body with STRIPE_WEBHOOK_SECRET; a bad or missing signature is 400. The event only names a session: leadcheck retrieves it from Stripe, checks it against the session it recorded at checkout (account, amount, currency, paid) and grants what it sold, never what the event's metadata says. Replays (same event id) and a second payment event for the same session grant nothing. 503 when Stripe cannot be asked (Stripe redelivers).
      */
     post: operations["stripeWebhook"];
     delete?: never;
@@ -219,7 +219,7 @@ export interface paths {
     put?: never;
     /**
      * Grant credits to an account (payment systems plug in here)
-     * @description Adds credits to an account as a ledger entry, for operators and external billing systems. Takes the ADMIN_TOKEN bearer token. ADMIN_TOKEN only.
+     * @description Adds credits to an account as a ledger entry, for operators and external billing systems. Takes the ADMIN_TOKEN bearer token.
      */
     post: operations["grantCredits"];
     delete?: never;
@@ -237,13 +237,13 @@ export interface paths {
     };
     /**
      * List leads, newest first; search by email, name or company, filter by tag
-     * @description The account's live leads, newest first, paged by limit and offset, filtered by validation status, rating, tags and a search over email, name and company. API keys need the permission `leads:read`. API keys need the permission `leads:read`.
+     * @description The account's live leads, newest first, paged by limit and offset, filtered by validation status, rating, tags and a search over email, name and company.
      */
     get: operations["listLeads"];
     put?: never;
     /**
      * Create a lead (validated unless validate: false)
-     * @description Stores a lead and, unless validate is false, charges for and starts its validation (the email, and the website when given). An email already used by one of the account's live leads (case-insensitive) is refused. API keys need the permission `leads:write`.
+     * @description Stores a lead and, unless validate is false, charges for and starts its validation (the email, and the website when given). An email already used by one of the account's live leads (case-insensitive) is refused.
      */
     post: operations["createLead"];
     delete?: never;
@@ -261,7 +261,7 @@ export interface paths {
     };
     /**
      * Lead statistics: counts by validation status, recommendation and verdict, average rating
-     * @description Counts of the account's live leads by validation status, recommendation and email verdict, and their average rating. API keys need the permission `leads:read`. API keys need the permission `leads:read`.
+     * @description Counts of the account's live leads by validation status, recommendation and email verdict, and their average rating.
      */
     get: operations["getLeadStats"];
     put?: never;
@@ -281,18 +281,18 @@ export interface paths {
     };
     /**
      * Get a lead with its validation results
-     * @description One lead with its email and website results, rating and the factors behind it. Another account's or an archived lead is 404. API keys need the permission `leads:read`. API keys need the permission `leads:read`.
+     * @description One lead with its email and website results, rating and the factors behind it. Another account's or an archived lead is 404.
      */
     get: operations["getLead"];
     /**
      * Update a lead (partial; null clears; customFields merge; no validation, no charge)
-     * @description Changes the given fields only; null clears an optional field. Nothing is validated again and nothing is charged. API keys need the permission `leads:write`.
+     * @description Changes the given fields only; null clears an optional field. Nothing is validated again and nothing is charged.
      */
     put: operations["updateLead"];
     post?: never;
     /**
      * Archive a lead (soft delete)
-     * @description Hides the lead from lists and reads (then 404) while keeping it in storage; its email can be used by a new lead. API keys need the permission `leads:write`.
+     * @description Hides the lead from lists and reads (then 404) while keeping it in storage; its email can be used by a new lead.
      */
     delete: operations["archiveLead"];
     options?: never;
@@ -311,29 +311,9 @@ export interface paths {
     put?: never;
     /**
      * Create 1-500 leads; bad items are reported, good ones created
-     * @description Each item is checked on its own: bad or duplicate items are listed in errors with their index, the good ones are created. API keys need the permission `leads:write`.
+     * @description Each item is checked on its own: bad or duplicate items are listed in errors with their index, the good ones are created.
      */
     post: operations["createLeadsInBulk"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/leads/import": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Import leads from CSV (text/csv body or multipart file); header row maps to lead fields
-     * @description Unknown columns become customFields; source is csv. Any bad row refuses the whole file (422 listing rows by line number). `?validate=false` imports without validation and without charge. API keys need the permission `leads:write`.
-     */
-    post: operations["importLeads"];
     delete?: never;
     options?: never;
     head?: never;
@@ -351,33 +331,9 @@ export interface paths {
     put?: never;
     /**
      * Import a pasted list of email addresses as leads (one per line, or separated by commas)
-     * @description Like the CSV import: all lines or none. Any bad or duplicate address refuses the whole list (422, `details.errors[].field` is `line N`). Spaces inside a line are not separators. Source is `manual` (the spec's sources). API keys need the permission `leads:write`.
+     * @description Like the CSV import: all lines or none. Any bad or duplicate address refuses the whole list (422, `details.errors[].field` is `line N`). Spaces inside a line are not separators. Source is `manual` (the spec's sources).
      */
     post: operations["importEmailList"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/leads/export": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Export the account's leads with their ratings as CSV (streamed)
-     * @description Streams the account's live leads as CSV, one row per lead with its ratings and results. API keys need the permission `leads:read`. API keys need the permission `leads:read`.
-     */
-    get: operations["exportLeads"];
-    put?: never;
-    /**
-     * Export a selection of leads as CSV (the columns of GET /v1/leads/export)
-     * @description The same CSV as GET /v1/leads/export, for the given lead ids only. API keys need the permission `leads:read`.
-     */
-    post: operations["exportLeadSelection"];
     delete?: never;
     options?: never;
     head?: never;
@@ -395,7 +351,7 @@ export interface paths {
     put?: never;
     /**
      * Archive a selection of leads (soft delete), all or none
-     * @description Archives every given lead, or none when one of them is not the account's. API keys need the permission `leads:write`.
+     * @description Archives every given lead, or none when one of them is not the account's.
      */
     post: operations["archiveLeads"];
     delete?: never;
@@ -415,9 +371,33 @@ export interface paths {
     put?: never;
     /**
      * Add and remove tags on a selection of leads, all or none
-     * @description Tags are trimmed, 1-100 characters, case-sensitive; a lead carries at most 100 (422 otherwise, nothing changed). `updated` counts the leads whose tags changed; each gets a lead.updated event. API keys need the permission `leads:write`.
+     * @description Tags are trimmed, 1-100 characters, case-sensitive; a lead carries at most 100 (422 otherwise, nothing changed). `updated` counts the leads whose tags changed; each gets a lead.updated event.
      */
     post: operations["tagLeads"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/leads/export": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export the account's leads as CSV (streamed), with the list's filters and search
+     * @description Takes the filters and search of `GET /v1/leads` (not its paging). Columns: the lead's fields, its verdict (`emailStatus`), reason (`emailReason`, and `emailReasonLabel` in words), `didYouMean`, ratings and `validatedAt`, then one column per custom field (named `customFields.<name>` where the name alone would read as a lead column). Text cells starting with `=` `+` `-` `@`, tab or CR get a leading `'` so spreadsheets show them as text; NUL characters are dropped.
+     */
+    get: operations["exportLeads"];
+    put?: never;
+    /**
+     * Export a selection of leads as CSV (the columns of GET /v1/leads/export)
+     * @description The same CSV as GET /v1/leads/export, for the given lead ids only.
+     */
+    post: operations["exportLeadSelection"];
     delete?: never;
     options?: never;
     head?: never;
@@ -435,9 +415,33 @@ export interface paths {
     put?: never;
     /**
      * Validate 1-500 existing leads as a batch
-     * @description Starts a batch that validates the given leads in the background; poll the batch for progress. Credits are charged when the batch is accepted. API keys need the permission `batches:write`.
+     * @description Starts a batch that validates the given leads in the background; poll the batch for progress. Credits are charged when the batch is accepted.
      */
     post: operations["validateLeads"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/leads/import": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import leads from CSV (text/csv body or multipart file); header row maps to lead fields
+     * @description The encoding is detected (UTF-8 with or without BOM, UTF-16 LE/BE with BOM, Windows-1252/Latin-1), and the delimiter from the header row (`,` `;` tab `|`).
+     *
+     *     Unknown columns become customFields; source is csv. A file exported by `GET /v1/leads/export` re-imports to the same leads: its computed columns are skipped, `customFields.<name>` columns are custom fields, and a leading `'` before `=` `+` `-` `@` (added on export so spreadsheets show text) is removed.
+     *
+     *     Any bad row refuses the whole file (422 listing rows by line number, `line N: ...`). `?validate=false` imports without validation and without charge.
+     */
+    post: operations["importLeads"];
     delete?: never;
     options?: never;
     head?: never;
@@ -453,7 +457,7 @@ export interface paths {
     };
     /**
      * The account's batches, newest first, with progress
-     * @description The account's validation and domain batches, newest first, with their progress counts; paged by limit and offset. API keys need the permission `batches:write`. API keys need the permission `batches:write`.
+     * @description The account's validation and domain batches, newest first, with their progress counts; paged by limit and offset.
      */
     get: operations["listBatches"];
     put?: never;
@@ -473,7 +477,7 @@ export interface paths {
     };
     /**
      * A validation batch with live counts
-     * @description One batch with its live counts (pending, completed, failed) and progress. Another account's batch is 404. API keys need the permission `batches:write`. API keys need the permission `batches:write`.
+     * @description One batch with its live counts (pending, completed, failed) and progress. Another account's batch is 404.
      */
     get: operations["getBatch"];
     put?: never;
@@ -493,7 +497,7 @@ export interface paths {
     };
     /**
      * Item results of a batch, in input order
-     * @description The results of a batch's items in the order they were given, paged by limit and offset. API keys need the permission `batches:write`. API keys need the permission `batches:write`.
+     * @description The results of a batch's items in the order they were given, paged by limit and offset.
      */
     get: operations["listBatchResults"];
     put?: never;
@@ -515,7 +519,7 @@ export interface paths {
     put?: never;
     /**
      * Check 1-10,000 websites as a batch (0.001 credits each, charged upfront)
-     * @description Queues a website check for each domain and charges for all of them before the work starts; poll the batch for progress and results. API keys need the permission `batches:write`.
+     * @description Queues a website check for each domain and charges for all of them before the work starts; poll the batch for progress and results.
      */
     post: operations["createDomainBatch"];
     delete?: never;
@@ -535,7 +539,7 @@ export interface paths {
     put?: never;
     /**
      * Check a pasted list of domains as a batch (one per line, or separated by commas)
-     * @description Like the other imports: all lines or none. Any bad domain refuses the whole list (422, `details.errors[].field` is `line N`), nothing charged. Spaces inside a line are not separators. API keys need the permission `batches:write`.
+     * @description Like the other imports: all lines or none. Any bad domain refuses the whole list (422, `details.errors[].field` is `line N`), nothing charged. Spaces inside a line are not separators.
      */
     post: operations["importDomainList"];
     delete?: never;
@@ -555,7 +559,7 @@ export interface paths {
     put?: never;
     /**
      * Check a website: reachability, redirects, TLS, parked domain, timings (synchronous, up to ~30 s)
-     * @description Fetches the website and reports reachability, HTTP status, redirects, TLS validity, parked-domain evidence and timings. Charged per check. API keys need the permission `checks:write`.
+     * @description Fetches the website and reports reachability, HTTP status, redirects, TLS validity, parked-domain evidence and timings. Charged per check.
      */
     post: operations["checkWebsite"];
     delete?: never;
@@ -575,7 +579,7 @@ export interface paths {
     put?: never;
     /**
      * Website check by domain (same as /v1/check-website)
-     * @description The website check of POST /v1/check-website under the name the overview uses, taking a domain. Charged per check. API keys need the permission `checks:write`.
+     * @description The website check of POST /v1/check-website under the name the overview uses, taking a domain. Charged per check.
      */
     post: operations["checkDomain"];
     delete?: never;
@@ -595,7 +599,7 @@ export interface paths {
     put?: never;
     /**
      * Verify an email by SMTP (no mail sent); waits up to `timeout` s, else returns a job to poll
-     * @description Checks syntax, the domain's mail servers and the mailbox over SMTP without sending mail. Answers with the verdict when it is ready within the timeout; otherwise with status processing, a jobId and the pollUrl of the validation job. API keys need the permission `checks:write`.
+     * @description Checks syntax, the domain's mail servers and the mailbox over SMTP without sending mail. Answers with the verdict when it is ready within the timeout; otherwise with status processing, a jobId and the pollUrl of the validation job.
      */
     post: operations["checkEmail"];
     delete?: never;
@@ -613,7 +617,7 @@ export interface paths {
     };
     /**
      * A validation job (kept 24 hours)
-     * @description The state of an email or website check started earlier, with its result once completed. Jobs are kept 24 hours. API keys need the permission `checks:write`. API keys need the permission `checks:write`.
+     * @description The state of an email or website check started earlier, with its result once completed. Jobs are kept 24 hours.
      */
     get: operations["getValidationJob"];
     put?: never;
@@ -633,13 +637,13 @@ export interface paths {
     };
     /**
      * List webhook endpoints (without secrets)
-     * @description The account's webhook endpoints with their events and state, never their secrets. API keys need the permission `webhooks:read`. API keys need the permission `webhooks:read`.
+     * @description The account's webhook endpoints with their events and state, never their secrets.
      */
     get: operations["listWebhooks"];
     put?: never;
     /**
      * Register a webhook endpoint (the secret is shown only here and on rotation)
-     * @description Registers an endpoint URL for the chosen events. Deliveries are signed with the returned secret, which is shown only here and on rotation. API keys need the permission `webhooks:write`.
+     * @description Registers an endpoint URL for the chosen events. Deliveries are signed with the returned secret, which is shown only here and on rotation.
      */
     post: operations["createWebhook"];
     delete?: never;
@@ -657,21 +661,21 @@ export interface paths {
     };
     /**
      * Get a webhook endpoint
-     * @description One webhook endpoint, without its secret. Another account's endpoint is 404. API keys need the permission `webhooks:read`. API keys need the permission `webhooks:read`.
+     * @description One webhook endpoint, without its secret. Another account's endpoint is 404.
      */
     get: operations["getWebhook"];
     put?: never;
     post?: never;
     /**
      * Delete a webhook endpoint and its delivery history
-     * @description Deletes the endpoint and its delivery history; nothing more is delivered to it. API keys need the permission `webhooks:write`.
+     * @description Deletes the endpoint and its delivery history; nothing more is delivered to it.
      */
     delete: operations["deleteWebhook"];
     options?: never;
     head?: never;
     /**
      * Change a webhook endpoint (any of name, url, events, active, description, retry_config)
-     * @description Changes the given fields of a webhook endpoint; the others stay as they are. API keys need the permission `webhooks:write`.
+     * @description Changes the given fields of a webhook endpoint; the others stay as they are.
      */
     patch: operations["updateWebhook"];
     trace?: never;
@@ -687,7 +691,7 @@ export interface paths {
     put?: never;
     /**
      * Replace the signing secret at once
-     * @description Issues a new signing secret, returned once; deliveries from now on are signed with it only. API keys need the permission `webhooks:write`.
+     * @description Issues a new signing secret, returned once; deliveries from now on are signed with it only.
      */
     post: operations["rotateWebhookSecret"];
     delete?: never;
@@ -707,7 +711,7 @@ export interface paths {
     put?: never;
     /**
      * Send a signed test delivery of an event kind now and report the outcome
-     * @description Sends a signed delivery of the given event kind with test set to true, and reports the endpoint's answer. API keys need the permission `webhooks:write`.
+     * @description Sends a signed delivery of the given event kind with test set to true, and reports the endpoint's answer.
      */
     post: operations["testWebhook"];
     delete?: never;
@@ -725,7 +729,7 @@ export interface paths {
     };
     /**
      * Delivery records of an endpoint, newest first (kept 30 days)
-     * @description The endpoint's delivery attempts with their status and answers, newest first, paged; records are kept 30 days. API keys need the permission `webhooks:read`. API keys need the permission `webhooks:read`.
+     * @description The endpoint's delivery attempts with their status and answers, newest first, paged; records are kept 30 days.
      */
     get: operations["listWebhookDeliveries"];
     put?: never;
@@ -747,7 +751,7 @@ export interface paths {
     put?: never;
     /**
      * Send a delivery again as a new delivery (same body and event id, new delivery id)
-     * @description Sends an earlier delivery's body again under the same event id and a new delivery id, so receivers can deduplicate on the event id. API keys need the permission `webhooks:write`.
+     * @description Sends an earlier delivery's body again under the same event id and a new delivery id, so receivers can deduplicate on the event id.
      */
     post: operations["redeliverWebhookDelivery"];
     delete?: never;
@@ -767,7 +771,7 @@ export interface paths {
     put?: never;
     /**
      * Exchange a one-time dashboard sign-in token for a session token
-     * @description Sign-in tokens come from `leadcheck dashboard link` (needs AUTH_JWT_SECRET). Each works once and only here; the session token lasts 12 hours. Answers 401 for an expired, reused or invalid token. No authentication.
+     * @description Sign-in tokens come from `leadcheck dashboard link` (needs AUTH_JWT_SECRET). Each works once and only here; the session token lasts 12 hours. Answers 401 for an expired, reused or invalid token.
      */
     post: operations["createSession"];
     delete?: never;
@@ -785,7 +789,7 @@ export interface paths {
     };
     /**
      * Credits and validations per UTC day (from the credit ledger)
-     * @description Every day of [from, to] is listed, zeros included. Defaults: the last 30 days up to today; at most 366 days. API keys need the permission `credits:read`. API keys need the permission `credits:read`.
+     * @description Every day of [from, to] is listed, zeros included. Defaults: the last 30 days up to today; at most 366 days.
      */
     get: operations["getUsage"];
     put?: never;
@@ -796,40 +800,20 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v1/widget/check-email": {
+  "/v1/status": {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    get?: never;
-    put?: never;
     /**
-     * Check an address from a signup form (publishable key, within the deadline)
-     * @description For /widget.js in a visitor's browser. Answers within WIDGET_DEADLINE_MS (default 3 s): syntax, typo, disposable and role lists, MX and a recent result; unknown/deadline when the mail server is slower (the probe goes on). Each address is charged once per key and UTC day at the email check's price; a short balance answers unknown (fail open). 403 ORIGIN_NOT_ALLOWED without an allowed Origin or Referer; 429 past the key's abuse limits. Publishable key (pk_...) only, from one of its allowed origins.
+     * Network status: whether DNS and SMTP egress work, and since when
+     * @description Checked at start-up and every NETWORK_CHECK_INTERVAL_MS (60 s by default). While `dns` is down, checks are answered 503 SERVICE_UNAVAILABLE before any charge (REFUSE_WHEN_NETWORK_DOWN) and queued work says `resolver_unavailable`; while `smtp` is down, email results say `egress_blocked`.
      */
-    post: operations["widgetCheckEmail"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/widget/confirm": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
+    get: operations["getStatus"];
     put?: never;
-    /**
-     * Confirm a widget token from your form's backend (free)
-     * @description Takes the token /widget.js put in the form and the address submitted with it. Answers the verdict the visitor saw, or a fresh one when that was unknown. Never charged. 422 says whether the token is forged, expired, for another address, or for a key not of this account. API keys need the permission `checks:write`.
-     */
-    post: operations["widgetConfirm"];
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -893,7 +877,7 @@ export interface operations {
             };
             details?: {
               smtp?: {
-                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at its last check (start-up, then every NETWORK_CHECK_INTERVAL_MS). blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
                 egress: "unchecked" | "ok" | "blocked";
                 egressMessage?: string;
                 egressAddress?: string;
@@ -901,6 +885,27 @@ export interface operations {
                 /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
                 heloWarnings: string[];
                 checkedAt?: string;
+              };
+              /** @description DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work). */
+              network?: {
+                dns: {
+                  /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                smtp: {
+                  /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                /** @description End of the last round of checks; null before the first. */
+                checkedAt: string | null;
               };
             };
           };
@@ -985,7 +990,7 @@ export interface operations {
             };
             details?: {
               smtp?: {
-                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at its last check (start-up, then every NETWORK_CHECK_INTERVAL_MS). blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
                 egress: "unchecked" | "ok" | "blocked";
                 egressMessage?: string;
                 egressAddress?: string;
@@ -993,6 +998,27 @@ export interface operations {
                 /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
                 heloWarnings: string[];
                 checkedAt?: string;
+              };
+              /** @description DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work). */
+              network?: {
+                dns: {
+                  /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                smtp: {
+                  /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                /** @description End of the last round of checks; null before the first. */
+                checkedAt: string | null;
               };
             };
           };
@@ -1077,7 +1103,7 @@ export interface operations {
             };
             details?: {
               smtp?: {
-                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at its last check (start-up, then every NETWORK_CHECK_INTERVAL_MS). blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
                 egress: "unchecked" | "ok" | "blocked";
                 egressMessage?: string;
                 egressAddress?: string;
@@ -1085,6 +1111,27 @@ export interface operations {
                 /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
                 heloWarnings: string[];
                 checkedAt?: string;
+              };
+              /** @description DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work). */
+              network?: {
+                dns: {
+                  /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                smtp: {
+                  /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                /** @description End of the last round of checks; null before the first. */
+                checkedAt: string | null;
               };
             };
           };
@@ -1158,7 +1205,7 @@ export interface operations {
             };
             details?: {
               smtp?: {
-                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at its last check (start-up, then every NETWORK_CHECK_INTERVAL_MS). blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
                 egress: "unchecked" | "ok" | "blocked";
                 egressMessage?: string;
                 egressAddress?: string;
@@ -1166,6 +1213,27 @@ export interface operations {
                 /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
                 heloWarnings: string[];
                 checkedAt?: string;
+              };
+              /** @description DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work). */
+              network?: {
+                dns: {
+                  /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                smtp: {
+                  /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                /** @description End of the last round of checks; null before the first. */
+                checkedAt: string | null;
               };
             };
           };
@@ -1194,27 +1262,6 @@ export interface operations {
               name: string;
               description: string | null;
               partial_key: string;
-              /** @description Publishable keys only (they are public) */
-              api_key?: string;
-              type: "secret" | "publishable";
-              mode: "live" | "test";
-              /** @description null: every permission */
-              permissions:
-                | (
-                    | "checks:write"
-                    | "leads:read"
-                    | "leads:write"
-                    | "batches:write"
-                    | "webhooks:read"
-                    | "webhooks:write"
-                    | "credits:read"
-                    | "connections:write"
-                  )[]
-                | null;
-              /** @description null: any address */
-              allowedIps: string[] | null;
-              allowedOrigins: string[] | null;
-              expiresAt: string | null;
               /**
                * Format: date-time
                * @description ISO 8601 UTC
@@ -1302,26 +1349,6 @@ export interface operations {
         "application/json": {
           name: string;
           description?: string;
-          /** @description secret (sk_..., default): server-side use. publishable (pk_...): only the widget endpoint, from allowedOrigins. */
-          type?: "secret" | "publishable";
-          /** @description test: scripted answers, no network, never charged (publishable keys in this release). */
-          mode?: "live" | "test";
-          /** @description Secret keys: what the key may do (checks:write, leads:read, leads:write, batches:write, webhooks:read, webhooks:write, credits:read, connections:write). Omitted: every permission. */
-          permissions?: string[];
-          /** @description Secret keys: IPv4/IPv6 addresses or CIDR blocks the key may be used from. */
-          allowedIps?: string[];
-          /** @description ISO 8601; refused with 401 after it. */
-          expiresAt?: string;
-          /** @description Publishable keys (required): https://www.example.com or one wildcard level https://*.example.com. Local origins only on test-mode keys. */
-          allowedOrigins?: string[];
-          /** @description Publishable keys: abuse limits and an optional CAPTCHA. */
-          widget?: {
-            dailyCap?: number;
-            perIpPerMinute?: number;
-            perEmailPerMinute?: number;
-            distinctEmailsPerIpPerDay?: number;
-            captcha?: "turnstile" | "hcaptcha";
-          };
         };
       };
     };
@@ -1343,25 +1370,6 @@ export interface operations {
              * @description ISO 8601 UTC
              */
             created_at: string;
-            type: "secret" | "publishable";
-            mode: "live" | "test";
-            /** @description null: every permission */
-            permissions:
-              | (
-                  | "checks:write"
-                  | "leads:read"
-                  | "leads:write"
-                  | "batches:write"
-                  | "webhooks:read"
-                  | "webhooks:write"
-                  | "credits:read"
-                  | "connections:write"
-                )[]
-              | null;
-            /** @description null: any address */
-            allowedIps: string[] | null;
-            allowedOrigins: string[] | null;
-            expiresAt: string | null;
             message: string;
           };
         };
@@ -1598,15 +1606,6 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1708,15 +1707,6 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1795,15 +1785,6 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -1897,15 +1878,6 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -2224,7 +2196,39 @@ export interface operations {
               emailScore: number | null;
               emailType: string | null;
               emailRisk: string | null;
-              /** @description The email verdict's reason (see EmailReason in check-email); null until validated. */
+              /**
+               * @description The email verdict's reason; null until validated:
+               *     - `deliverable` (Mailbox accepts mail): The mailbox accepted the address at RCPT and the domain is not catch-all.
+               *     - `accept_all` (Domain accepts every address): The domain accepts every address (a random address was accepted too): risky.
+               *     - `tenant_accept_all` (Microsoft 365 tenant accepts every address): A Microsoft 365 tenant that accepts every address at RCPT: catch-all, and mail may still bounce later.
+               *     - `provider_unverifiable` (Provider cannot be verified (accepts, bounces later)): The provider (Yahoo, AOL and other accept-then-bounce providers) accepts every RCPT and bounces later: an accepted RCPT proves nothing, so the verdict is unknown.
+               *     - `disposable` (Disposable address service): The mailbox accepted the address but the domain is a disposable-address service: risky.
+               *     - `invalid_syntax` (Not a valid address): The address is not a valid RFC 5321 address: invalid.
+               *     - `unsupported_syntax` (Address form not supported): The address uses a form this service does not accept (quoted or UTF-8 local part, address literal): invalid.
+               *     - `dns_nxdomain` (Domain does not exist): The domain does not exist: invalid.
+               *     - `null_mx` (Domain accepts no mail (Null MX)): The domain publishes a Null MX (RFC 7505): it accepts no mail: invalid.
+               *     - `no_mx` (Domain has no mail server): The domain has neither MX nor A/AAAA records: no host accepts its mail: invalid.
+               *     - `dns_servfail` (DNS failure): DNS answered SERVFAIL for the domain: unknown, retried later.
+               *     - `dns_timeout` (DNS timed out): DNS did not answer in time: unknown, retried later.
+               *     - `dns_error` (DNS error): Another DNS failure: unknown, retried later.
+               *     - `mailbox_not_found` (Mailbox does not exist): The mail server said the mailbox does not exist: invalid.
+               *     - `mailbox_disabled` (Mailbox disabled): The mail server said the mailbox is disabled, inactive or blocked: invalid.
+               *     - `mailbox_full` (Mailbox full): The mailbox exists but is over quota: risky.
+               *     - `rate_limited` (Mailbox rate-limited (exists)): The mailbox exists but is receiving mail too fast right now (a per-mailbox rate limit): risky, retried later.
+               *     - `greylisted` (Greylisted, retry later): The server asked us to come back later (greylisting): unknown, retried later.
+               *     - `smtp_temporary` (Temporary mail server failure): The server answered with a temporary failure: unknown, retried later.
+               *     - `ip_blocked` (Our server was refused (not the mailbox)): The server refused our IP address, HELO name or sender (block list, reputation, reverse DNS, relay or policy): unknown, never invalid.
+               *     - `smtp_timeout` (Mail server timed out): The mail server did not answer in time: unknown, retried later.
+               *     - `smtp_connect_failed` (Mail server unreachable): No connection to any mail host: unknown, retried later.
+               *     - `smtp_connection_dropped` (Mail server hung up): The mail server closed the connection mid-conversation: unknown, retried later.
+               *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
+               *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
+               *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+               *     - `resolver_unavailable` (undefined): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
+               *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
+               *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
+               *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
+               */
               emailReason:
                 | (
                     | "deliverable"
@@ -2253,12 +2257,13 @@ export interface operations {
                     | "smtp_protocol_error"
                     | "smtp_unknown_reply"
                     | "egress_blocked"
+                    | "resolver_unavailable"
                     | "probe_queue_full"
                     | "proxy_error"
                     | "internal_error"
                   )
                 | null;
-              /** @description The email verdict: valid, risky, invalid or unknown; null until the lead's first validation */
+              /** @description The email verdict, null until the lead's first validation: `valid` (Valid): the mailbox accepts mail and the address is neither catch-all nor disposable; `risky` (Risky): mail may arrive but is not assured (catch-all, disposable, mailbox full); `invalid` (Invalid): mail will not arrive (no such mailbox or domain, no mail server, bad syntax); `unknown` (Unknown): the check could not reach an answer (network or server trouble); never charged as invalid */
               emailStatus: string | null;
               domainHttpStatus: number | null;
               domainFinalUrl: string | null;
@@ -2358,15 +2363,6 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -2502,7 +2498,39 @@ export interface operations {
             emailScore: number | null;
             emailType: string | null;
             emailRisk: string | null;
-            /** @description The email verdict's reason (see EmailReason in check-email); null until validated. */
+            /**
+             * @description The email verdict's reason; null until validated:
+             *     - `deliverable` (Mailbox accepts mail): The mailbox accepted the address at RCPT and the domain is not catch-all.
+             *     - `accept_all` (Domain accepts every address): The domain accepts every address (a random address was accepted too): risky.
+             *     - `tenant_accept_all` (Microsoft 365 tenant accepts every address): A Microsoft 365 tenant that accepts every address at RCPT: catch-all, and mail may still bounce later.
+             *     - `provider_unverifiable` (Provider cannot be verified (accepts, bounces later)): The provider (Yahoo, AOL and other accept-then-bounce providers) accepts every RCPT and bounces later: an accepted RCPT proves nothing, so the verdict is unknown.
+             *     - `disposable` (Disposable address service): The mailbox accepted the address but the domain is a disposable-address service: risky.
+             *     - `invalid_syntax` (Not a valid address): The address is not a valid RFC 5321 address: invalid.
+             *     - `unsupported_syntax` (Address form not supported): The address uses a form this service does not accept (quoted or UTF-8 local part, address literal): invalid.
+             *     - `dns_nxdomain` (Domain does not exist): The domain does not exist: invalid.
+             *     - `null_mx` (Domain accepts no mail (Null MX)): The domain publishes a Null MX (RFC 7505): it accepts no mail: invalid.
+             *     - `no_mx` (Domain has no mail server): The domain has neither MX nor A/AAAA records: no host accepts its mail: invalid.
+             *     - `dns_servfail` (DNS failure): DNS answered SERVFAIL for the domain: unknown, retried later.
+             *     - `dns_timeout` (DNS timed out): DNS did not answer in time: unknown, retried later.
+             *     - `dns_error` (DNS error): Another DNS failure: unknown, retried later.
+             *     - `mailbox_not_found` (Mailbox does not exist): The mail server said the mailbox does not exist: invalid.
+             *     - `mailbox_disabled` (Mailbox disabled): The mail server said the mailbox is disabled, inactive or blocked: invalid.
+             *     - `mailbox_full` (Mailbox full): The mailbox exists but is over quota: risky.
+             *     - `rate_limited` (Mailbox rate-limited (exists)): The mailbox exists but is receiving mail too fast right now (a per-mailbox rate limit): risky, retried later.
+             *     - `greylisted` (Greylisted, retry later): The server asked us to come back later (greylisting): unknown, retried later.
+             *     - `smtp_temporary` (Temporary mail server failure): The server answered with a temporary failure: unknown, retried later.
+             *     - `ip_blocked` (Our server was refused (not the mailbox)): The server refused our IP address, HELO name or sender (block list, reputation, reverse DNS, relay or policy): unknown, never invalid.
+             *     - `smtp_timeout` (Mail server timed out): The mail server did not answer in time: unknown, retried later.
+             *     - `smtp_connect_failed` (Mail server unreachable): No connection to any mail host: unknown, retried later.
+             *     - `smtp_connection_dropped` (Mail server hung up): The mail server closed the connection mid-conversation: unknown, retried later.
+             *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
+             *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
+             *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+             *     - `resolver_unavailable` (undefined): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
+             *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
+             *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
+             *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
+             */
             emailReason:
               | (
                   | "deliverable"
@@ -2531,12 +2559,13 @@ export interface operations {
                   | "smtp_protocol_error"
                   | "smtp_unknown_reply"
                   | "egress_blocked"
+                  | "resolver_unavailable"
                   | "probe_queue_full"
                   | "proxy_error"
                   | "internal_error"
                 )
               | null;
-            /** @description The email verdict: valid, risky, invalid or unknown; null until the lead's first validation */
+            /** @description The email verdict, null until the lead's first validation: `valid` (Valid): the mailbox accepts mail and the address is neither catch-all nor disposable; `risky` (Risky): mail may arrive but is not assured (catch-all, disposable, mailbox full); `invalid` (Invalid): mail will not arrive (no such mailbox or domain, no mail server, bad syntax); `unknown` (Unknown): the check could not reach an answer (network or server trouble); never charged as invalid */
             emailStatus: string | null;
             domainHttpStatus: number | null;
             domainFinalUrl: string | null;
@@ -2630,15 +2659,6 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -2739,15 +2759,6 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2839,7 +2850,39 @@ export interface operations {
             emailScore: number | null;
             emailType: string | null;
             emailRisk: string | null;
-            /** @description The email verdict's reason (see EmailReason in check-email); null until validated. */
+            /**
+             * @description The email verdict's reason; null until validated:
+             *     - `deliverable` (Mailbox accepts mail): The mailbox accepted the address at RCPT and the domain is not catch-all.
+             *     - `accept_all` (Domain accepts every address): The domain accepts every address (a random address was accepted too): risky.
+             *     - `tenant_accept_all` (Microsoft 365 tenant accepts every address): A Microsoft 365 tenant that accepts every address at RCPT: catch-all, and mail may still bounce later.
+             *     - `provider_unverifiable` (Provider cannot be verified (accepts, bounces later)): The provider (Yahoo, AOL and other accept-then-bounce providers) accepts every RCPT and bounces later: an accepted RCPT proves nothing, so the verdict is unknown.
+             *     - `disposable` (Disposable address service): The mailbox accepted the address but the domain is a disposable-address service: risky.
+             *     - `invalid_syntax` (Not a valid address): The address is not a valid RFC 5321 address: invalid.
+             *     - `unsupported_syntax` (Address form not supported): The address uses a form this service does not accept (quoted or UTF-8 local part, address literal): invalid.
+             *     - `dns_nxdomain` (Domain does not exist): The domain does not exist: invalid.
+             *     - `null_mx` (Domain accepts no mail (Null MX)): The domain publishes a Null MX (RFC 7505): it accepts no mail: invalid.
+             *     - `no_mx` (Domain has no mail server): The domain has neither MX nor A/AAAA records: no host accepts its mail: invalid.
+             *     - `dns_servfail` (DNS failure): DNS answered SERVFAIL for the domain: unknown, retried later.
+             *     - `dns_timeout` (DNS timed out): DNS did not answer in time: unknown, retried later.
+             *     - `dns_error` (DNS error): Another DNS failure: unknown, retried later.
+             *     - `mailbox_not_found` (Mailbox does not exist): The mail server said the mailbox does not exist: invalid.
+             *     - `mailbox_disabled` (Mailbox disabled): The mail server said the mailbox is disabled, inactive or blocked: invalid.
+             *     - `mailbox_full` (Mailbox full): The mailbox exists but is over quota: risky.
+             *     - `rate_limited` (Mailbox rate-limited (exists)): The mailbox exists but is receiving mail too fast right now (a per-mailbox rate limit): risky, retried later.
+             *     - `greylisted` (Greylisted, retry later): The server asked us to come back later (greylisting): unknown, retried later.
+             *     - `smtp_temporary` (Temporary mail server failure): The server answered with a temporary failure: unknown, retried later.
+             *     - `ip_blocked` (Our server was refused (not the mailbox)): The server refused our IP address, HELO name or sender (block list, reputation, reverse DNS, relay or policy): unknown, never invalid.
+             *     - `smtp_timeout` (Mail server timed out): The mail server did not answer in time: unknown, retried later.
+             *     - `smtp_connect_failed` (Mail server unreachable): No connection to any mail host: unknown, retried later.
+             *     - `smtp_connection_dropped` (Mail server hung up): The mail server closed the connection mid-conversation: unknown, retried later.
+             *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
+             *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
+             *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+             *     - `resolver_unavailable` (undefined): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
+             *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
+             *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
+             *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
+             */
             emailReason:
               | (
                   | "deliverable"
@@ -2868,12 +2911,13 @@ export interface operations {
                   | "smtp_protocol_error"
                   | "smtp_unknown_reply"
                   | "egress_blocked"
+                  | "resolver_unavailable"
                   | "probe_queue_full"
                   | "proxy_error"
                   | "internal_error"
                 )
               | null;
-            /** @description The email verdict: valid, risky, invalid or unknown; null until the lead's first validation */
+            /** @description The email verdict, null until the lead's first validation: `valid` (Valid): the mailbox accepts mail and the address is neither catch-all nor disposable; `risky` (Risky): mail may arrive but is not assured (catch-all, disposable, mailbox full); `invalid` (Invalid): mail will not arrive (no such mailbox or domain, no mail server, bad syntax); `unknown` (Unknown): the check could not reach an answer (network or server trouble); never charged as invalid */
             emailStatus: string | null;
             domainHttpStatus: number | null;
             domainFinalUrl: string | null;
@@ -2967,15 +3011,6 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -3110,7 +3145,39 @@ export interface operations {
             emailScore: number | null;
             emailType: string | null;
             emailRisk: string | null;
-            /** @description The email verdict's reason (see EmailReason in check-email); null until validated. */
+            /**
+             * @description The email verdict's reason; null until validated:
+             *     - `deliverable` (Mailbox accepts mail): The mailbox accepted the address at RCPT and the domain is not catch-all.
+             *     - `accept_all` (Domain accepts every address): The domain accepts every address (a random address was accepted too): risky.
+             *     - `tenant_accept_all` (Microsoft 365 tenant accepts every address): A Microsoft 365 tenant that accepts every address at RCPT: catch-all, and mail may still bounce later.
+             *     - `provider_unverifiable` (Provider cannot be verified (accepts, bounces later)): The provider (Yahoo, AOL and other accept-then-bounce providers) accepts every RCPT and bounces later: an accepted RCPT proves nothing, so the verdict is unknown.
+             *     - `disposable` (Disposable address service): The mailbox accepted the address but the domain is a disposable-address service: risky.
+             *     - `invalid_syntax` (Not a valid address): The address is not a valid RFC 5321 address: invalid.
+             *     - `unsupported_syntax` (Address form not supported): The address uses a form this service does not accept (quoted or UTF-8 local part, address literal): invalid.
+             *     - `dns_nxdomain` (Domain does not exist): The domain does not exist: invalid.
+             *     - `null_mx` (Domain accepts no mail (Null MX)): The domain publishes a Null MX (RFC 7505): it accepts no mail: invalid.
+             *     - `no_mx` (Domain has no mail server): The domain has neither MX nor A/AAAA records: no host accepts its mail: invalid.
+             *     - `dns_servfail` (DNS failure): DNS answered SERVFAIL for the domain: unknown, retried later.
+             *     - `dns_timeout` (DNS timed out): DNS did not answer in time: unknown, retried later.
+             *     - `dns_error` (DNS error): Another DNS failure: unknown, retried later.
+             *     - `mailbox_not_found` (Mailbox does not exist): The mail server said the mailbox does not exist: invalid.
+             *     - `mailbox_disabled` (Mailbox disabled): The mail server said the mailbox is disabled, inactive or blocked: invalid.
+             *     - `mailbox_full` (Mailbox full): The mailbox exists but is over quota: risky.
+             *     - `rate_limited` (Mailbox rate-limited (exists)): The mailbox exists but is receiving mail too fast right now (a per-mailbox rate limit): risky, retried later.
+             *     - `greylisted` (Greylisted, retry later): The server asked us to come back later (greylisting): unknown, retried later.
+             *     - `smtp_temporary` (Temporary mail server failure): The server answered with a temporary failure: unknown, retried later.
+             *     - `ip_blocked` (Our server was refused (not the mailbox)): The server refused our IP address, HELO name or sender (block list, reputation, reverse DNS, relay or policy): unknown, never invalid.
+             *     - `smtp_timeout` (Mail server timed out): The mail server did not answer in time: unknown, retried later.
+             *     - `smtp_connect_failed` (Mail server unreachable): No connection to any mail host: unknown, retried later.
+             *     - `smtp_connection_dropped` (Mail server hung up): The mail server closed the connection mid-conversation: unknown, retried later.
+             *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
+             *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
+             *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+             *     - `resolver_unavailable` (undefined): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
+             *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
+             *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
+             *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
+             */
             emailReason:
               | (
                   | "deliverable"
@@ -3139,12 +3206,13 @@ export interface operations {
                   | "smtp_protocol_error"
                   | "smtp_unknown_reply"
                   | "egress_blocked"
+                  | "resolver_unavailable"
                   | "probe_queue_full"
                   | "proxy_error"
                   | "internal_error"
                 )
               | null;
-            /** @description The email verdict: valid, risky, invalid or unknown; null until the lead's first validation */
+            /** @description The email verdict, null until the lead's first validation: `valid` (Valid): the mailbox accepts mail and the address is neither catch-all nor disposable; `risky` (Risky): mail may arrive but is not assured (catch-all, disposable, mailbox full); `invalid` (Invalid): mail will not arrive (no such mailbox or domain, no mail server, bad syntax); `unknown` (Unknown): the check could not reach an answer (network or server trouble); never charged as invalid */
             emailStatus: string | null;
             domainHttpStatus: number | null;
             domainFinalUrl: string | null;
@@ -3246,15 +3314,6 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3327,15 +3386,6 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -3443,106 +3493,6 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-    };
-  };
-  importLeads: {
-    parameters: {
-      query?: {
-        validate?: boolean;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            batchId: string | null;
-            status: string;
-            created: number;
-            pollUrl: string | null;
-            leadIds: string[];
-          };
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3632,190 +3582,6 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-    };
-  };
-  exportLeads: {
-    parameters: {
-      query?: {
-        format?: "csv";
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One header row, then one row per lead */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "text/csv": string;
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-    };
-  };
-  exportLeadSelection: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          /** @description 1-500 ids of the account's live leads; any other id refuses the whole request (404 with details.missingLeadIds) */
-          leadIds: string[];
-        };
-      };
-    };
-    responses: {
-      /** @description One header row, then one row per selected lead, in id order */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "text/csv": string;
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3892,15 +3658,6 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -3995,7 +3752,177 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
-      403: {
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  exportLeads: {
+    parameters: {
+      query?: {
+        emailValid?: boolean;
+        minDeliverabilityRating?: number;
+        maxDeliverabilityRating?: number;
+        min_score?: number;
+        max_score?: number;
+        validationStatus?: "new" | "processing" | "valid" | "invalid" | "risky";
+        status?: "new" | "processing" | "valid" | "invalid" | "risky";
+        leadRecommendation?: "high_priority" | "validate" | "research" | "skip";
+        campaign?: string;
+        source?: "manual" | "api" | "csv" | "google_sheets";
+        /** @description Case-insensitive text found anywhere in the email, first name, last name or company (indexed from 3 characters) */
+        search?: string;
+        /** @description Leads carrying this tag */
+        tag?: string;
+        /** @description Leads whose domain was registered at least this many days before validation */
+        minDomainAgeDays?: number;
+        /** @description Leads whose domain was registered at most this many days before validation (young domains) */
+        maxDomainAgeDays?: number;
+        /** @description true: domain or MX address on a block list; false: checked and not listed */
+        domainListed?: boolean;
+        /** @description true: the email's domain looks mistyped */
+        hasDidYouMean?: boolean;
+        format?: "csv";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One header row, then one row per lead */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  exportLeadSelection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description 1-500 ids of the account's live leads; any other id refuses the whole request (404 with details.missingLeadIds) */
+          leadIds: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description One header row, then one row per selected lead, in id order */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
         headers: {
           [name: string]: unknown;
         };
@@ -4098,7 +4025,80 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
-      403: {
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  importLeads: {
+    parameters: {
+      query?: {
+        validate?: boolean;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            batchId: string | null;
+            status: string;
+            created: number;
+            pollUrl: string | null;
+            leadIds: string[];
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
         headers: {
           [name: string]: unknown;
         };
@@ -4211,15 +4211,6 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4308,15 +4299,6 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4415,15 +4397,6 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4532,15 +4505,6 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4634,15 +4598,6 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4754,15 +4709,6 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4791,6 +4737,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4866,15 +4821,6 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4903,6 +4849,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -4940,41 +4895,42 @@ export interface operations {
         content: {
           "application/json": {
             email: string;
-            /** @description valid, invalid, risky, unknown or processing */
+            /** @description The email verdict, or `processing` while an asynchronous check runs: `valid` (Valid): the mailbox accepts mail and the address is neither catch-all nor disposable; `risky` (Risky): mail may arrive but is not assured (catch-all, disposable, mailbox full); `invalid` (Invalid): mail will not arrive (no such mailbox or domain, no mail server, bad syntax); `unknown` (Unknown): the check could not reach an answer (network or server trouble); never charged as invalid */
             status: string;
             /** @description true when the mailbox accepted the address (catch-all or not) or proved it exists; false when the verdict is invalid or the mailbox is full; null when the verdict is unknown (never false for a fact the check did not reach). */
             valid?: boolean | null;
             /**
              * @description Why the email verdict is what it is, from a closed list:
-             *     - `deliverable`: The mailbox accepted the address at RCPT and the domain is not catch-all.
-             *     - `accept_all`: The domain accepts every address (a random address was accepted too): risky.
-             *     - `tenant_accept_all`: A Microsoft 365 tenant that accepts every address at RCPT: catch-all, and mail may still bounce later.
-             *     - `provider_unverifiable`: The provider (Yahoo, AOL and other accept-then-bounce providers) accepts every RCPT and bounces later: an accepted RCPT proves nothing, so the verdict is unknown.
-             *     - `disposable`: The mailbox accepted the address but the domain is a disposable-address service: risky.
-             *     - `invalid_syntax`: The address is not a valid RFC 5321 address: invalid.
-             *     - `unsupported_syntax`: The address uses a form this service does not accept (quoted or UTF-8 local part, address literal): invalid.
-             *     - `dns_nxdomain`: The domain does not exist: invalid.
-             *     - `null_mx`: The domain publishes a Null MX (RFC 7505): it accepts no mail: invalid.
-             *     - `no_mx`: The domain has neither MX nor A/AAAA records: no host accepts its mail: invalid.
-             *     - `dns_servfail`: DNS answered SERVFAIL for the domain: unknown, retried later.
-             *     - `dns_timeout`: DNS did not answer in time: unknown, retried later.
-             *     - `dns_error`: Another DNS failure: unknown, retried later.
-             *     - `mailbox_not_found`: The mail server said the mailbox does not exist: invalid.
-             *     - `mailbox_disabled`: The mail server said the mailbox is disabled, inactive or blocked: invalid.
-             *     - `mailbox_full`: The mailbox exists but is over quota: risky.
-             *     - `rate_limited`: The mailbox exists but is receiving mail too fast right now (a per-mailbox rate limit): risky, retried later.
-             *     - `greylisted`: The server asked us to come back later (greylisting): unknown, retried later.
-             *     - `smtp_temporary`: The server answered with a temporary failure: unknown, retried later.
-             *     - `ip_blocked`: The server refused our IP address, HELO name or sender (block list, reputation, reverse DNS, relay or policy): unknown, never invalid.
-             *     - `smtp_timeout`: The mail server did not answer in time: unknown, retried later.
-             *     - `smtp_connect_failed`: No connection to any mail host: unknown, retried later.
-             *     - `smtp_connection_dropped`: The mail server closed the connection mid-conversation: unknown, retried later.
-             *     - `smtp_protocol_error`: The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
-             *     - `smtp_unknown_reply`: The server refused without a recognisable reason: unknown.
-             *     - `egress_blocked`: This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
-             *     - `probe_queue_full`: Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
-             *     - `proxy_error`: The SOCKS proxy failed: unknown.
-             *     - `internal_error`: A defect of ours, logged: unknown.
+             *     - `deliverable` (Mailbox accepts mail): The mailbox accepted the address at RCPT and the domain is not catch-all.
+             *     - `accept_all` (Domain accepts every address): The domain accepts every address (a random address was accepted too): risky.
+             *     - `tenant_accept_all` (Microsoft 365 tenant accepts every address): A Microsoft 365 tenant that accepts every address at RCPT: catch-all, and mail may still bounce later.
+             *     - `provider_unverifiable` (Provider cannot be verified (accepts, bounces later)): The provider (Yahoo, AOL and other accept-then-bounce providers) accepts every RCPT and bounces later: an accepted RCPT proves nothing, so the verdict is unknown.
+             *     - `disposable` (Disposable address service): The mailbox accepted the address but the domain is a disposable-address service: risky.
+             *     - `invalid_syntax` (Not a valid address): The address is not a valid RFC 5321 address: invalid.
+             *     - `unsupported_syntax` (Address form not supported): The address uses a form this service does not accept (quoted or UTF-8 local part, address literal): invalid.
+             *     - `dns_nxdomain` (Domain does not exist): The domain does not exist: invalid.
+             *     - `null_mx` (Domain accepts no mail (Null MX)): The domain publishes a Null MX (RFC 7505): it accepts no mail: invalid.
+             *     - `no_mx` (Domain has no mail server): The domain has neither MX nor A/AAAA records: no host accepts its mail: invalid.
+             *     - `dns_servfail` (DNS failure): DNS answered SERVFAIL for the domain: unknown, retried later.
+             *     - `dns_timeout` (DNS timed out): DNS did not answer in time: unknown, retried later.
+             *     - `dns_error` (DNS error): Another DNS failure: unknown, retried later.
+             *     - `mailbox_not_found` (Mailbox does not exist): The mail server said the mailbox does not exist: invalid.
+             *     - `mailbox_disabled` (Mailbox disabled): The mail server said the mailbox is disabled, inactive or blocked: invalid.
+             *     - `mailbox_full` (Mailbox full): The mailbox exists but is over quota: risky.
+             *     - `rate_limited` (Mailbox rate-limited (exists)): The mailbox exists but is receiving mail too fast right now (a per-mailbox rate limit): risky, retried later.
+             *     - `greylisted` (Greylisted, retry later): The server asked us to come back later (greylisting): unknown, retried later.
+             *     - `smtp_temporary` (Temporary mail server failure): The server answered with a temporary failure: unknown, retried later.
+             *     - `ip_blocked` (Our server was refused (not the mailbox)): The server refused our IP address, HELO name or sender (block list, reputation, reverse DNS, relay or policy): unknown, never invalid.
+             *     - `smtp_timeout` (Mail server timed out): The mail server did not answer in time: unknown, retried later.
+             *     - `smtp_connect_failed` (Mail server unreachable): No connection to any mail host: unknown, retried later.
+             *     - `smtp_connection_dropped` (Mail server hung up): The mail server closed the connection mid-conversation: unknown, retried later.
+             *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
+             *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
+             *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+             *     - `resolver_unavailable` (undefined): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
+             *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
+             *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
+             *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
              */
             reason?:
               | "deliverable"
@@ -5003,6 +4959,7 @@ export interface operations {
               | "smtp_protocol_error"
               | "smtp_unknown_reply"
               | "egress_blocked"
+              | "resolver_unavailable"
               | "probe_queue_full"
               | "proxy_error"
               | "internal_error";
@@ -5053,15 +5010,6 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5090,6 +5038,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -5147,15 +5104,6 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5262,15 +5210,6 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5418,15 +5357,6 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5532,15 +5462,6 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5612,15 +5533,6 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5766,15 +5678,6 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5852,15 +5755,6 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5968,15 +5862,6 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6107,15 +5992,6 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6222,15 +6098,6 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6440,15 +6307,6 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6486,22 +6344,14 @@ export interface operations {
       };
     };
   };
-  widgetCheckEmail: {
+  getStatus: {
     parameters: {
       query?: never;
       header?: never;
       path?: never;
       cookie?: never;
     };
-    requestBody: {
-      content: {
-        "application/json": {
-          email: string;
-          /** @description Turnstile or hCaptcha response, when the key requires one */
-          captchaToken?: string;
-        };
-      };
-    };
+    requestBody?: never;
     responses: {
       /** @description Default Response */
       200: {
@@ -6510,16 +6360,26 @@ export interface operations {
         };
         content: {
           "application/json": {
-            /** @description valid, invalid, risky or unknown (never blocks: fail open) */
-            status: string;
-            /** @description The email check's reason, or: typo (a known look-alike domain), deadline (not settled in time; the probe goes on), unavailable (not checked: fail open), not_scripted (test mode). */
-            reason: string;
-            didYouMean: string | null;
-            disposable: boolean | null;
-            role: boolean | null;
-            free: boolean | null;
-            /** @description Signed, 15 minutes, bound to the address and key: the form's backend confirms it with POST /v1/widget/confirm */
-            token: string;
+            network: {
+              dns: {
+                /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                state: "ok" | "down" | "unknown";
+                /** @description When the path entered this state; null before the first check. */
+                since: string | null;
+                /** @description Why the path is down or unknown; null when ok. */
+                reason: string | null;
+              };
+              smtp: {
+                /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                state: "ok" | "down" | "unknown";
+                /** @description When the path entered this state; null before the first check. */
+                since: string | null;
+                /** @description Why the path is down or unknown; null when ok. */
+                reason: string | null;
+              };
+            };
+            /** @description End of the last round of checks; null before the first. */
+            checkedAt: string | null;
           };
         };
       };
@@ -6534,123 +6394,6 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-    };
-  };
-  widgetConfirm: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          token: string;
-          email: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            email: string;
-            keyId: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 UTC
-             */
-            checkedAt: string;
-            /** @description true: the visitor saw unknown and this verdict was looked up now */
-            fresh: boolean;
-            /** @description valid, invalid, risky or unknown (never blocks: fail open) */
-            status: string;
-            /** @description The email check's reason, or: typo (a known look-alike domain), deadline (not settled in time; the probe goes on), unavailable (not checked: fail open), not_scripted (test mode). */
-            reason: string;
-            didYouMean: string | null;
-            disposable: boolean | null;
-            role: boolean | null;
-            free: boolean | null;
-          };
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
         headers: {
           [name: string]: unknown;
         };

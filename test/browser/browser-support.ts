@@ -13,6 +13,7 @@ import type { Zone } from "../support/dns-server.js";
 import { type FakeInternet, startFakeInternet } from "../support/fake-internet.js";
 import { TEST_ADMIN_TOKEN, TEST_JWT_SECRET, UNLIMITED_RATE_ENV } from "../support/harness.js";
 import { freePort, type Proc, runCli, startProcess, waitHealthy } from "../support/process.js";
+import { type RdapAnswer, startRdapServer } from "../support/rdap-server.js";
 import type { MxBehaviour } from "../support/smtp-server.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
@@ -61,16 +62,34 @@ export interface Service {
   close(): Promise<void>;
 }
 
+/** More of the fake internet: DNS names, and a fake RDAP registry (registration dates) for the
+ *  domain facts. */
+export interface FakeWorld {
+  zone?: Zone;
+  registry?: Record<string, RdapAnswer>;
+  /** More mail hosts of the fake internet (see startFakeInternet). */
+  mx?: Record<string, MxBehaviour>;
+}
+
 /** The real `leadcheck serve` on SQLite with its embedded worker, against the fake internet. */
 export async function startService(
   extraEnv: Record<string, string> = {},
-  /** More of the fake internet: zone entries and mail hosts (see startFakeInternet). */
-  world: { zone?: Zone; mx?: Record<string, MxBehaviour> } = {},
+  world: FakeWorld = {},
 ): Promise<Service> {
   if (!existsSync(DIST_INDEX)) {
     throw new Error("dashboard/dist is missing: run `npm run build:dashboard` (npm install runs it)");
   }
-  const fake = await startFakeInternet(world.zone ?? {}, world.mx ?? {});
+  const fake = await startFakeInternet(
+    {
+      ...(world.registry ? { "rdap.test": { A: ["127.0.0.1"] } } : {}),
+      ...world.zone,
+    },
+    world.mx ?? {},
+  );
+  const rdap = world.registry
+    ? await startRdapServer(world.registry, await fake.pki.issue(["rdap.test"]))
+    : null;
+  if (rdap) extraEnv = { RDAP_BOOTSTRAP_URL: rdap.serveBootstrap(["test"]), ...extraEnv };
   const dir = mkdtempSync(join(tmpdir(), "leadcheck-browser-"));
   const caFile = join(dir, "test-ca.pem");
   writeFileSync(caFile, fake.ca);
@@ -113,6 +132,7 @@ export async function startService(
       if (proc.child.exitCode === null) proc.child.kill("SIGTERM");
       await proc.exitCode();
       await fake.close();
+      await rdap?.close();
       await db.drop();
       rmSync(dir, { recursive: true, force: true });
     },
