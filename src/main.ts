@@ -55,6 +55,8 @@ import { WebsiteChecksService } from "./validation/website-checks.service.js";
 import { API_VERSION } from "./version.js";
 import { createWebhooks } from "./webhooks/create-webhooks.js";
 import type { WebhooksService } from "./webhooks/webhooks.service.js";
+import { createWidget } from "./widget/create-widget.js";
+import type { WidgetService } from "./widget/widget.service.js";
 
 export interface Services {
   config: Readonly<Config>;
@@ -88,6 +90,7 @@ export interface Services {
   websiteChecks: WebsiteChecksService;
   webhooks: WebhooksService;
   integrations: IntegrationsServices;
+  widget: WidgetService;
   sweeper: StalledWorkSweeper;
   queue: JobQueue;
   /** Every background job kind with its policy and handler (see src/jobs/catalog.ts). */
@@ -325,6 +328,17 @@ export async function createServices(
     await webhooks.sendAdHocCallback(url, payload);
   };
   const integrations = createIntegrations({ config, database, clock, dns, queue, events, leads, batches });
+  const { widget } = createWidget({
+    config: config.widget,
+    priceMilli: config.prices.emailCheck,
+    credits,
+    keys,
+    email: emailEngine,
+    redis,
+    clock,
+    isUniqueViolation: database.caps.isUniqueViolation,
+    onError: logError,
+  });
   const sweeper = new StalledWorkSweeper({
     database,
     clock,
@@ -378,6 +392,7 @@ export async function createServices(
     websiteChecks,
     webhooks,
     integrations: integrations.services,
+    widget,
     sweeper,
     queue,
     jobCatalog,

@@ -3,6 +3,7 @@
 import { hostname } from "node:os";
 import { parseZones } from "../intel/dnsbl.js";
 import { type Canary, DEFAULT_CANARY_NAMES, parseCanaries } from "../net/network-health.js";
+import { loadWidgetConfig, type WidgetConfig } from "../widget/widget-config.js";
 
 export type DatabaseKind = "sqlite" | "postgres";
 
@@ -192,6 +193,8 @@ export interface Config {
     /** The length of a watch's "minute" (tests shorten it). */
     watchMinuteMs: number;
   };
+  /** The signup-form widget and publishable keys (src/widget/, docs/widget.md). */
+  widget: WidgetConfig;
   shutdownTimeoutMs: number;
   /** After SIGTERM, readiness answers 503 this long before the listener closes (load balancers
    *  stop sending first). */
@@ -460,6 +463,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       syncPollMs: int(env, "SYNC_POLL_INTERVAL_MS", 2000, 10),
       watchMinuteMs: int(env, "WATCH_MINUTE_MS", 60_000, 1),
     },
+    widget: loadWidgetConfig(env),
     shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 25_000, 0),
     shutdownDrainMs: int(env, "SHUTDOWN_DRAIN_MS", 0, 0),
   };

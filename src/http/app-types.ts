@@ -25,6 +25,7 @@ import type { UsageService } from "../usage/usage.service.js";
 import type { EmailChecksService } from "../validation/email-checks.service.js";
 import type { WebsiteChecksService } from "../validation/website-checks.service.js";
 import type { WebhooksService } from "../webhooks/webhooks.service.js";
+import type { WidgetService } from "../widget/widget.service.js";
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -43,6 +44,7 @@ export interface AppDeps {
   webhooks: WebhooksService;
   /** Google Sheets and HubSpot connections and syncs; absent: their routes are not served. */
   integrations?: IntegrationsServices | undefined;
+  widget: WidgetService;
   emailChecks: EmailChecksService;
   websiteChecks: WebsiteChecksService;
   normalizeWebsite: WebsiteNormalizer;

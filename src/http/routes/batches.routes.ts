@@ -17,7 +17,7 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/batches",
     {
-      config,
+      config: { ...config, permission: "batches:write" },
       schema: {
         ...common,
         operationId: "listBatches",
@@ -44,7 +44,7 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/batches/:batchId",
     {
-      config,
+      config: { ...config, permission: "batches:write" },
       schema: {
         ...common,
         operationId: "getBatch",
@@ -61,7 +61,7 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/batches/:batchId/results",
     {
-      config,
+      config: { ...config, permission: "batches:write" },
       schema: {
         ...common,
         operationId: "listBatchResults",
@@ -115,7 +115,7 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/batch",
     {
-      config,
+      config: { ...config, permission: "batches:write" },
       schema: {
         ...common,
         operationId: "createDomainBatch",
@@ -140,7 +140,7 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/batches/import/domains",
     {
-      config,
+      config: { ...config, permission: "batches:write" },
       schema: {
         ...common,
         operationId: "importDomainList",

@@ -116,7 +116,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/check-website",
     {
-      config,
+      config: { ...config, permission: "checks:write" },
       schema: {
         ...common,
         operationId: "checkWebsite",
@@ -142,7 +142,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/check",
     {
-      config,
+      config: { ...config, permission: "checks:write" },
       schema: {
         ...common,
         operationId: "checkDomain",
@@ -163,7 +163,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/check-email",
     {
-      config,
+      config: { ...config, permission: "checks:write" },
       schema: {
         ...common,
         operationId: "checkEmail",
@@ -249,7 +249,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/validation-jobs/:jobId",
     {
-      config,
+      config: { ...config, permission: "checks:write" },
       schema: {
         ...common,
         operationId: "getValidationJob",

@@ -67,7 +67,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/leads",
     {
-      config,
+      config: { ...config, permission: "leads:write" },
       schema: {
         ...common,
         operationId: "createLead",
@@ -88,7 +88,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/leads",
     {
-      config,
+      config: { ...config, permission: "leads:read" },
       schema: {
         ...common,
         operationId: "listLeads",
@@ -114,7 +114,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/leads/stats",
     {
-      config,
+      config: { ...config, permission: "leads:read" },
       schema: {
         ...common,
         operationId: "getLeadStats",
@@ -148,7 +148,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/leads/:leadId",
     {
-      config,
+      config: { ...config, permission: "leads:read" },
       schema: {
         ...common,
         operationId: "getLead",
@@ -165,7 +165,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.put(
     "/v1/leads/:leadId",
     {
-      config,
+      config: { ...config, permission: "leads:write" },
       schema: {
         ...common,
         operationId: "updateLead",
@@ -183,7 +183,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.delete(
     "/v1/leads/:leadId",
     {
-      config,
+      config: { ...config, permission: "leads:write" },
       schema: {
         ...common,
         operationId: "archiveLead",
@@ -205,7 +205,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/leads/bulk",
     {
-      config,
+      config: { ...config, permission: "leads:write" },
       schema: {
         ...common,
         operationId: "createLeadsInBulk",
@@ -243,7 +243,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/leads/import/emails",
     {
-      config,
+      config: { ...config, permission: "leads:write" },
       schema: {
         ...common,
         operationId: "importEmailList",
@@ -281,7 +281,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/leads/archive",
     {
-      config,
+      config: { ...config, permission: "leads:write" },
       schema: {
         ...common,
         operationId: "archiveLeads",
@@ -297,7 +297,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/leads/tags",
     {
-      config,
+      config: { ...config, permission: "leads:write" },
       schema: {
         ...common,
         operationId: "tagLeads",
@@ -317,7 +317,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/leads/export",
     {
-      config,
+      config: { ...config, permission: "leads:read" },
       schema: {
         ...common,
         operationId: "exportLeadSelection",
@@ -346,7 +346,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/leads/validate",
     {
-      config,
+      config: { ...config, permission: "batches:write" },
       schema: {
         ...common,
         operationId: "validateLeads",

@@ -43,6 +43,7 @@ export async function probeRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/health",
     {
+      config: { permission: "none" },
       schema: {
         ...probe,
         operationId: "getHealth",
@@ -61,6 +62,7 @@ export async function probeRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/liveness",
     {
+      config: { permission: "none" },
       schema: {
         ...probe,
         operationId: "getLiveness",
@@ -79,6 +81,7 @@ export async function probeRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/readiness",
     {
+      config: { permission: "none" },
       schema: {
         ...probe,
         operationId: "getReadiness",

@@ -55,7 +55,7 @@ export async function statusRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/status",
     {
-      config: { auth: "data" },
+      config: { auth: "data", permission: "authenticated" },
       schema: {
         tags: ["health"],
         security: DATA_SECURITY,
