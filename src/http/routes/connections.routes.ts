@@ -27,7 +27,7 @@ export async function connectionsRoutes(app: App, deps: AppDeps): Promise<void> 
   app.post(
     "/v1/connections",
     {
-      config,
+      config: { ...config, permission: "connections:write" },
       schema: {
         ...common,
         operationId: "createConnection",
@@ -58,7 +58,7 @@ export async function connectionsRoutes(app: App, deps: AppDeps): Promise<void> 
   app.get(
     "/v1/connections",
     {
-      config,
+      config: { ...config, permission: "connections:write" },
       schema: {
         ...common,
         operationId: "listConnections",
@@ -72,7 +72,7 @@ export async function connectionsRoutes(app: App, deps: AppDeps): Promise<void> 
   app.get(
     "/v1/connections/:connectionId",
     {
-      config,
+      config: { ...config, permission: "connections:write" },
       schema: {
         ...common,
         operationId: "getConnection",
@@ -92,7 +92,7 @@ export async function connectionsRoutes(app: App, deps: AppDeps): Promise<void> 
   app.delete(
     "/v1/connections/:connectionId",
     {
-      config,
+      config: { ...config, permission: "connections:write" },
       schema: {
         ...common,
         operationId: "deleteConnection",
@@ -111,7 +111,7 @@ export async function connectionsRoutes(app: App, deps: AppDeps): Promise<void> 
   app.post(
     "/v1/connections/:connectionId/syncs",
     {
-      config,
+      config: { ...config, permission: "connections:write" },
       schema: {
         ...common,
         operationId: "startSync",
@@ -149,7 +149,7 @@ export async function connectionsRoutes(app: App, deps: AppDeps): Promise<void> 
   app.get(
     "/v1/connections/:connectionId/syncs",
     {
-      config,
+      config: { ...config, permission: "connections:write" },
       schema: {
         ...common,
         operationId: "listSyncs",
@@ -168,7 +168,7 @@ export async function connectionsRoutes(app: App, deps: AppDeps): Promise<void> 
   app.get(
     "/v1/syncs/:syncId",
     {
-      config,
+      config: { ...config, permission: "connections:write" },
       schema: {
         ...common,
         operationId: "getSync",
@@ -187,7 +187,7 @@ export async function connectionsRoutes(app: App, deps: AppDeps): Promise<void> 
   app.delete(
     "/v1/connections/:connectionId/watches/:watchId",
     {
-      config,
+      config: { ...config, permission: "connections:write" },
       schema: {
         ...common,
         operationId: "stopWatch",
