@@ -5,6 +5,8 @@ import pino from "pino";
 import { IdentityVerifier } from "./accounts/identity.js";
 import { SigninService } from "./accounts/signin.service.js";
 import { SigninTokensRepo } from "./accounts/signin-tokens.repo.js";
+import type { AuditService } from "./audit/audit.service.js";
+import { createAudit } from "./audit/create-audit.js";
 import { batchJobDefinitions } from "./batches/batch.jobs.js";
 import { BatchLimits } from "./batches/batch-limits.js";
 import { BatchRunner } from "./batches/batch-runner.js";
@@ -80,6 +82,7 @@ export interface Services {
   emailChecks: EmailChecksService;
   websiteChecks: WebsiteChecksService;
   webhooks: WebhooksService;
+  audit: AuditService;
   sweeper: StalledWorkSweeper;
   queue: JobQueue;
   /** Every background job kind with its policy and handler (see src/jobs/catalog.ts). */
@@ -117,11 +120,13 @@ export async function createServices(
     logger.error({ err: error, eventId: event.id, eventType: event.type }, "event listener failed"),
   );
   const metrics = new Metrics();
+  const { audit } = createAudit({ database, clock });
   const credits = new CreditsService({
     database,
     events,
     clock,
     newAccountMilliCredits: config.newAccountMilliCredits,
+    audit,
   });
   meterCredits(metrics, credits);
   const payments = new PaymentsService({
@@ -163,7 +168,7 @@ export async function createServices(
     board && config.auth.keyCacheTtlMs > 0
       ? new KeyCache(board, { ttlMs: config.auth.keyCacheTtlMs, maxEntries: 10_000 })
       : undefined;
-  const keys = new KeysService(database, clock, keyCache);
+  const keys = new KeysService(database, clock, keyCache, audit);
   const queue = createJobQueue(database, {
     clock,
     pollIntervalMs: config.jobs.pollIntervalMs,
@@ -307,6 +312,7 @@ export async function createServices(
     }),
     onAttempt: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
     onError: logError,
+    audit,
   });
   // Ad-hoc `webhookUrl` callbacks (check-email, lead validate): unsigned, once, through the guard.
   adHocCallback = async (url, payload) => {
@@ -362,6 +368,7 @@ export async function createServices(
     emailChecks,
     websiteChecks,
     webhooks,
+    audit,
     sweeper,
     queue,
     jobCatalog,

@@ -16,6 +16,7 @@ import { AppError, errorHandler, notFoundHandler, sendError } from "./errors.js"
 import { OPENAPI_TAGS, openApiContact, publicBaseUrl } from "./openapi-meta.js";
 import { RATE_LIMIT_HEADERS, RateLimits } from "./rate-limit.js";
 import { adminRoutes } from "./routes/admin.routes.js";
+import { auditRoutes } from "./routes/audit.routes.js";
 import { batchesRoutes } from "./routes/batches.routes.js";
 import { checksRoutes } from "./routes/checks.routes.js";
 import { creditsRoutes } from "./routes/credits.routes.js";
@@ -179,6 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await webhooksRoutes(scope as App, deps);
     await sessionRoutes(scope as App, deps);
     await usageRoutes(scope as App, deps);
+    await auditRoutes(scope as App, deps);
   });
   await dashboardRoutes(app);
 

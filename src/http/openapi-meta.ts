@@ -16,6 +16,8 @@ export const OPENAPI_TAGS = [
   },
   { name: "validation", description: "One-off email and website checks, and the jobs behind them." },
   { name: "webhooks", description: "Webhook endpoints, signed deliveries and their history." },
+  { name: "audit", description: "The tamper-evident audit log: who did what, verifiable and exportable." },
+  { name: "data", description: "Personal data: erasure, retention settings and account export." },
 ];
 
 const DEFAULT_PUBLIC_URL = "http://localhost:8080";

@@ -1,5 +1,5 @@
 // The only SQL for API keys.
-import type { Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../storage/db.js";
 import { prepareRead } from "../storage/prepared.js";
 import type { ApiKeysTable, Schema } from "../storage/schema.js";
@@ -20,8 +20,8 @@ export class KeysRepo {
     );
   }
 
-  insert(row: ApiKeysTable) {
-    return this.db.insertInto("api_keys").values(row).execute();
+  insert(row: ApiKeysTable, executor: Kysely<Schema> | Transaction<Schema> = this.db) {
+    return executor.insertInto("api_keys").values(row).execute();
   }
 
   findActiveKeyByHash(hash: string) {
@@ -50,8 +50,13 @@ export class KeysRepo {
   }
 
   /** Returns true when an active key of this account was revoked. */
-  async revoke(accountId: string, keyId: string, at: string): Promise<boolean> {
-    const result = await this.db
+  async revoke(
+    accountId: string,
+    keyId: string,
+    at: string,
+    executor: Kysely<Schema> | Transaction<Schema> = this.db,
+  ): Promise<boolean> {
+    const result = await executor
       .updateTable("api_keys")
       .set({ revoked_at: at })
       .where("id", "=", keyId)

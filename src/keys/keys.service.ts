@@ -1,8 +1,10 @@
 // API keys: created and revoked by the account owner (identity JWT), used on data endpoints.
+import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
 import type { Clock } from "../lib/clock.js";
 import { AppError } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import type { Database } from "../storage/db.js";
+import { runInTransaction } from "../storage/transaction.js";
 import type { KeyCache } from "./key-cache.js";
 import { generateApiKey, hashApiKey, isWellFormedApiKey, partialKey, sameHash } from "./key-format.js";
 import { KeysRepo } from "./keys.repo.js";
@@ -36,15 +38,25 @@ export class KeysService {
     database: Database,
     private readonly clock: Clock,
     private readonly cache?: KeyCache,
+    /** Where key creation and revocation are recorded, in the same transaction as the change. */
+    private readonly audit?: AuditTrail,
   ) {
     this.repo = new KeysRepo(database);
+    this.db = database.db;
   }
 
-  async create(accountId: string, name: string, description: string | null): Promise<CreatedKey> {
+  private readonly db: Database["db"];
+
+  async create(
+    accountId: string,
+    name: string,
+    description: string | null,
+    actor?: AuditActor,
+  ): Promise<CreatedKey> {
     const now = this.clock.now();
     const apiKey = generateApiKey();
     const id = newId("key", now.getTime());
-    await this.repo.insert({
+    const row = {
       id,
       account_id: accountId,
       name,
@@ -54,6 +66,17 @@ export class KeysService {
       created_at: now.toISOString(),
       last_used_at: null,
       revoked_at: null,
+    };
+    await runInTransaction(this.db, async (trx) => {
+      await this.repo.insert(row, trx);
+      if (actor && this.audit) {
+        await this.audit.record(trx, accountId, {
+          actor,
+          action: "key.created",
+          target: { kind: "key", id },
+          details: { name, partial_key: partialKey(row.last4) },
+        });
+      }
     });
     return {
       key_id: id,
@@ -82,7 +105,7 @@ export class KeysService {
    * can keep serving the key from its cache once the row says revoked; if the board cannot be
    * reached nothing is revoked and the caller may retry.
    */
-  async revoke(accountId: string, keyId: string): Promise<boolean> {
+  async revoke(accountId: string, keyId: string, actor?: AuditActor): Promise<boolean> {
     if (this.cache) {
       // Only this account's own active keys get a mark; anything else is the same 404 as before.
       if (!(await this.repo.isActiveKeyOf(accountId, keyId))) return false;
@@ -95,7 +118,18 @@ export class KeysService {
         );
       }
     }
-    return this.repo.revoke(accountId, keyId, this.clock.now().toISOString());
+    const at = this.clock.now().toISOString();
+    return runInTransaction(this.db, async (trx) => {
+      const revoked = await this.repo.revoke(accountId, keyId, at, trx);
+      if (revoked && actor && this.audit) {
+        await this.audit.record(trx, accountId, {
+          actor,
+          action: "key.revoked",
+          target: { kind: "key", id: keyId },
+        });
+      }
+      return revoked;
+    });
   }
 
   /**

@@ -127,6 +127,8 @@ export interface Schema {
   usage_daily: UsageDailyTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  audit_entries: AuditEntriesTable;
+  audit_chain_heads: AuditChainHeadsTable;
 }
 
 export interface LeadsTable {
@@ -303,4 +305,33 @@ export interface WebhookDeliveriesTable {
   delivered_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** Append-only audit log (src/audit), hash-chained per account; see docs/decisions/0040. */
+export interface AuditEntriesTable {
+  id: string;
+  account_id: string;
+  /** 1, 2, 3, ... per account, without gaps. */
+  seq: number;
+  actor_kind: "member" | "key" | "admin" | "system";
+  actor_id: string;
+  action: string;
+  target_kind: string;
+  target_id: string;
+  ip: string | null;
+  user_agent: string | null;
+  /** Canonical JSON object (sorted keys), exactly the text that was hashed. */
+  details: string;
+  created_at: string;
+  /** The account's previous entry's hash; 64 zeros for the first. */
+  prev_hash: string;
+  /** SHA-256 hex over the canonical encoding of every field above (src/audit/audit-hash.ts). */
+  hash: string;
+}
+
+/** The newest entry of each account's chain: appends lock and advance it. */
+export interface AuditChainHeadsTable {
+  account_id: string;
+  seq: number;
+  hash: string;
 }

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { App, AppDeps } from "../app-types.js";
+import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
 import { notFound } from "../errors.js";
 import { BEARER_SECURITY, Nullable, Timestamp } from "../schemas.js";
@@ -47,7 +48,12 @@ export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
     },
     async (request, reply) => {
       const { accountId } = principalOf(request);
-      const created = await deps.keys.create(accountId, request.body.name, request.body.description ?? null);
+      const created = await deps.keys.create(
+        accountId,
+        request.body.name,
+        request.body.description ?? null,
+        auditActorOf(request),
+      );
       return reply.status(201).send(created);
     },
   );
@@ -87,7 +93,11 @@ export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
       },
     },
     async (request) => {
-      const revoked = await deps.keys.revoke(principalOf(request).accountId, request.params.key_id);
+      const revoked = await deps.keys.revoke(
+        principalOf(request).accountId,
+        request.params.key_id,
+        auditActorOf(request),
+      );
       if (!revoked) throw notFound("API key");
       return { message: "API key revoked", key_id: request.params.key_id };
     },
