@@ -20,6 +20,8 @@ import { WebsiteEngine } from "./checks/website/website.engine.js";
 import { websiteScore } from "./checks/website/website-score.js";
 import type { Config } from "./config/config.js";
 import { CreditsService } from "./credits/credits.service.js";
+import { createErasure } from "./erasure/create-erasure.js";
+import type { ErasureService } from "./erasure/erasure.service.js";
 import { EventBus } from "./events/events.js";
 import { EventsRepo } from "./events/events.repo.js";
 import { type App, buildApp } from "./http/app.js";
@@ -83,6 +85,7 @@ export interface Services {
   websiteChecks: WebsiteChecksService;
   webhooks: WebhooksService;
   audit: AuditService;
+  erasure: ErasureService;
   sweeper: StalledWorkSweeper;
   queue: JobQueue;
   /** Every background job kind with its policy and handler (see src/jobs/catalog.ts). */
@@ -121,6 +124,7 @@ export async function createServices(
   );
   const metrics = new Metrics();
   const { audit } = createAudit({ database, clock });
+  const { erasure } = createErasure({ config, database, clock, audit });
   const credits = new CreditsService({
     database,
     events,
@@ -369,6 +373,7 @@ export async function createServices(
     websiteChecks,
     webhooks,
     audit,
+    erasure,
     sweeper,
     queue,
     jobCatalog,

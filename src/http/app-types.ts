@@ -11,6 +11,7 @@ import type { EmailEngine } from "../checks/email/email-engine.js";
 import type { WebsiteEngine } from "../checks/website/website.engine.js";
 import type { Config } from "../config/config.js";
 import type { CreditsService } from "../credits/credits.service.js";
+import type { ErasureService } from "../erasure/erasure.service.js";
 import type { EventBus } from "../events/events.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { KeysService } from "../keys/keys.service.js";
@@ -41,6 +42,7 @@ export interface AppDeps {
   usage: UsageService;
   webhooks: WebhooksService;
   audit: AuditService;
+  erasure: ErasureService;
   emailChecks: EmailChecksService;
   websiteChecks: WebsiteChecksService;
   normalizeWebsite: WebsiteNormalizer;

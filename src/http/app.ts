@@ -23,6 +23,7 @@ import { creditsRoutes } from "./routes/credits.routes.js";
 import { keysRoutes } from "./routes/keys.routes.js";
 import { leadsRoutes } from "./routes/leads.routes.js";
 import { paymentsRoutes } from "./routes/payments.routes.js";
+import { privacyRoutes } from "./routes/privacy.routes.js";
 import { probeRoutes } from "./routes/probes.routes.js";
 import { sessionRoutes } from "./routes/session.routes.js";
 import { usageRoutes } from "./routes/usage.routes.js";
@@ -181,6 +182,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await sessionRoutes(scope as App, deps);
     await usageRoutes(scope as App, deps);
     await auditRoutes(scope as App, deps);
+    await privacyRoutes(scope as App, deps);
   });
   await dashboardRoutes(app);
 

@@ -129,6 +129,9 @@ export interface Schema {
   webhook_deliveries: WebhookDeliveriesTable;
   audit_entries: AuditEntriesTable;
   audit_chain_heads: AuditChainHeadsTable;
+  erasure_tombstones: ErasureTombstonesTable;
+  account_settings: AccountSettingsTable;
+  account_exports: AccountExportsTable;
 }
 
 export interface LeadsTable {
@@ -334,4 +337,41 @@ export interface AuditChainHeadsTable {
   account_id: string;
   seq: number;
   hash: string;
+}
+
+/** What remains of an erased lead (src/erasure): no personal data but a keyed hash of its address. */
+export interface ErasureTombstonesTable {
+  lead_id: string;
+  account_id: string;
+  erased_at: string;
+  /** HMAC-SHA256 hex of the normalized email; null when the server has no key to make one. */
+  email_hmac: string | null;
+}
+
+/** Per-account data settings; null days fall back to the server's defaults. */
+export interface AccountSettingsTable {
+  account_id: string;
+  archived_lead_days: number | null;
+  batch_item_days: number | null;
+  delivery_body_days: number | null;
+  audit_days: number | null;
+  /** 1: an erased address is refused when created or imported again. */
+  suppress_erased: number;
+  updated_at: string;
+}
+
+/** Account export archives (src/account-export), downloadable by token for 24 hours. */
+export interface AccountExportsTable {
+  id: string;
+  account_id: string;
+  status: "pending" | "ready" | "failed";
+  /** SHA-256 hex of the download token. */
+  token_hash: string;
+  /** gzipped JSON Lines; null until ready and after expiry. */
+  archive: Buffer | null;
+  size_bytes: number | null;
+  error: string | null;
+  created_at: string;
+  completed_at: string | null;
+  expires_at: string;
 }

@@ -15,6 +15,7 @@ import * as m0012 from "./0012-lead-search-deferred.js";
 import * as m0013 from "./0013-rerate-leads.js";
 import * as m0014 from "./0014-checkout-sessions.js";
 import * as m0040 from "./0040-audit-log.js";
+import * as m0041 from "./0041-data-lifecycle.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-foundation": m0001,
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   "0013-rerate-leads": m0013,
   "0014-checkout-sessions": m0014,
   "0040-audit-log": m0040,
+  "0041-data-lifecycle": m0041,
 };
