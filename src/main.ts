@@ -44,6 +44,9 @@ import { HttpClient } from "./net/http-client.js";
 import { smtpConnector } from "./net/smtp-client.js";
 import type { PaymentGateway } from "./payments/payment-gateway.js";
 import { PaymentsService } from "./payments/payments.service.js";
+import { createRetention } from "./retention/create-retention.js";
+import { scheduleRetentionPurge } from "./retention/retention.jobs.js";
+import type { RetentionService } from "./retention/retention.service.js";
 import { type Database, migrateToLatest, openDatabase } from "./storage/db.js";
 import { reportAfterCommitErrorsTo } from "./storage/transaction.js";
 import { UsageService } from "./usage/usage.service.js";
@@ -86,6 +89,7 @@ export interface Services {
   webhooks: WebhooksService;
   audit: AuditService;
   erasure: ErasureService;
+  retention: RetentionService;
   sweeper: StalledWorkSweeper;
   queue: JobQueue;
   /** Every background job kind with its policy and handler (see src/jobs/catalog.ts). */
@@ -322,6 +326,14 @@ export async function createServices(
   adHocCallback = async (url, payload) => {
     await webhooks.sendAdHocCallback(url, payload);
   };
+  const { retention, jobDefinitions: retentionJobs } = createRetention({
+    config,
+    database,
+    clock,
+    queue,
+    audit,
+    onPurged: (accountId, counts) => logger.info({ accountId, ...counts }, "retention purge"),
+  });
   const sweeper = new StalledWorkSweeper({
     database,
     clock,
@@ -341,6 +353,7 @@ export async function createServices(
       ...batchJobDefinitions(batchRunner, leadValidation, queue),
       ...emailChecks.jobDefinitions(),
       ...webhookJobs,
+      ...retentionJobs,
       sweeper.jobDefinition(),
     ]),
   );
@@ -374,6 +387,7 @@ export async function createServices(
     webhooks,
     audit,
     erasure,
+    retention,
     sweeper,
     queue,
     jobCatalog,
@@ -414,6 +428,7 @@ export async function startQueue(services: Services): Promise<void> {
     await services.queue.define(job.name, job.policy, { deadLetter: job.onExhausted !== undefined });
   }
   await services.webhooks.scheduleRecurring();
+  await scheduleRetentionPurge(services.queue);
 }
 
 /** JOB_EXPIRY_MS: an operator (or a test) shortens how long a dead worker's job stays claimed. */

@@ -20,6 +20,7 @@ import type { LeadsService, WebsiteNormalizer } from "../leads/leads.service.js"
 import type { Clock } from "../lib/clock.js";
 import type { Metrics } from "../metrics/metrics.js";
 import type { PaymentsService } from "../payments/payments.service.js";
+import type { RetentionService } from "../retention/retention.service.js";
 import type { Database } from "../storage/db.js";
 import type { UsageService } from "../usage/usage.service.js";
 import type { EmailChecksService } from "../validation/email-checks.service.js";
@@ -43,6 +44,7 @@ export interface AppDeps {
   webhooks: WebhooksService;
   audit: AuditService;
   erasure: ErasureService;
+  retention: RetentionService;
   emailChecks: EmailChecksService;
   websiteChecks: WebsiteChecksService;
   normalizeWebsite: WebsiteNormalizer;

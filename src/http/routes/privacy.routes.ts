@@ -1,6 +1,7 @@
 // Personal data routes (issue 25): erasure of one lead, retention settings, the account export.
 import { Type } from "@sinclair/typebox";
 import { ErasureResult } from "../../erasure/erasure.schemas.js";
+import { RetentionSettings, RetentionUpdate } from "../../retention/retention.schemas.js";
 import type { App, AppDeps } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
@@ -37,5 +38,39 @@ export async function privacyRoutes(app: App, deps: AppDeps): Promise<void> {
       const { kind: _kind, ...body } = outcome;
       return body;
     },
+  );
+
+  app.get(
+    "/v1/settings/retention",
+    {
+      config,
+      schema: {
+        ...common,
+        operationId: "getRetention",
+        summary: "How long the account's data is kept",
+        description:
+          "Days to keep archived leads, batch item details, webhook delivery bodies and audit entries (server defaults until set), and whether erased addresses are refused later.",
+        response: { 200: RetentionSettings },
+      },
+    },
+    async (request) => deps.retention.get(principalOf(request).accountId),
+  );
+
+  app.put(
+    "/v1/settings/retention",
+    {
+      config,
+      schema: {
+        ...common,
+        operationId: "setRetention",
+        summary: "Change how long the account's data is kept",
+        description:
+          "Sets any of the retention periods (0 keeps forever) and the suppression of erased addresses. The daily purge applies them; the change is audited.",
+        body: RetentionUpdate,
+        response: { 200: RetentionSettings },
+      },
+    },
+    async (request) =>
+      deps.retention.update(principalOf(request).accountId, request.body, auditActorOf(request)),
   );
 }
