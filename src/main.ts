@@ -2,6 +2,8 @@
 // tests build the service through these functions, so every entry point runs the same wiring.
 import { Redis } from "ioredis";
 import pino from "pino";
+import type { AccountExportService } from "./account-export/account-export.service.js";
+import { createAccountExport } from "./account-export/create-account-export.js";
 import { IdentityVerifier } from "./accounts/identity.js";
 import { SigninService } from "./accounts/signin.service.js";
 import { SigninTokensRepo } from "./accounts/signin-tokens.repo.js";
@@ -90,6 +92,7 @@ export interface Services {
   audit: AuditService;
   erasure: ErasureService;
   retention: RetentionService;
+  accountExport: AccountExportService;
   sweeper: StalledWorkSweeper;
   queue: JobQueue;
   /** Every background job kind with its policy and handler (see src/jobs/catalog.ts). */
@@ -334,6 +337,12 @@ export async function createServices(
     audit,
     onPurged: (accountId, counts) => logger.info({ accountId, ...counts }, "retention purge"),
   });
+  const { accountExport, jobDefinitions: exportJobs } = createAccountExport({
+    database,
+    clock,
+    queue,
+    audit,
+  });
   const sweeper = new StalledWorkSweeper({
     database,
     clock,
@@ -354,6 +363,7 @@ export async function createServices(
       ...emailChecks.jobDefinitions(),
       ...webhookJobs,
       ...retentionJobs,
+      ...exportJobs,
       sweeper.jobDefinition(),
     ]),
   );
@@ -388,6 +398,7 @@ export async function createServices(
     audit,
     erasure,
     retention,
+    accountExport,
     sweeper,
     queue,
     jobCatalog,

@@ -3,6 +3,7 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
+import type { AccountExportService } from "../account-export/account-export.service.js";
 import type { IdentityVerifier } from "../accounts/identity.js";
 import type { SigninService } from "../accounts/signin.service.js";
 import type { AuditService } from "../audit/audit.service.js";
@@ -45,6 +46,7 @@ export interface AppDeps {
   audit: AuditService;
   erasure: ErasureService;
   retention: RetentionService;
+  accountExport: AccountExportService;
   emailChecks: EmailChecksService;
   websiteChecks: WebsiteChecksService;
   normalizeWebsite: WebsiteNormalizer;

@@ -15,6 +15,7 @@ import { dashboardRoutes } from "./dashboard.js";
 import { AppError, errorHandler, notFoundHandler, sendError } from "./errors.js";
 import { OPENAPI_TAGS, openApiContact, publicBaseUrl } from "./openapi-meta.js";
 import { RATE_LIMIT_HEADERS, RateLimits } from "./rate-limit.js";
+import { accountExportRoutes } from "./routes/account-export.routes.js";
 import { adminRoutes } from "./routes/admin.routes.js";
 import { auditRoutes } from "./routes/audit.routes.js";
 import { batchesRoutes } from "./routes/batches.routes.js";
@@ -183,6 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await usageRoutes(scope as App, deps);
     await auditRoutes(scope as App, deps);
     await privacyRoutes(scope as App, deps);
+    await accountExportRoutes(scope as App, deps);
   });
   await dashboardRoutes(app);
 
