@@ -3,6 +3,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { LeadcheckError } from "../../sdk/src/errors.js";
 import { type Api, ApiContext, makeGuard, useApi } from "./api.js";
+import { NetworkBanner } from "./components/network-banner.js";
+import { BatchPage } from "./pages/batch.js";
 import { CreditsPage } from "./pages/credits.js";
 import { ImportPage } from "./pages/import.js";
 import { KeysPage } from "./pages/keys.js";
@@ -148,6 +150,7 @@ function Shell() {
         </div>
       </header>
       <main id="main">
+        <NetworkBanner />
         <Page path={path} />
       </main>
     </>
@@ -161,6 +164,8 @@ function Page({ path }: { path: string }) {
   const lead = match("/leads/:id", path);
   if (lead) return <LeadPage leadId={lead.id!} />;
   if (path === "/import") return <ImportPage />;
+  const batch = match("/batches/:id", path);
+  if (batch) return <BatchPage batchId={batch.id!} />;
   if (path === "/keys") return <KeysPage />;
   if (path === "/credits") return <CreditsPage />;
   if (path === "/webhooks") return <WebhooksPage />;

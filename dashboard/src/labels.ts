@@ -55,9 +55,44 @@ export const REASON: Record<NonNullable<Lead["emailReason"]>, string> = {
   smtp_protocol_error: "Mail server protocol error",
   smtp_unknown_reply: "Refused without a reason",
   egress_blocked: "Port 25 blocked on our side",
+  resolver_unavailable: "Our DNS resolver is unreliable; retried",
   probe_queue_full: "Too busy with this mail server; retried",
   proxy_error: "Proxy failure",
   internal_error: "Internal error",
+};
+
+/** The email score's own factors beside its reason (src/checks/email/score.ts); the first factor of
+ *  an email score is its reason, worded by REASON. */
+export const EMAIL_FACTOR: Record<string, string> = {
+  disposable_domain: "Disposable address service",
+  role_account: "Role address (info@, sales@…)",
+  free_provider: "Free email provider",
+  no_mx_records: "No MX record (mail goes to the domain's address)",
+  catch_all_unconfirmed: "Catch-all not ruled out",
+  security_gateway: "Behind a mail security gateway",
+};
+
+/** A domain's registration (RDAP, ADR 0012) and why it is not known, in words. */
+export const REGISTRATION: Record<string, string> = {
+  registered: "Registered",
+  not_registered: "Not registered",
+  unsupported: "Not checkable",
+  unknown: "Unknown",
+};
+export const REGISTRATION_REASON: Record<string, string> = {
+  no_rdap_server: "its registry offers no RDAP service",
+  no_registrable_domain: "not a registrable domain",
+  timeout: "the registry did not answer in time",
+  http_error: "the registry answered with an error",
+  malformed_response: "the registry's answer could not be read",
+  network_error: "the registry could not be reached",
+  disabled: "registration lookups are turned off",
+};
+export const REPUTATION: Record<string, string> = {
+  listed: "Listed",
+  clean: "Not listed",
+  unknown: "Unknown",
+  off: "Not checked (turned off)",
 };
 
 export const SOURCE: Record<NonNullable<LeadListQuery["source"]>, string> = {

@@ -9,9 +9,11 @@ import { AxeBuilder } from "@axe-core/playwright";
 import { type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
 import { SigninLinks } from "../../src/accounts/signin.service.js";
 import { createEmptyDatabase } from "../support/db.js";
+import type { Zone } from "../support/dns-server.js";
 import { type FakeInternet, startFakeInternet } from "../support/fake-internet.js";
 import { TEST_ADMIN_TOKEN, TEST_JWT_SECRET, UNLIMITED_RATE_ENV } from "../support/harness.js";
 import { freePort, type Proc, runCli, startProcess, waitHealthy } from "../support/process.js";
+import { type RdapAnswer, startRdapServer } from "../support/rdap-server.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
 const DIST_INDEX = fileURLToPath(new URL("../../dashboard/dist/index.html", import.meta.url));
@@ -59,12 +61,29 @@ export interface Service {
   close(): Promise<void>;
 }
 
+/** More of the fake internet: DNS names, and a fake RDAP registry (registration dates) for the
+ *  domain facts. */
+export interface FakeWorld {
+  zone?: Zone;
+  registry?: Record<string, RdapAnswer>;
+}
+
 /** The real `leadcheck serve` on SQLite with its embedded worker, against the fake internet. */
-export async function startService(extraEnv: Record<string, string> = {}): Promise<Service> {
+export async function startService(
+  extraEnv: Record<string, string> = {},
+  world: FakeWorld = {},
+): Promise<Service> {
   if (!existsSync(DIST_INDEX)) {
     throw new Error("dashboard/dist is missing: run `npm run build:dashboard` (npm install runs it)");
   }
-  const fake = await startFakeInternet();
+  const fake = await startFakeInternet({
+    ...(world.registry ? { "rdap.test": { A: ["127.0.0.1"] } } : {}),
+    ...world.zone,
+  });
+  const rdap = world.registry
+    ? await startRdapServer(world.registry, await fake.pki.issue(["rdap.test"]))
+    : null;
+  if (rdap) extraEnv = { RDAP_BOOTSTRAP_URL: rdap.serveBootstrap(["test"]), ...extraEnv };
   const dir = mkdtempSync(join(tmpdir(), "leadcheck-browser-"));
   const caFile = join(dir, "test-ca.pem");
   writeFileSync(caFile, fake.ca);
@@ -107,6 +126,7 @@ export async function startService(extraEnv: Record<string, string> = {}): Promi
       if (proc.child.exitCode === null) proc.child.kill("SIGTERM");
       await proc.exitCode();
       await fake.close();
+      await rdap?.close();
       await db.drop();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -219,7 +219,8 @@ describe("overview and leads workspace in Chromium", { skip }, () => {
     assert.match(await text(confirmValidate), /4 credits for this selection/);
     await browser.screenshot(page, "leads-bulk-validate-confirm");
     await confirmValidate.getByRole("button", { name: "Validate" }).click();
-    await bar.getByTestId("bulk-status").filter({ hasText: "Validating 2 leads" }).waitFor();
+    await bar.getByTestId("bulk-status").filter({ hasText: "Validation of 2 leads started" }).waitFor();
+    await page.getByTestId("validation-progress").getByTestId("batch-link").waitFor();
     await waitFor(
       async () => {
         const leads = (await leadsOf("tag=vip")) as unknown as { validatedAt: string | null }[];

@@ -4,8 +4,10 @@ import { useEffect, useState } from "react";
 import type { Batch, BatchResultsPage } from "../../../sdk/src/api-types.js";
 import { useApi, useLoader } from "../api.js";
 import { toCsv } from "../csv.js";
-import { labelOf, RECOMMENDATION } from "../labels.js";
+import { labelOf, REASON, RECOMMENDATION, VALIDATION_STATUS } from "../labels.js";
 import { Link } from "../router.js";
+import { Breakable } from "./breakable.js";
+import { type Column, DataTable } from "./data-table.js";
 import { download, ErrorMessage, formatNumber, Loading, Pager, ProgressBar } from "./ui.js";
 
 const POLL_MS = 1000;
@@ -81,7 +83,7 @@ function BatchResults({ batchId, kind }: { batchId: string; kind: string }) {
         all.push(...next.results);
         at = next.hasMore ? next.nextOffset : null;
       }
-      download(`batch-${batchId}.csv`, resultsCsv(all));
+      download(`batch-${batchId}.csv`, resultsCsv(all, kind));
     } catch (e) {
       setExportError(e);
     } finally {
@@ -101,43 +103,14 @@ function BatchResults({ batchId, kind }: { batchId: string; kind: string }) {
       <ErrorMessage error={page.error} />
       {page.data ? (
         <>
-          <table data-testid="batch-results">
-            <thead>
-              <tr>
-                <th scope="col" className="num">
-                  #
-                </th>
-                <th scope="col">Input</th>
-                <th scope="col">Verdict</th>
-                <th scope="col">Reason</th>
-                <th scope="col">{kind === "domain_check" ? "Website" : "Rating"}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.results.map((r) => {
-                const row = resultRow(r);
-                return (
-                  <tr key={r.index} data-testid="batch-result">
-                    <td className="num">{r.index + 1}</td>
-                    <td className="wrap">
-                      {r.leadId ? (
-                        <Link to={`/leads/${encodeURIComponent(r.leadId)}`}>{r.input}</Link>
-                      ) : (
-                        r.input
-                      )}
-                    </td>
-                    <td>
-                      <span className={`verdict verdict-${row.tone}`}>{row.verdict}</span>
-                    </td>
-                    <td data-testid="batch-result-reason">{row.reason}</td>
-                    <td>
-                      <ResultSummary result={r.result} />
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <DataTable
+            label="Batch results"
+            rows={page.data.results}
+            columns={resultColumns(kind)}
+            rowKey={(r) => String(r.index)}
+            testId="batch-results"
+            rowTestId="batch-result"
+          />
           <Pager
             label="Results"
             offset={offset}
@@ -175,34 +148,78 @@ function ResultSummary({ result }: { result: Result["result"] }) {
 
 type Tone = "good" | "warn" | "bad" | "none";
 
-/** The verdict word, its colour and the reason of one result, for the table and the CSV alike. */
-function resultRow(r: Result): { verdict: string; tone: Tone; reason: string } {
+/** A website check's status as the batch's summary counts it: only "active" is valid. */
+const websiteVerdict = (status: string): "valid" | "invalid" => (status === "active" ? "valid" : "invalid");
+
+/** The verdict word, its colour and the reason of one result, for the table and the CSV alike. The
+ *  word is the one the batch's summary counts (valid, invalid, risky), never the check's own status
+ *  ("error", "inactive"), which goes into the reason. */
+export function resultRow(
+  r: Result,
+  kind: string,
+): { verdict: string; code: string; tone: Tone; reason: string } {
   const result = (r.result ?? {}) as Record<string, unknown>;
   if (r.status === "failed" || (!r.verdict && r.error)) {
-    return { verdict: "Failed", tone: "bad", reason: r.error ?? "the item could not be processed" };
+    return {
+      verdict: "Failed",
+      code: "failed",
+      tone: "bad",
+      reason: r.error ?? "the item could not be processed",
+    };
   }
-  const verdict = r.verdict ?? "";
-  const tone: Tone =
-    verdict === "valid" || verdict === "active"
-      ? "good"
-      : verdict === "invalid" || verdict === "inactive" || verdict === "error"
-        ? "bad"
-        : verdict
-          ? "warn"
-          : "none";
+  if (!r.verdict) return { verdict: "Pending", code: "", tone: "none", reason: "" };
+  const code = kind === "domain_check" ? websiteVerdict(r.verdict) : r.verdict;
+  const tone: Tone = code === "valid" ? "good" : code === "invalid" ? "bad" : "warn";
   const reasonCode = typeof result.emailReason === "string" ? result.emailReason : null;
+  const error = typeof result.error === "string" && result.error ? result.error : (r.error ?? null);
+  const http = typeof result.httpStatus === "number" ? result.httpStatus : null;
   const reason =
-    (reasonCode ? reasonCode.replaceAll("_", " ") : null) ??
-    (typeof result.error === "string" && result.error ? result.error : null) ??
-    (result.isParked === true ? "parked domain" : null) ??
-    (typeof result.httpStatus === "number" ? `answers HTTP ${result.httpStatus}` : null) ??
-    r.error ??
+    (reasonCode ? labelOf(REASON, reasonCode) : null) ??
+    (error ? `${r.verdict === "inactive" ? "Site inactive" : "No answer"}: ${error}` : null) ??
+    (result.isParked === true ? "Parked domain" : null) ??
+    (http !== null ? `${r.verdict === "active" ? "Answers" : "Site inactive:"} HTTP ${http}` : null) ??
     "";
-  const word = verdict ? verdict.charAt(0).toUpperCase() + verdict.slice(1) : "Pending";
-  return { verdict: word, tone, reason };
+  return { verdict: labelOf(VALIDATION_STATUS, code), code, tone, reason };
 }
 
-function resultsCsv(results: Result[]): string {
+function resultColumns(kind: string): Column<Result>[] {
+  return [
+    { key: "line", header: "#", className: "num", cell: (r) => r.index + 1 },
+    {
+      key: "input",
+      header: "Input",
+      primary: true,
+      cell: (r) =>
+        r.leadId ? (
+          <Link to={`/leads/${encodeURIComponent(r.leadId)}`}>
+            <Breakable text={r.input} />
+          </Link>
+        ) : (
+          <Breakable text={r.input} />
+        ),
+    },
+    {
+      key: "verdict",
+      header: "Verdict",
+      cell: (r) => {
+        const row = resultRow(r, kind);
+        return <span className={`verdict verdict-${row.tone}`}>{row.verdict}</span>;
+      },
+    },
+    {
+      key: "reason",
+      header: "Reason",
+      cell: (r) => <span data-testid="batch-result-reason">{resultRow(r, kind).reason}</span>,
+    },
+    {
+      key: "summary",
+      header: kind === "domain_check" ? "Website" : "Rating",
+      cell: (r) => <ResultSummary result={r.result} />,
+    },
+  ];
+}
+
+function resultsCsv(results: Result[], kind: string): string {
   const facts = [
     "rating",
     "recommendation",
@@ -215,16 +232,9 @@ function resultsCsv(results: Result[]): string {
   return toCsv(
     ["line", "input", "verdict", "reason", ...facts, "leadId"],
     results.map((r) => {
-      const row = resultRow(r);
+      const row = resultRow(r, kind);
       const result = (r.result ?? {}) as Record<string, unknown>;
-      return [
-        r.index + 1,
-        r.input,
-        r.verdict ?? (r.status === "failed" ? "failed" : ""),
-        row.reason,
-        ...facts.map((k) => result[k]),
-        r.leadId,
-      ];
+      return [r.index + 1, r.input, row.code, row.reason, ...facts.map((k) => result[k]), r.leadId];
     }),
   );
 }

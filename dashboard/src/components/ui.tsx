@@ -33,9 +33,10 @@ export function ErrorMessage({ error, title }: { error: unknown; title?: string 
       return (
         <div className="alert" role="alert" data-testid="error-402">
           <strong>Not enough credits.</strong> This needs{" "}
-          <span data-testid="credits-required">{formatNumber(body.displayCreditsRequired)}</span> credits;
-          your balance is{" "}
-          <span data-testid="credits-available">{formatNumber(body.displayCreditsAvailable)}</span> credits.{" "}
+          <span data-testid="credits-required">{formatNumber(body.displayCreditsRequired)}</span>{" "}
+          {body.displayCreditsRequired === 1 ? "credit" : "credits"}; your balance is{" "}
+          <span data-testid="credits-available">{formatNumber(body.displayCreditsAvailable)}</span>{" "}
+          {body.displayCreditsAvailable === 1 ? "credit" : "credits"}.{" "}
           <Link to="/credits">See your credits</Link>.
         </div>
       );
@@ -87,16 +88,6 @@ export function Loading({ what }: { what: string }) {
     <p className="muted" role="status">
       Loading {what}…
     </p>
-  );
-}
-
-/** A table that scrolls sideways on a narrow screen; the region takes focus so a keyboard can scroll it. */
-export function ScrollTable({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to scroll by keyboard
-    <section className="table-scroll" aria-label={label} tabIndex={0}>
-      {children}
-    </section>
   );
 }
 

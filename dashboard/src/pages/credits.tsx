@@ -5,6 +5,7 @@
 import { type FormEvent, useState } from "react";
 import type { PaymentSettings } from "../../../sdk/src/api-types.js";
 import { useApi, useLoader } from "../api.js";
+import { DataTable } from "../components/data-table.js";
 import {
   displayCredits,
   Empty,
@@ -78,39 +79,37 @@ export function CreditsPage() {
       ) : null}
       {ledger.data && ledger.data.transactions.length > 0 ? (
         <>
-          <table data-testid="ledger-table">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Type</th>
-                <th scope="col" className="num">
-                  Credits
-                </th>
-                <th scope="col" className="num">
-                  Balance after
-                </th>
-                <th scope="col">Reason</th>
-                <th scope="col">Reference</th>
-              </tr>
-            </thead>
-            <tbody>
-              {ledger.data.transactions.map((t) => (
-                <tr key={t.id}>
-                  <td>{formatDate(t.createdAt)}</td>
-                  <td>{t.type}</td>
-                  <td className={`num ${t.displayAmount < 0 ? "neg" : "pos"}`}>
+          <DataTable
+            label="Credit ledger"
+            rows={ledger.data.transactions}
+            rowKey={(t) => t.id}
+            testId="ledger-table"
+            rowTestId="ledger-row"
+            columns={[
+              { key: "when", header: "When", primary: true, cell: (t) => formatDate(t.createdAt) },
+              { key: "type", header: "Type", sortValue: (t) => t.type, cell: (t) => t.type },
+              {
+                key: "credits",
+                header: "Credits",
+                className: "num",
+                sortValue: (t) => t.displayAmount,
+                cell: (t) => (
+                  <span className={t.displayAmount < 0 ? "neg" : "pos"}>
                     {t.displayAmount > 0 ? "+" : ""}
                     {formatNumber(t.displayAmount)}
-                  </td>
-                  <td className="num">{displayCredits(t.balanceAfter)}</td>
-                  <td>{t.reason}</td>
-                  <td>
-                    <code>{t.reference ?? ""}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </span>
+                ),
+              },
+              {
+                key: "balance",
+                header: "Balance after",
+                className: "num",
+                cell: (t) => displayCredits(t.balanceAfter),
+              },
+              { key: "reason", header: "Reason", cell: (t) => t.reason },
+              { key: "reference", header: "Reference", cell: (t) => <code>{t.reference ?? ""}</code> },
+            ]}
+          />
           <Pager
             label="Ledger"
             offset={offset}

@@ -4,10 +4,12 @@
 // is followed live until it finishes, then its results can be downloaded.
 import { type FormEvent, useState } from "react";
 import type { Batch, LeadImportResult } from "../../../sdk/src/api-types.js";
-import { useApi } from "../api.js";
+import { useApi, useLoader } from "../api.js";
 import { BatchProgress } from "../components/batch-progress.js";
-import { ErrorMessage, formatNumber } from "../components/ui.js";
+import { ErrorMessage, formatNumber, plural } from "../components/ui.js";
+import { type CsvPreview, IMPORT_LIMITS, previewCsv } from "../csv-preview.js";
 import { Link } from "../router.js";
+import { CostEstimate, fileProblem, ImportLimits, MappingPreview } from "./import-preview.js";
 
 type Started = { batchId: string; initial?: Batch; key: number };
 
@@ -31,21 +33,36 @@ export function ImportPage() {
 
 function CsvUpload({ onBatch }: { onBatch(batchId: string): void }) {
   const { client, guard } = useApi();
-  const [file, setFile] = useState<File | null>(null);
+  const balance = useLoader((_api, signal) => client.credits.get({ signal }), []);
+  const [file, setFile] = useState<{ name: string; size: number; text: string | null } | null>(null);
+  const [preview, setPreview] = useState<CsvPreview | null>(null);
   const [validate, setValidate] = useState(true);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [result, setResult] = useState<LeadImportResult | null>(null);
 
+  const choose = async (chosen: File | undefined) => {
+    setResult(null);
+    setError(null);
+    setPreview(null);
+    if (!chosen) return setFile(null);
+    // A file over the limit is not read: the size alone refuses it.
+    const text = chosen.size > IMPORT_LIMITS.bytes ? null : await chosen.text();
+    setFile({ name: chosen.name, size: chosen.size, text });
+    if (text !== null) setPreview(previewCsv(text));
+  };
+  const problem = file ? fileProblem(file.size, preview) : null;
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!file) return;
+    if (!file?.text || problem) return;
     setBusy(true);
     setError(null);
     setResult(null);
     try {
-      const imported = await guard(client.leads.importCsv(await file.text(), { validate }));
+      const imported = await guard(client.leads.importCsv(file.text, { validate }));
       setResult(imported);
+      balance.reload();
       if (imported.batchId) onBatch(imported.batchId);
     } catch (e) {
       setError(e);
@@ -62,27 +79,37 @@ function CsvUpload({ onBatch }: { onBatch(batchId: string): void }) {
         <code>company</code>, <code>first_name</code>, … are optional; other columns are kept as custom
         fields). A file with a bad row is refused whole, with the lines to fix; nothing is charged.
       </p>
+      <ImportLimits />
       <label>
         CSV file
         <input
           type="file"
           accept=".csv,text/csv"
           required
-          onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+          onChange={(e) => choose(e.target.files?.[0])}
           data-testid="csv-file"
         />
       </label>
+      {problem ? (
+        <p className="alert" role="alert" data-testid="csv-problem">
+          {problem}
+        </p>
+      ) : null}
+      {preview && file ? <MappingPreview preview={preview} size={file.size} /> : null}
       <label className="check">
         <input type="checkbox" checked={validate} onChange={(e) => setValidate(e.target.checked)} /> Validate
         and rate the leads (uses credits)
       </label>
-      <button type="submit" disabled={busy || !file}>
-        {busy ? "Uploading…" : "Import"}
+      {validate && preview && !problem ? (
+        <CostEstimate rows={preview.rowCount} balance={balance.data} />
+      ) : null}
+      <button type="submit" disabled={busy || !file?.text || problem !== null} data-testid="csv-import">
+        {busy ? "Uploading…" : preview && !problem ? `Import ${plural(preview.rowCount, "lead")}` : "Import"}
       </button>
       <ErrorMessage error={error} title="Nothing was imported." />
       {result ? (
         <p role="status" data-testid="import-result">
-          Imported {formatNumber(result.created)} {result.created === 1 ? "lead" : "leads"}
+          Imported {plural(result.created, "lead")}
           {result.batchId ? "; validating them now." : " without validation."}{" "}
           {result.batchId ? null : <Link to="/leads?source=csv">See them</Link>}
         </p>
@@ -157,8 +184,7 @@ function PasteList({ onBatch }: { onBatch(batchId: string, initial?: Batch): voi
       <ErrorMessage error={error} title="The batch was not started." />
       {imported ? (
         <p role="status" data-testid="bulk-result">
-          Created {formatNumber(imported.created)} {imported.created === 1 ? "lead" : "leads"}; validating
-          them now.
+          Created {plural(imported.created, "lead")}; validating them now.
         </p>
       ) : null}
     </form>

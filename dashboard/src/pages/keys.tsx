@@ -4,6 +4,7 @@
 import { type FormEvent, useState } from "react";
 import type { ApiKeyList, CreatedApiKey } from "../../../sdk/src/api-types.js";
 import { useApi, useLoader } from "../api.js";
+import { DataTable } from "../components/data-table.js";
 import { ConfirmDialog, Empty, ErrorMessage, formatDate, Loading, SecretField } from "../components/ui.js";
 
 type KeySummary = ApiKeyList["keys"][number];
@@ -82,44 +83,50 @@ function Keys() {
         <Empty title="No API keys yet.">Create one above to call the API from your code or the CLI.</Empty>
       ) : null}
       {keys.data && keys.data.keys.length > 0 ? (
-        <table data-testid="keys-table">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data.keys.map((key) => (
-              <tr key={key.key_id} data-testid="key-row">
-                <td>
-                  {key.name}
+        <DataTable
+          label="Your API keys"
+          rows={keys.data.keys}
+          rowKey={(key) => key.key_id}
+          testId="keys-table"
+          rowTestId="key-row"
+          columns={[
+            {
+              key: "name",
+              header: "Name",
+              primary: true,
+              sortValue: (key) => key.name.toLowerCase(),
+              cell: (key) => (
+                <>
+                  <strong>{key.name}</strong>
                   {key.description ? <div className="muted">{key.description}</div> : null}
-                </td>
-                <td>
-                  <code>{key.partial_key}</code>
-                </td>
-                <td>{formatDate(key.created_at)}</td>
-                <td>{key.last_used ? formatDate(key.last_used) : "never"}</td>
-                <td>
-                  <button
-                    type="button"
-                    className="danger"
-                    onClick={() => setRevoking(key)}
-                    aria-label={`Revoke ${key.name}`}
-                  >
-                    Revoke
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                </>
+              ),
+            },
+            { key: "key", header: "Key", cell: (key) => <code>{key.partial_key}</code> },
+            {
+              key: "created",
+              header: "Created",
+              sortValue: (key) => key.created_at,
+              cell: (key) => formatDate(key.created_at),
+            },
+            {
+              key: "lastUsed",
+              header: "Last used",
+              sortValue: (key) => key.last_used ?? null,
+              cell: (key) => (key.last_used ? formatDate(key.last_used) : "never"),
+            },
+          ]}
+          actions={(key) => (
+            <button
+              type="button"
+              className="danger"
+              onClick={() => setRevoking(key)}
+              aria-label={`Revoke ${key.name}`}
+            >
+              Revoke
+            </button>
+          )}
+        />
       ) : null}
       <ConfirmDialog
         open={revoking !== null}

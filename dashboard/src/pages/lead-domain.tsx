@@ -3,6 +3,7 @@
 import type { ReactNode } from "react";
 import type { Lead } from "../../../sdk/src/api-types.js";
 import { formatDate, yesNo } from "../components/ui.js";
+import { labelOf, REGISTRATION, REGISTRATION_REASON, REPUTATION } from "../labels.js";
 
 /** The lead fields this section reads (the SDK's generated Lead type). */
 export type LeadWithDomainFacts = Pick<Lead, "didYouMean" | "domainFacts">;
@@ -32,14 +33,14 @@ export function DomainFactsSection({ lead }: { lead: LeadWithDomainFacts }) {
             <Fact label="Registered">
               {f.registeredAt
                 ? `${formatDate(f.registeredAt)} (${f.ageDays} days ago)`
-                : `${f.registration}${f.registrationReason ? `: ${f.registrationReason}` : ""}`}
+                : `${labelOf(REGISTRATION, f.registration)}${f.registrationReason ? `: ${labelOf(REGISTRATION_REASON, f.registrationReason)}` : ""}`}
             </Fact>
             <Fact label="Registrar">{f.registrar}</Fact>
             <Fact label="Expires">{f.expiresAt ? formatDate(f.expiresAt) : null}</Fact>
             <Fact label="Block lists">
               {f.listings.length > 0
                 ? f.listings.map((l) => `${l.zone}: ${l.meaning ?? "listed"} (${l.subject})`).join("; ")
-                : f.reputation}
+                : labelOf(REPUTATION, f.reputation)}
             </Fact>
             <Fact label="SPF">{record(f.spf, f.spfAll)}</Fact>
             <Fact label="DMARC">{record(f.dmarc, f.dmarcPolicy ? `p=${f.dmarcPolicy}` : null)}</Fact>

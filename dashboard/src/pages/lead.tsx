@@ -5,17 +5,21 @@ import { type FormEvent, type ReactNode, useState } from "react";
 import type { Lead, LeadUpdateInput } from "../../../sdk/src/api-types.js";
 import { useApi, useLoader } from "../api.js";
 import { RatingBar, ReasonBadge, RecommendationBadge, Tags, VerdictBadge } from "../components/badges.js";
+import { Breakable } from "../components/breakable.js";
+import { DidYouMeanFix } from "../components/did-you-mean.js";
+import { FactorTable } from "../components/factor-table.js";
 import {
   ConfirmDialog,
   ErrorMessage,
   formatDate,
   formatNumber,
   Loading,
-  ScrollTable,
+  plural,
   yesNo,
 } from "../components/ui.js";
 import { labelOf, SOURCE, VALIDATION_STATUS } from "../labels.js";
 import { optionalField } from "../lead-fields.js";
+import { PRICES } from "../pricing.js";
 import { Link, navigate } from "../router.js";
 import { DomainFactsSection } from "./lead-domain.js";
 
@@ -130,7 +134,10 @@ function LeadActions({ lead, onEdit, reload }: { lead: Lead; onEdit(): void; rel
         onCancel={() => setConfirming(null)}
         onConfirm={validate}
       >
-        <p>Its email and website are checked now: one lead validation, 2 credits at the standard prices.</p>
+        <p>
+          Its email and website are checked now: one lead validation,{" "}
+          {plural(PRICES.leadValidation, "credit")} at the standard prices.
+        </p>
       </ConfirmDialog>
       <ConfirmDialog
         open={confirming === "archive"}
@@ -152,20 +159,15 @@ function LeadDetails({ lead, onEdit, reload }: { lead: Lead; onEdit(): void; rel
   const parkedKind = optionalField<string>(lead, "websiteParkedKind");
   const parkedEvidence = optionalField<unknown>(lead, "websiteParkedEvidence");
   const ageDays = optionalField<number>(lead, "domainAgeDays");
-  const didYouMean = optionalField<string>(lead, "didYouMean");
   return (
     <>
       <div className="title-row">
-        <h1 id="lead-title" data-testid="lead-email" className="wrap">
-          {lead.email}
+        <h1 id="lead-title" data-testid="lead-email">
+          <Breakable text={lead.email} />
         </h1>
         <LeadActions lead={lead} onEdit={onEdit} reload={reload} />
       </div>
-      {didYouMean ? (
-        <p className="info" data-testid="did-you-mean">
-          Did you mean <strong>{didYouMean}</strong>?
-        </p>
-      ) : null}
+      <DidYouMeanFix lead={lead} onChanged={reload} />
       <div className="panel rating-panel" data-testid="lead-rating">
         <div className="big-rating">
           <RatingBar value={lead.leadDeliverabilityRating} rated={rated} large />
@@ -202,32 +204,12 @@ function LeadDetails({ lead, onEdit, reload }: { lead: Lead; onEdit(): void; rel
           Not rated yet: the lead has not been validated. Validate it to get a rating and its factors.
         </p>
       ) : (
-        <ScrollTable label="Rating factors">
-          <table data-testid="rating-factors">
-            <caption className="visually-hidden">Rating factors</caption>
-            <thead>
-              <tr>
-                <th scope="col">Factor</th>
-                <th scope="col" className="num">
-                  Points
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {lead.ratingFactors.map((f) => (
-                <tr key={f.code} data-testid="rating-factor">
-                  <td>
-                    {f.label} <code className="muted">{f.code}</code>
-                  </td>
-                  <td className={`num ${f.points < 0 ? "neg" : "pos"}`}>
-                    {f.points > 0 ? "+" : ""}
-                    {f.points}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollTable>
+        <FactorTable
+          factors={lead.ratingFactors}
+          caption="Rating factors"
+          testId="rating-factors"
+          hideCaption
+        />
       )}
 
       <div className="columns">
@@ -246,13 +228,11 @@ function LeadDetails({ lead, onEdit, reload }: { lead: Lead; onEdit(): void; rel
         <section aria-labelledby="website-title">
           <h2 id="website-title">Website</h2>
           <dl className="fields" data-testid="website-results">
-            <Field label="Website">
-              {lead.website ? <span className="wrap">{lead.website}</span> : null}
-            </Field>
+            <Field label="Website">{lead.website ? <Breakable text={lead.website} /> : null}</Field>
             <Field label="Score">{lead.domainScore}</Field>
             <Field label="HTTP status">{lead.domainHttpStatus}</Field>
             <Field label="Final URL">
-              {lead.domainFinalUrl ? <span className="wrap">{lead.domainFinalUrl}</span> : null}
+              {lead.domainFinalUrl ? <Breakable text={lead.domainFinalUrl} /> : null}
             </Field>
             <Field label="Valid TLS">{yesNo(lead.domainSslValid)}</Field>
             <Field label="Parked">
@@ -280,8 +260,8 @@ function LeadDetails({ lead, onEdit, reload }: { lead: Lead; onEdit(): void; rel
         <Field label="Company">{lead.company}</Field>
         <Field label="Title">{lead.title}</Field>
         <Field label="Phone">{lead.phone}</Field>
-        <Field label="LinkedIn">{lead.linkedIn ? <span className="wrap">{lead.linkedIn}</span> : null}</Field>
-        <Field label="Twitter">{lead.twitter ? <span className="wrap">{lead.twitter}</span> : null}</Field>
+        <Field label="LinkedIn">{lead.linkedIn ? <Breakable text={lead.linkedIn} /> : null}</Field>
+        <Field label="Twitter">{lead.twitter ? <Breakable text={lead.twitter} /> : null}</Field>
         <Field label="Category">
           {[lead.leadServiceCategory, lead.leadServiceSubcategory].filter(Boolean).join(" / ")}
         </Field>
@@ -381,8 +361,8 @@ function EditLead({ lead, onDone }: { lead: Lead; onDone(): void }) {
       aria-labelledby="edit-title"
       data-testid="lead-edit-form"
     >
-      <h1 id="edit-title" className="wrap">
-        Edit {lead.email}
+      <h1 id="edit-title">
+        Edit <Breakable text={lead.email} />
       </h1>
       <p className="muted">Saving changes no rating and charges nothing; validate again to re-rate.</p>
       <ErrorMessage error={error} title="Not saved." />

@@ -4,7 +4,9 @@ import { type FormEvent, useState } from "react";
 import type { EmailCheckResult, WebsiteCheckResult } from "../../../sdk/src/api-types.js";
 import { useApi, useLoader } from "../api.js";
 import { ReasonBadge, VerdictBadge } from "../components/badges.js";
+import { Breakable } from "../components/breakable.js";
 import { BarChart, DoughnutChart } from "../components/charts.js";
+import { type Factor, FactorTable } from "../components/factor-table.js";
 import {
   creditsText,
   ErrorMessage,
@@ -222,11 +224,6 @@ function VerifyBox({ onChecked }: { onChecked(): void }) {
   );
 }
 
-interface Factor {
-  code: string;
-  points: number;
-}
-
 function VerdictCard({ checked }: { checked: Checked }) {
   if (checked.kind === "email") {
     const r = checked.result;
@@ -241,7 +238,9 @@ function VerdictCard({ checked }: { checked: Checked }) {
       <article className={`verdict-card verdict-${r.status}`} data-testid="verdict-card" aria-label="Result">
         <header>
           <VerdictBadge value={r.status} />
-          <strong className="subject">{r.email}</strong>
+          <strong className="subject">
+            <Breakable text={r.email} />
+          </strong>
           {r.emailScore !== undefined ? (
             <span className="score" data-testid="verdict-score">
               Score <strong>{r.emailScore}</strong>/100
@@ -261,7 +260,7 @@ function VerdictCard({ checked }: { checked: Checked }) {
           {r.service && r.service !== "None" ? <li>Provider: {r.service}</li> : null}
           {r.emailRisk ? <li>Risk: {r.emailRisk}</li> : null}
         </ul>
-        <Factors factors={factors} />
+        <FactorTable factors={factors} caption="Score factors" testId="verdict-factors" />
         <p className="muted">
           {creditsText(Math.round(r.creditsDeducted * 1000))} used;{" "}
           {creditsText(Math.round(r.creditsRemaining * 1000))} left.
@@ -270,6 +269,8 @@ function VerdictCard({ checked }: { checked: Checked }) {
     );
   }
   const r = checked.result;
+  // The chain lists every URL fetched, the first one too: one entry is no redirect.
+  const redirects = Math.max(0, r.redirectChain.length - 1);
   // Reached and not parked: valid; parked: risky; never reached: invalid (the website check's own words).
   const verdict = r.status === "active" ? (r.isParked === true ? "risky" : "valid") : "invalid";
   const reason =
@@ -279,7 +280,9 @@ function VerdictCard({ checked }: { checked: Checked }) {
     <article className={`verdict-card verdict-${verdict}`} data-testid="verdict-card" aria-label="Result">
       <header>
         <VerdictBadge value={verdict} />
-        <strong className="subject">{r.website}</strong>
+        <strong className="subject">
+          <Breakable text={r.website} />
+        </strong>
       </header>
       <p data-testid="reason">{reason}</p>
       <ul className="facts">
@@ -287,41 +290,17 @@ function VerdictCard({ checked }: { checked: Checked }) {
         <li>Valid TLS: {yesNo(r.sslValid)}</li>
         <li>Parked: {yesNo(r.isParked)}</li>
         <li>Response time: {formatNumber(Math.round(r.responseTimeMs))} ms</li>
-        <li>Redirects: {r.redirectChain.length}</li>
-        {r.finalUrl ? <li className="wrap">Final URL: {r.finalUrl}</li> : null}
+        {redirects > 0 ? <li data-testid="redirects">Redirects: {redirects}</li> : null}
+        {r.finalUrl ? (
+          <li>
+            Final URL: <Breakable text={r.finalUrl} />
+          </li>
+        ) : null}
       </ul>
       <p className="muted">
         {creditsText(Math.round(r.creditsDeducted * 1000))} used;{" "}
         {creditsText(Math.round(r.creditsRemaining * 1000))} left.
       </p>
     </article>
-  );
-}
-
-function Factors({ factors }: { factors: Factor[] }) {
-  if (factors.length === 0) return null;
-  return (
-    <table className="factors" data-testid="verdict-factors">
-      <caption>Score factors</caption>
-      <thead>
-        <tr>
-          <th scope="col">Factor</th>
-          <th scope="col" className="num">
-            Points
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {factors.map((f) => (
-          <tr key={f.code}>
-            <td>{f.code.replaceAll("_", " ")}</td>
-            <td className={`num ${f.points < 0 ? "neg" : "pos"}`}>
-              {f.points > 0 ? "+" : ""}
-              {f.points}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }

@@ -9,6 +9,8 @@ import type {
   WebhookTestResult,
 } from "../../../sdk/src/api-types.js";
 import { useApi, useLoader } from "../api.js";
+import { Breakable } from "../components/breakable.js";
+import { DataTable } from "../components/data-table.js";
 import {
   ConfirmDialog,
   Empty,
@@ -17,7 +19,6 @@ import {
   formatNumber,
   Loading,
   Pager,
-  ScrollTable,
   SecretField,
 } from "../components/ui.js";
 import { labelOf, WEBHOOK_EVENTS } from "../labels.js";
@@ -104,64 +105,72 @@ export function WebhooksPage({ selected }: { selected?: string }) {
         </Empty>
       ) : null}
       {hooks.length > 0 ? (
-        <ScrollTable label="Webhooks table">
-          <table data-testid="webhooks-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">URL</th>
-                <th scope="col">Events</th>
-                <th scope="col">Active</th>
-                <th scope="col" className="num">
-                  Delivered / failed
-                </th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {hooks.map((hook) => (
-                <tr
-                  key={hook.webhook_id}
-                  aria-selected={hook.webhook_id === selected}
-                  data-testid="webhook-row"
+        <DataTable
+          label="Webhooks"
+          rows={hooks}
+          rowKey={(hook) => hook.webhook_id}
+          testId="webhooks-table"
+          rowTestId="webhook-row"
+          columns={[
+            {
+              key: "name",
+              header: "Name",
+              primary: true,
+              sortValue: (hook) => hook.name.toLowerCase(),
+              cell: (hook) => (
+                <Link
+                  to={`/webhooks/${encodeURIComponent(hook.webhook_id)}`}
+                  aria-current={hook.webhook_id === selected ? "true" : undefined}
                 >
-                  <td>
-                    <Link to={`/webhooks/${encodeURIComponent(hook.webhook_id)}`}>{hook.name}</Link>
-                  </td>
-                  <td className="wrap url-cell">{hook.url}</td>
-                  <td>{hook.events.map((e) => labelOf(WEBHOOK_EVENTS, e)).join(", ")}</td>
-                  <td>{hook.active ? "yes" : "paused"}</td>
-                  <td className="num">
-                    {formatNumber(hook.delivery_stats.successful_deliveries)} /{" "}
-                    {formatNumber(hook.delivery_stats.failed_deliveries)}
-                  </td>
-                  <td className="actions">
-                    <button type="button" onClick={() => setEditing(hook)} aria-label={`Edit ${hook.name}`}>
-                      Edit
-                    </button>
-                    <button
-                      type="button"
-                      onClick={() => rotate(hook)}
-                      aria-label={`New secret for ${hook.name}`}
-                    >
-                      New secret
-                    </button>
-                    <button
-                      type="button"
-                      className="danger"
-                      onClick={() => setDeleting(hook)}
-                      aria-label={`Delete ${hook.name}`}
-                    >
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </ScrollTable>
+                  {hook.name}
+                </Link>
+              ),
+            },
+            {
+              key: "url",
+              header: "URL",
+              sortValue: (hook) => hook.url,
+              cell: (hook) => <Breakable text={hook.url} className="url-cell" />,
+            },
+            {
+              key: "events",
+              header: "Events",
+              cell: (hook) => hook.events.map((e) => labelOf(WEBHOOK_EVENTS, e)).join(", "),
+            },
+            {
+              key: "active",
+              header: "Active",
+              sortValue: (hook) => (hook.active ? 0 : 1),
+              cell: (hook) => (hook.active ? "yes" : "paused"),
+            },
+            {
+              key: "deliveries",
+              header: "Delivered / failed",
+              className: "num",
+              sortValue: (hook) => hook.delivery_stats.failed_deliveries,
+              cell: (hook) =>
+                `${formatNumber(hook.delivery_stats.successful_deliveries)} / ${formatNumber(hook.delivery_stats.failed_deliveries)}`,
+            },
+          ]}
+          actions={(hook) => (
+            <>
+              <button type="button" onClick={() => setEditing(hook)} aria-label={`Edit ${hook.name}`}>
+                Edit
+              </button>
+              <button type="button" onClick={() => rotate(hook)} aria-label={`New secret for ${hook.name}`}>
+                New secret
+              </button>
+              <button
+                type="button"
+                className="danger"
+                onClick={() => setDeleting(hook)}
+                aria-label={`Delete ${hook.name}`}
+              >
+                Delete
+              </button>
+            </>
+          )}
+        />
       ) : null}
       {selected && list.data && !current ? (
         <p className="alert">That webhook does not exist (any more).</p>
@@ -332,37 +341,40 @@ function Deliveries({ hook, onTested }: { hook: Webhook; onTested(): void }) {
       ) : null}
       {log.data && log.data.deliveries.length > 0 ? (
         <>
-          <table data-testid="deliveries-table">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Event</th>
-                <th scope="col">Status</th>
-                <th scope="col" className="num">
-                  HTTP
-                </th>
-                <th scope="col" className="num">
-                  Attempts
-                </th>
-                <th scope="col">Error or answer</th>
-              </tr>
-            </thead>
-            <tbody>
-              {log.data.deliveries.map((d) => (
-                <tr key={d.delivery_id} data-testid="delivery-row">
-                  <td>{formatDate(d.created_at)}</td>
-                  <td>
+          <DataTable
+            label="Deliveries"
+            rows={log.data.deliveries}
+            rowKey={(d) => d.delivery_id}
+            testId="deliveries-table"
+            rowTestId="delivery-row"
+            columns={[
+              { key: "when", header: "When", primary: true, cell: (d) => formatDate(d.created_at) },
+              {
+                key: "event",
+                header: "Event",
+                cell: (d) => (
+                  <>
                     {d.event}
                     {d.test ? <span className="tag">test</span> : null}
-                  </td>
-                  <td>{d.status}</td>
-                  <td className="num">{d.http_status ?? "—"}</td>
-                  <td className="num">{d.attempts}</td>
-                  <td className="wrap">{d.error_message ?? d.response_body ?? ""}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                  </>
+                ),
+              },
+              { key: "status", header: "Status", sortValue: (d) => d.status, cell: (d) => d.status },
+              {
+                key: "http",
+                header: "HTTP",
+                className: "num",
+                sortValue: (d) => d.http_status ?? null,
+                cell: (d) => d.http_status ?? "—",
+              },
+              { key: "attempts", header: "Attempts", className: "num", cell: (d) => d.attempts },
+              {
+                key: "answer",
+                header: "Error or answer",
+                cell: (d) => <Breakable text={d.error_message ?? d.response_body ?? ""} />,
+              },
+            ]}
+          />
           <Pager
             label="Deliveries"
             offset={offset}
