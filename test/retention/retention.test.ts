@@ -112,6 +112,55 @@ for (const kind of dialects()) {
           })
           .execute();
       }
+      await db
+        .insertInto("webhooks")
+        .values({
+          id: "wh_ret",
+          account_id: account,
+          name: "crm",
+          url: "http://127.0.0.1:9/",
+          description: null,
+          events: "[]",
+          active: 1,
+          secret: "whsec_x",
+          max_retries: 0,
+          retry_delays: "[]",
+          total_attempts: 0,
+          successful_deliveries: 0,
+          failed_deliveries: 0,
+          last_delivery_at: null,
+          last_success_at: null,
+          secret_rotated_at: null,
+          created_at: at(40),
+          updated_at: at(40),
+        })
+        .execute();
+      for (const [i, daysAgo] of [31, 29].entries()) {
+        await db
+          .insertInto("webhook_deliveries")
+          .values({
+            id: `dlv_ret_${i}`,
+            webhook_id: "wh_ret",
+            account_id: account,
+            event_id: `evt_ret_${i}`,
+            event: "lead.created",
+            url: "http://127.0.0.1:9/",
+            payload: '{"data":{"email":"x@acme.test"}}',
+            status: "success",
+            http_status: 200,
+            response_body: "thanks",
+            error_message: null,
+            attempts: 1,
+            attempt_log: "[]",
+            is_test: 0,
+            redelivery_of: null,
+            next_attempt_at: null,
+            delivered_at: at(daysAgo),
+            created_at: at(daysAgo),
+            updated_at: at(daysAgo),
+          })
+          .execute();
+      }
       // An account whose audit log started 31 days ago: 3 entries then, 1 entry 29 days ago.
       const auditAccount = "acct_retention_audit";
       const entry = (action: string, id: string) => ({
@@ -134,9 +183,19 @@ for (const kind of dialects()) {
       assert.deepEqual(counts, {
         archived_leads: 5,
         batch_item_details: 2,
-        webhook_delivery_bodies: 0,
+        webhook_delivery_bodies: 1,
         audit_entries: 0,
       });
+      const bodies = await db
+        .selectFrom("webhook_deliveries")
+        .select(["payload", "response_body"])
+        .where("webhook_id", "=", "wh_ret")
+        .orderBy("id")
+        .execute();
+      assert.deepEqual(bodies, [
+        { payload: "{}", response_body: null },
+        { payload: '{"data":{"email":"x@acme.test"}}', response_body: "thanks" },
+      ]);
       const auditCounts = await h.services.retention.purgeAccount(auditAccount);
       assert.deepEqual(auditCounts, {
         archived_leads: 0,
