@@ -2,9 +2,13 @@
 // tests build the service through these functions, so every entry point runs the same wiring.
 import { Redis } from "ioredis";
 import pino from "pino";
+import type { AccountExportService } from "./account-export/account-export.service.js";
+import { createAccountExport } from "./account-export/create-account-export.js";
 import { IdentityVerifier } from "./accounts/identity.js";
 import { SigninService } from "./accounts/signin.service.js";
 import { SigninTokensRepo } from "./accounts/signin-tokens.repo.js";
+import type { AuditService } from "./audit/audit.service.js";
+import { createAudit } from "./audit/create-audit.js";
 import { batchJobDefinitions } from "./batches/batch.jobs.js";
 import { BatchLimits } from "./batches/batch-limits.js";
 import { BatchRunner } from "./batches/batch-runner.js";
@@ -19,6 +23,8 @@ import { WebsiteEngine } from "./checks/website/website.engine.js";
 import { websiteScore } from "./checks/website/website-score.js";
 import type { Config } from "./config/config.js";
 import { CreditsService } from "./credits/credits.service.js";
+import { createErasure } from "./erasure/create-erasure.js";
+import type { ErasureService } from "./erasure/erasure.service.js";
 import { EventBus } from "./events/events.js";
 import { EventsRepo } from "./events/events.repo.js";
 import { type App, buildApp } from "./http/app.js";
@@ -45,6 +51,9 @@ import type { NetworkHealth } from "./net/network-health.js";
 import { smtpConnector } from "./net/smtp-client.js";
 import type { PaymentGateway } from "./payments/payment-gateway.js";
 import { PaymentsService } from "./payments/payments.service.js";
+import { createRetention } from "./retention/create-retention.js";
+import { scheduleRetentionPurge } from "./retention/retention.jobs.js";
+import type { RetentionService } from "./retention/retention.service.js";
 import { type Database, migrateToLatest, openDatabase } from "./storage/db.js";
 import { reportAfterCommitErrorsTo } from "./storage/transaction.js";
 import { UsageService } from "./usage/usage.service.js";
@@ -91,6 +100,10 @@ export interface Services {
   webhooks: WebhooksService;
   integrations: IntegrationsServices;
   widget: WidgetService;
+  audit: AuditService;
+  erasure: ErasureService;
+  retention: RetentionService;
+  accountExport: AccountExportService;
   sweeper: StalledWorkSweeper;
   queue: JobQueue;
   /** Every background job kind with its policy and handler (see src/jobs/catalog.ts). */
@@ -128,11 +141,14 @@ export async function createServices(
     logger.error({ err: error, eventId: event.id, eventType: event.type }, "event listener failed"),
   );
   const metrics = new Metrics();
+  const { audit } = createAudit({ database, clock });
+  const { erasure } = createErasure({ config, database, clock, audit });
   const credits = new CreditsService({
     database,
     events,
     clock,
     newAccountMilliCredits: config.newAccountMilliCredits,
+    audit,
   });
   meterCredits(metrics, credits);
   const payments = new PaymentsService({
@@ -174,7 +190,7 @@ export async function createServices(
     board && config.auth.keyCacheTtlMs > 0
       ? new KeyCache(board, { ttlMs: config.auth.keyCacheTtlMs, maxEntries: 10_000 })
       : undefined;
-  const keys = new KeysService(database, clock, keyCache);
+  const keys = new KeysService(database, clock, keyCache, audit);
   const queue = createJobQueue(database, {
     clock,
     pollIntervalMs: config.jobs.pollIntervalMs,
@@ -322,6 +338,7 @@ export async function createServices(
     }),
     onAttempt: (outcome) => metrics.webhookDeliveries.inc({ outcome }),
     onError: logError,
+    audit,
   });
   // Ad-hoc `webhookUrl` callbacks (check-email, lead validate): unsigned, once, through the guard.
   adHocCallback = async (url, payload) => {
@@ -338,6 +355,20 @@ export async function createServices(
     clock,
     isUniqueViolation: database.caps.isUniqueViolation,
     onError: logError,
+  });
+  const { retention, jobDefinitions: retentionJobs } = createRetention({
+    config,
+    database,
+    clock,
+    queue,
+    audit,
+    onPurged: (accountId, counts) => logger.info({ accountId, ...counts }, "retention purge"),
+  });
+  const { accountExport, jobDefinitions: exportJobs } = createAccountExport({
+    database,
+    clock,
+    queue,
+    audit,
   });
   const sweeper = new StalledWorkSweeper({
     database,
@@ -359,6 +390,8 @@ export async function createServices(
       ...emailChecks.jobDefinitions(),
       ...webhookJobs,
       ...integrations.jobs,
+      ...retentionJobs,
+      ...exportJobs,
       sweeper.jobDefinition(),
     ]),
   );
@@ -393,6 +426,10 @@ export async function createServices(
     webhooks,
     integrations: integrations.services,
     widget,
+    audit,
+    erasure,
+    retention,
+    accountExport,
     sweeper,
     queue,
     jobCatalog,
@@ -436,6 +473,7 @@ export async function startQueue(services: Services): Promise<void> {
     await services.queue.define(job.name, job.policy, { deadLetter: job.onExhausted !== undefined });
   }
   await services.webhooks.scheduleRecurring();
+  await scheduleRetentionPurge(services.queue);
 }
 
 /** JOB_EXPIRY_MS: an operator (or a test) shortens how long a dead worker's job stays claimed. */

@@ -800,6 +800,170 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/audit-log": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List audit entries, newest first
+     * @description Every sensitive action on the account (keys, webhooks, credits, exports, erasures, retention, sign-ins), filtered by action, actor, target and time, paged by cursor.
+     */
+    get: operations["listAuditLog"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/audit-log/export": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download audit entries as CSV
+     * @description The filtered entries as CSV (newest first, up to 100,000). Cells that a spreadsheet would read as a formula start with a single quote.
+     */
+    get: operations["exportAuditLog"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/audit-log/verify": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Recompute the audit chain and name the first broken entry
+     * @description Recomputes every entry's hash and its link to the entry before it. An edited, reordered or removed entry makes valid false and names the first entry that fails.
+     */
+    get: operations["verifyAuditLog"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/leads/{lead_id}/erase": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Erase a person: the lead and every copy of its data
+     * @description Removes the lead (archived or not) and its data from the search index, batch items, events, webhook deliveries, job payloads, one-off checks and stored exports, keeps a tombstone with a keyed hash of the address, and records the erasure in the audit log. Idempotent; an unknown lead is 404.
+     */
+    post: operations["eraseLead"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/settings/retention": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * How long the account's data is kept
+     * @description Days to keep archived leads, batch item details, webhook delivery bodies and audit entries (server defaults until set), and whether erased addresses are refused later.
+     */
+    get: operations["getRetention"];
+    /**
+     * Change how long the account's data is kept
+     * @description Sets any of the retention periods (0 keeps forever) and the suppression of erased addresses. The daily purge applies them; the change is audited.
+     */
+    put: operations["setRetention"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/account/export": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start an export of everything the account holds
+     * @description Builds, as a background job, one gzipped JSON Lines file (`{resource, data}` per line: leads, batches, batch items, checks, events, webhooks without secrets, deliveries, keys without hashes, ledger, audit entries, settings). The download link (with the token shown only here) works for 24 hours. Audited.
+     */
+    post: operations["exportAccount"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/account/export/{export_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The state of an account export
+     * @description Pending, ready or failed, with the archive's size and when its link expires.
+     */
+    get: operations["getAccountExport"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/account/export/{export_id}/download": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download an account export with its token
+     * @description The gzipped JSON Lines archive. The token is the credential (shown once when the export was requested); 404 for a wrong token and after 24 hours (reason expired), 409 while it is being built.
+     */
+    get: operations["downloadAccountExport"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/status": {
     parameters: {
       query?: never;
@@ -827,10 +991,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List connections (never their credentials) */
+    /**
+     * List connections (never their credentials)
+     * @description API keys need the permission `connections:write`. API keys need the permission `connections:write`.
+     */
     get: operations["listConnections"];
     put?: never;
-    /** Connect a HubSpot account (private-app token) or a Google service account; verified first */
+    /**
+     * Connect a HubSpot account (private-app token) or a Google service account; verified first
+     * @description API keys need the permission `connections:write`.
+     */
     post: operations["createConnection"];
     delete?: never;
     options?: never;
@@ -845,11 +1015,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Get a connection */
+    /**
+     * Get a connection
+     * @description API keys need the permission `connections:write`. API keys need the permission `connections:write`.
+     */
     get: operations["getConnection"];
     put?: never;
     post?: never;
-    /** Delete a connection and its stored credentials */
+    /**
+     * Delete a connection and its stored credentials
+     * @description API keys need the permission `connections:write`.
+     */
     delete: operations["deleteConnection"];
     options?: never;
     head?: never;
@@ -863,10 +1039,16 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A connection's syncs, newest first (the last 100) */
+    /**
+     * A connection's syncs, newest first (the last 100)
+     * @description API keys need the permission `connections:write`. API keys need the permission `connections:write`.
+     */
     get: operations["listSyncs"];
     put?: never;
-    /** Sync a sheet or HubSpot contacts into leads, validate them and write the verdicts back */
+    /**
+     * Sync a sheet or HubSpot contacts into leads, validate them and write the verdicts back
+     * @description API keys need the permission `connections:write`.
+     */
     post: operations["startSync"];
     delete?: never;
     options?: never;
@@ -881,7 +1063,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** A sync's state, counts and errors */
+    /**
+     * A sync's state, counts and errors
+     * @description API keys need the permission `connections:write`. API keys need the permission `connections:write`.
+     */
     get: operations["getSync"];
     put?: never;
     post?: never;
@@ -901,7 +1086,10 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /** Stop a watch: no further passes start (one already running finishes) */
+    /**
+     * Stop a watch: no further passes start (one already running finishes)
+     * @description API keys need the permission `connections:write`.
+     */
     delete: operations["stopWatch"];
     options?: never;
     head?: never;
@@ -6879,6 +7067,911 @@ export interface operations {
         };
         content: {
           "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listAuditLog: {
+    parameters: {
+      query?: {
+        action?: string;
+        /** @description Actor id (a key id, an account id) */
+        actor?: string;
+        actor_kind?: "member" | "key" | "admin" | "system";
+        /** @description Target id */
+        target?: string;
+        /** @description Entries at or after this time */
+        from?: string;
+        /** @description Entries before this time */
+        to?: string;
+        limit?: number;
+        /** @description next_cursor of the previous page */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            entries: {
+              id: string;
+              /** @description Position in the account's chain: 1, 2, 3, ... */
+              seq: number;
+              actor: {
+                kind: "member" | "key" | "admin" | "system";
+                id: string;
+              };
+              /** @description e.g. key.created, webhook.secret_rotated, lead.erased */
+              action: string;
+              target: {
+                kind: string;
+                id: string;
+              };
+              ip: string | null;
+              user_agent: string | null;
+              details: {
+                [key: string]: unknown;
+              };
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              created_at: string;
+              /** @description The previous entry's hash (64 zeros for the first) */
+              prev_hash: string;
+              /** @description SHA-256 over this entry's fields and prev_hash */
+              hash: string;
+            }[];
+            /** @description Pass as cursor for older entries; null on the last page */
+            next_cursor: string | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  exportAuditLog: {
+    parameters: {
+      query?: {
+        action?: string;
+        /** @description Actor id (a key id, an account id) */
+        actor?: string;
+        actor_kind?: "member" | "key" | "admin" | "system";
+        /** @description Target id */
+        target?: string;
+        /** @description Entries at or after this time */
+        from?: string;
+        /** @description Entries before this time */
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description CSV */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  verifyAuditLog: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            valid: boolean;
+            /** @description Entries whose hash and link were recomputed */
+            checked: number;
+            head_seq: number;
+            /** @description The first entry that fails verification; null when the chain holds */
+            first_broken: {
+              id: string | null;
+              seq: number;
+              reason: string;
+            } | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  eraseLead: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        lead_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            lead_id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            erased_at: string;
+            /** @description True when an earlier request erased it; nothing more was removed */
+            already_erased: boolean;
+            /** @description What this request removed; null when already erased */
+            removed: {
+              leads: number;
+              /** @description Items kept for the batch's counts, input and result erased */
+              batch_items: number;
+              events: number;
+              webhook_deliveries: number;
+              validation_jobs: number;
+              job_payloads: number;
+              account_exports: number;
+            } | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getRetention: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Days an archived lead is kept after archiving; 0 keeps them forever */
+            archived_leads_days: number;
+            /** @description Days a finished batch item keeps its input and result; 0 keeps them forever */
+            batch_item_details_days: number;
+            /** @description Days a webhook delivery keeps its request and response bodies; 0 keeps them forever */
+            webhook_delivery_bodies_days: number;
+            /** @description Days audit entries are kept; 0 keeps them forever */
+            audit_entries_days: number;
+            /** @description Refuse an erased address when it is created or imported again */
+            suppress_erased_emails: boolean;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  setRetention: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Days an archived lead is kept after archiving; 0 keeps them forever */
+          archived_leads_days?: number;
+          /** @description Days a finished batch item keeps its input and result; 0 keeps them forever */
+          batch_item_details_days?: number;
+          /** @description Days a webhook delivery keeps its request and response bodies; 0 keeps them forever */
+          webhook_delivery_bodies_days?: number;
+          /** @description Days audit entries are kept; 0 keeps them forever */
+          audit_entries_days?: number;
+          /** @description Refuse an erased address when it is created or imported again */
+          suppress_erased_emails?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Days an archived lead is kept after archiving; 0 keeps them forever */
+            archived_leads_days: number;
+            /** @description Days a finished batch item keeps its input and result; 0 keeps them forever */
+            batch_item_details_days: number;
+            /** @description Days a webhook delivery keeps its request and response bodies; 0 keeps them forever */
+            webhook_delivery_bodies_days: number;
+            /** @description Days audit entries are kept; 0 keeps them forever */
+            audit_entries_days: number;
+            /** @description Refuse an erased address when it is created or imported again */
+            suppress_erased_emails: boolean;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  exportAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            export_id: string;
+            status: "pending" | "ready" | "failed";
+            size_bytes: number | null;
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            created_at: string;
+            completed_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            expires_at: string;
+            token: string;
+            download_url: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getAccountExport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        export_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            export_id: string;
+            status: "pending" | "ready" | "failed";
+            size_bytes: number | null;
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            created_at: string;
+            completed_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            expires_at: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  downloadAccountExport: {
+    parameters: {
+      query: {
+        token: string;
+      };
+      header?: never;
+      path: {
+        export_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description gzip */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/gzip": string;
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/gzip": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/gzip": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/gzip": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/gzip": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/gzip": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/gzip": components["schemas"]["ErrorResponse"];
         };
       };
     };

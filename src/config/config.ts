@@ -195,6 +195,20 @@ export interface Config {
   };
   /** The signup-form widget and publishable keys (src/widget/, docs/widget.md). */
   widget: WidgetConfig;
+  /** Data lifecycle (issue 25, docs/data-protection.md). */
+  privacy: {
+    /** Key of the tombstones' email HMAC (LEADCHECK_SECRET_KEY, else AUTH_JWT_SECRET); none: no suppression. */
+    hmacKey: string | undefined;
+    /** Retention defaults in days (0: keep forever) for accounts that set none. */
+    archivedLeadDays: number;
+    batchItemDays: number;
+    deliveryBodyDays: number;
+    auditDays: number;
+    /** How often the retention purge runs. */
+    purgeIntervalMs: number;
+    /** Rows per purge statement. */
+    purgeChunk: number;
+  };
   shutdownTimeoutMs: number;
   /** After SIGTERM, readiness answers 503 this long before the listener closes (load balancers
    *  stop sending first). */
@@ -464,6 +478,15 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       watchMinuteMs: int(env, "WATCH_MINUTE_MS", 60_000, 1),
     },
     widget: loadWidgetConfig(env),
+    privacy: {
+      hmacKey: str(env, "LEADCHECK_SECRET_KEY") ?? str(env, "AUTH_JWT_SECRET"),
+      archivedLeadDays: int(env, "RETENTION_ARCHIVED_LEAD_DAYS", 0, 0),
+      batchItemDays: int(env, "RETENTION_BATCH_ITEM_DAYS", 0, 0),
+      deliveryBodyDays: int(env, "RETENTION_DELIVERY_BODY_DAYS", 30, 0),
+      auditDays: int(env, "AUDIT_RETENTION_DAYS", 365, 0),
+      purgeIntervalMs: int(env, "RETENTION_PURGE_INTERVAL_MS", 24 * 3_600_000, 1000),
+      purgeChunk: int(env, "RETENTION_PURGE_CHUNK", 500, 1),
+    },
     shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 25_000, 0),
     shutdownDrainMs: int(env, "SHUTDOWN_DRAIN_MS", 0, 0),
   };

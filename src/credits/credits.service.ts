@@ -1,7 +1,9 @@
 // Credit rules (decisions §3): integer milli-credits, atomic upfront debits that never go below
 // zero, an append-only ledger written with every balance change, idempotent debits for retried
 // jobs, and credits.low / credits.depleted fired once on the crossing.
+
 import type { Transaction } from "kysely";
+import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
 import type { EventBus } from "../events/events.js";
 import type { Clock } from "../lib/clock.js";
 import type { Database } from "../storage/db.js";
@@ -30,6 +32,8 @@ export interface GrantRequest {
   /** A purchase's payment id. */
   reference?: string | null;
   idempotencyKey?: string | null;
+  /** Recorded in the audit log (in this transaction) when given. */
+  actor?: AuditActor;
 }
 
 export type DebitOutcome =
@@ -62,6 +66,8 @@ export class CreditsService {
       events: EventBus;
       clock: Clock;
       newAccountMilliCredits: number;
+      /** Grants and purchases are recorded here. */
+      audit?: AuditTrail;
     },
   ) {}
 
@@ -146,9 +152,14 @@ export class CreditsService {
     return { kind: "debited", balanceMilli, entry, alreadyApplied: false };
   }
 
-  async grant(accountId: string, amountMilli: number, reason: string): Promise<CreditBalance> {
+  async grant(
+    accountId: string,
+    amountMilli: number,
+    reason: string,
+    actor?: AuditActor,
+  ): Promise<CreditBalance> {
     await runInTransaction(this.deps.database.db, (trx) =>
-      this.grantWithin(trx, { accountId, amountMilli, reason, kind: "grant" }),
+      this.grantWithin(trx, { accountId, amountMilli, reason, kind: "grant", ...(actor ? { actor } : {}) }),
     );
     return this.balance(accountId);
   }
@@ -163,7 +174,7 @@ export class CreditsService {
     const now = this.deps.clock.now();
     await this.repo.createAccountIfMissing(trx, accountId, this.deps.newAccountMilliCredits, now);
     const balanceMilli = await this.repo.addToBalance(trx, accountId, amountMilli, now);
-    return this.repo.appendEntry(
+    const entry = await this.repo.appendEntry(
       trx,
       {
         accountId,
@@ -176,6 +187,15 @@ export class CreditsService {
       },
       now,
     );
+    if (request.actor && this.deps.audit) {
+      await this.deps.audit.record(trx, accountId, {
+        actor: request.actor,
+        action: request.kind === "purchase" ? "credits.purchased" : "credits.granted",
+        target: { kind: "account", id: accountId },
+        details: { milli_credits: amountMilli, reason: request.reason, reference: request.reference ?? null },
+      });
+    }
+    return entry;
   }
 
   async balance(accountId: string): Promise<CreditBalance> {

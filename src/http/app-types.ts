@@ -3,13 +3,16 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
+import type { AccountExportService } from "../account-export/account-export.service.js";
 import type { IdentityVerifier } from "../accounts/identity.js";
 import type { SigninService } from "../accounts/signin.service.js";
+import type { AuditService } from "../audit/audit.service.js";
 import type { BatchesService } from "../batches/batches.service.js";
 import type { EmailEngine } from "../checks/email/email-engine.js";
 import type { WebsiteEngine } from "../checks/website/website.engine.js";
 import type { Config } from "../config/config.js";
 import type { CreditsService } from "../credits/credits.service.js";
+import type { ErasureService } from "../erasure/erasure.service.js";
 import type { EventBus } from "../events/events.js";
 import type { IntegrationsServices } from "../integrations/create-integrations.js";
 import type { JobQueue } from "../jobs/job-queue.js";
@@ -20,6 +23,7 @@ import type { Clock } from "../lib/clock.js";
 import type { Metrics } from "../metrics/metrics.js";
 import type { NetworkHealth } from "../net/network-health.js";
 import type { PaymentsService } from "../payments/payments.service.js";
+import type { RetentionService } from "../retention/retention.service.js";
 import type { Database } from "../storage/db.js";
 import type { UsageService } from "../usage/usage.service.js";
 import type { EmailChecksService } from "../validation/email-checks.service.js";
@@ -45,6 +49,10 @@ export interface AppDeps {
   /** Google Sheets and HubSpot connections and syncs; absent: their routes are not served. */
   integrations?: IntegrationsServices | undefined;
   widget: WidgetService;
+  audit: AuditService;
+  erasure: ErasureService;
+  retention: RetentionService;
+  accountExport: AccountExportService;
   emailChecks: EmailChecksService;
   websiteChecks: WebsiteChecksService;
   normalizeWebsite: WebsiteNormalizer;

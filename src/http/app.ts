@@ -17,7 +17,9 @@ import { AppError, errorHandler, notFoundHandler, sendError } from "./errors.js"
 import { OPENAPI_TAGS, openApiContact, publicBaseUrl } from "./openapi-meta.js";
 import { RATE_LIMIT_HEADERS, RateLimits } from "./rate-limit.js";
 import { guardRequest } from "./request-guard.js";
+import { accountExportRoutes } from "./routes/account-export.routes.js";
 import { adminRoutes } from "./routes/admin.routes.js";
+import { auditRoutes } from "./routes/audit.routes.js";
 import { batchesRoutes } from "./routes/batches.routes.js";
 import { checksRoutes } from "./routes/checks.routes.js";
 import { connectionsRoutes } from "./routes/connections.routes.js";
@@ -26,6 +28,7 @@ import { keysRoutes } from "./routes/keys.routes.js";
 import { leadFilesRoutes } from "./routes/lead-files.routes.js";
 import { leadsRoutes } from "./routes/leads.routes.js";
 import { paymentsRoutes } from "./routes/payments.routes.js";
+import { privacyRoutes } from "./routes/privacy.routes.js";
 import { probeRoutes } from "./routes/probes.routes.js";
 import { sessionRoutes } from "./routes/session.routes.js";
 import { statusRoutes } from "./routes/status.routes.js";
@@ -195,6 +198,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await webhooksRoutes(scope as App, deps);
     await sessionRoutes(scope as App, deps);
     await usageRoutes(scope as App, deps);
+    await auditRoutes(scope as App, deps);
+    await privacyRoutes(scope as App, deps);
+    await accountExportRoutes(scope as App, deps);
     await statusRoutes(scope as App, deps);
     await connectionsRoutes(scope as App, deps);
     await widgetRoutes(scope as App, deps);

@@ -20,6 +20,8 @@ export const OPENAPI_TAGS = [
     name: "widget",
     description: "The signup-form widget: publishable-key checks and their backend confirmation.",
   },
+  { name: "audit", description: "The tamper-evident audit log: who did what, verifiable and exportable." },
+  { name: "data", description: "Personal data: erasure, retention settings and account export." },
 ];
 
 const DEFAULT_PUBLIC_URL = "http://localhost:8080";

@@ -1,5 +1,5 @@
 // The only SQL for API keys.
-import type { Insertable, Kysely } from "kysely";
+import type { Insertable, Kysely, Transaction } from "kysely";
 import type { Database } from "../storage/db.js";
 import { prepareRead } from "../storage/prepared.js";
 import type { ApiKeysTable, Schema } from "../storage/schema.js";
@@ -32,8 +32,8 @@ export class KeysRepo {
     );
   }
 
-  insert(row: Insertable<ApiKeysTable>) {
-    return this.db.insertInto("api_keys").values(row).execute();
+  insert(row: Insertable<ApiKeysTable>, executor: Kysely<Schema> | Transaction<Schema> = this.db) {
+    return executor.insertInto("api_keys").values(row).execute();
   }
 
   findActiveKeyByHash(hash: string) {
@@ -72,8 +72,13 @@ export class KeysRepo {
   }
 
   /** Returns true when an active key of this account was revoked. */
-  async revoke(accountId: string, keyId: string, at: string): Promise<boolean> {
-    const result = await this.db
+  async revoke(
+    accountId: string,
+    keyId: string,
+    at: string,
+    executor: Kysely<Schema> | Transaction<Schema> = this.db,
+  ): Promise<boolean> {
+    const result = await executor
       .updateTable("api_keys")
       .set({ revoked_at: at })
       .where("id", "=", keyId)

@@ -1,9 +1,11 @@
 // API keys: created and revoked by the account owner (identity JWT), used on data endpoints
 // (secret keys, within their permissions) and the widget endpoints (publishable keys).
+import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
 import type { Clock } from "../lib/clock.js";
 import { AppError, type FieldError } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import type { Database } from "../storage/db.js";
+import { runInTransaction } from "../storage/transaction.js";
 import type { KeyCache } from "./key-cache.js";
 import { generateApiKey, hashApiKey, isWellFormedApiKey, partialKey, sameHash } from "./key-format.js";
 import { type KeyInput, policyColumns, policyFromInput, policyOfRow } from "./key-input.js";
@@ -63,13 +65,23 @@ export class KeysService {
     database: Database,
     private readonly clock: Clock,
     private readonly cache?: KeyCache,
+    /** Where key creation and revocation are recorded, in the same transaction as the change. */
+    private readonly audit?: AuditTrail,
   ) {
     this.repo = new KeysRepo(database);
+    this.db = database.db;
   }
 
+  private readonly db: Database["db"];
+
   /** A live secret key with every permission (the CLI's `keys create`). */
-  async create(accountId: string, name: string, description: string | null): Promise<CreatedKey> {
-    const outcome = await this.createKey(accountId, name, description, {});
+  async create(
+    accountId: string,
+    name: string,
+    description: string | null,
+    actor?: AuditActor,
+  ): Promise<CreatedKey> {
+    const outcome = await this.createKey(accountId, name, description, {}, actor);
     if (outcome.kind !== "created") throw new Error("a default key policy is always valid");
     return outcome.key;
   }
@@ -79,6 +91,7 @@ export class KeysService {
     name: string,
     description: string | null,
     input: KeyInput,
+    actor?: AuditActor,
   ): Promise<CreateKeyOutcome> {
     const now = this.clock.now();
     const checked = policyFromInput(input, now);
@@ -86,7 +99,7 @@ export class KeysService {
     const { policy } = checked;
     const apiKey = generateApiKey(undefined, policy.type);
     const id = newId("key", now.getTime());
-    await this.repo.insert({
+    const row = {
       id,
       account_id: accountId,
       name,
@@ -98,6 +111,17 @@ export class KeysService {
       revoked_at: null,
       ...policyColumns(policy),
       public_key: policy.type === "publishable" ? apiKey : null,
+    };
+    await runInTransaction(this.db, async (trx) => {
+      await this.repo.insert(row, trx);
+      if (actor && this.audit) {
+        await this.audit.record(trx, accountId, {
+          actor,
+          action: "key.created",
+          target: { kind: "key", id },
+          details: { name, type: policy.type, mode: policy.mode, partial_key: partialKey(row.last4) },
+        });
+      }
     });
     return {
       kind: "created",
@@ -138,7 +162,7 @@ export class KeysService {
    * can keep serving the key from its cache once the row says revoked; if the board cannot be
    * reached nothing is revoked and the caller may retry.
    */
-  async revoke(accountId: string, keyId: string): Promise<boolean> {
+  async revoke(accountId: string, keyId: string, actor?: AuditActor): Promise<boolean> {
     if (this.cache) {
       // Only this account's own active keys get a mark; anything else is the same 404 as before.
       if (!(await this.repo.isActiveKeyOf(accountId, keyId))) return false;
@@ -151,7 +175,18 @@ export class KeysService {
         );
       }
     }
-    return this.repo.revoke(accountId, keyId, this.clock.now().toISOString());
+    const at = this.clock.now().toISOString();
+    return runInTransaction(this.db, async (trx) => {
+      const revoked = await this.repo.revoke(accountId, keyId, at, trx);
+      if (revoked && actor && this.audit) {
+        await this.audit.record(trx, accountId, {
+          actor,
+          action: "key.revoked",
+          target: { kind: "key", id: keyId },
+        });
+      }
+      return revoked;
+    });
   }
 
   /** Whether `keyId` is an active key of the account (a widget token's key, at confirmation). */

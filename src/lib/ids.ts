@@ -15,7 +15,9 @@ export type IdPrefix =
   | "item"
   | "con"
   | "sync"
-  | "wat";
+  | "wat"
+  | "aud"
+  | "exp";
 
 /**
  * ulid's own source draws one byte from the system CSPRNG per character (16 calls per id); this

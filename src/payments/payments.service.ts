@@ -191,6 +191,7 @@ export class PaymentsService {
         reason: `Purchase: ${formatMinor(sold.amount_minor, sold.currency)}`,
         reference: session.paymentId,
         idempotencyKey: `${gateway.provider}:${sessionId}`,
+        actor: { kind: "system", id: gateway.provider },
       });
       await this.repo.setLedgerEntry(trx, sessionId, entry.id);
       return {

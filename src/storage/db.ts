@@ -60,6 +60,8 @@ export function openDatabase(url: string, options: OpenOptions = {}): Database {
     sqlite.pragma("synchronous = NORMAL");
     sqlite.pragma("busy_timeout = 10000");
     sqlite.pragma("foreign_keys = ON");
+    // Freed pages are overwritten with zeros: erased and purged personal data leaves the file.
+    sqlite.pragma("secure_delete = ON");
     const db = new Kysely<Schema>({ dialect: new FairSqliteDialect({ database: sqlite }) });
     return {
       db,

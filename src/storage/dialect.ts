@@ -13,6 +13,8 @@ export interface DialectCaps {
   /** How lead search finds a substring through an index (migration 0010): an FTS5 trigram table
    *  beside `leads`, or a pg_trgm GIN index on `leads.search_text` itself. */
   leadSearch: "fts5_trigram" | "pg_trgm";
+  /** A job table of an external queue (pg-boss) whose payloads erasure must reach; null: none. */
+  externalJobTable: string | null;
 }
 
 const sqliteCaps: DialectCaps = {
@@ -25,6 +27,7 @@ const sqliteCaps: DialectCaps = {
     "code" in e &&
     (e.code === "SQLITE_CONSTRAINT_UNIQUE" || e.code === "SQLITE_CONSTRAINT_PRIMARYKEY"),
   leadSearch: "fts5_trigram",
+  externalJobTable: null,
 };
 
 const postgresCaps: DialectCaps = {
@@ -33,6 +36,7 @@ const postgresCaps: DialectCaps = {
   concurrentWriters: true,
   isUniqueViolation: (e) => typeof e === "object" && e !== null && "code" in e && e.code === "23505",
   leadSearch: "pg_trgm",
+  externalJobTable: "pgboss.job",
 };
 
 export function capsFor(kind: DatabaseKind): DialectCaps {

@@ -149,6 +149,11 @@ export interface Schema {
   syncs: SyncsTable;
   sync_items: SyncItemsTable;
   sync_watches: SyncWatchesTable;
+  audit_entries: AuditEntriesTable;
+  audit_chain_heads: AuditChainHeadsTable;
+  erasure_tombstones: ErasureTombstonesTable;
+  account_settings: AccountSettingsTable;
+  account_exports: AccountExportsTable;
 }
 
 export interface SyncWatchesTable {
@@ -396,4 +401,70 @@ export interface WebhookDeliveriesTable {
   delivered_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** Append-only audit log (src/audit), hash-chained per account; see docs/decisions/0040. */
+export interface AuditEntriesTable {
+  id: string;
+  account_id: string;
+  /** 1, 2, 3, ... per account, without gaps. */
+  seq: number;
+  actor_kind: "member" | "key" | "admin" | "system";
+  actor_id: string;
+  action: string;
+  target_kind: string;
+  target_id: string;
+  ip: string | null;
+  user_agent: string | null;
+  /** Canonical JSON object (sorted keys), exactly the text that was hashed. */
+  details: string;
+  created_at: string;
+  /** The account's previous entry's hash; 64 zeros for the first. */
+  prev_hash: string;
+  /** SHA-256 hex over the canonical encoding of every field above (src/audit/audit-hash.ts). */
+  hash: string;
+}
+
+/** The newest entry of each account's chain: appends lock and advance it. */
+export interface AuditChainHeadsTable {
+  account_id: string;
+  seq: number;
+  hash: string;
+}
+
+/** What remains of an erased lead (src/erasure): no personal data but a keyed hash of its address. */
+export interface ErasureTombstonesTable {
+  lead_id: string;
+  account_id: string;
+  erased_at: string;
+  /** HMAC-SHA256 hex of the normalized email; null when the server has no key to make one. */
+  email_hmac: string | null;
+}
+
+/** Per-account data settings; null days fall back to the server's defaults. */
+export interface AccountSettingsTable {
+  account_id: string;
+  archived_lead_days: number | null;
+  batch_item_days: number | null;
+  delivery_body_days: number | null;
+  audit_days: number | null;
+  /** 1: an erased address is refused when created or imported again. */
+  suppress_erased: number;
+  updated_at: string;
+}
+
+/** Account export archives (src/account-export), downloadable by token for 24 hours. */
+export interface AccountExportsTable {
+  id: string;
+  account_id: string;
+  status: "pending" | "ready" | "failed";
+  /** SHA-256 hex of the download token. */
+  token_hash: string;
+  /** gzipped JSON Lines; null until ready and after expiry. */
+  archive: Buffer | null;
+  size_bytes: number | null;
+  error: string | null;
+  created_at: string;
+  completed_at: string | null;
+  expires_at: string;
 }

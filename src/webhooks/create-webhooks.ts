@@ -1,6 +1,8 @@
 // Wires the webhooks module from configuration: the sender (over the guarded HTTP client the
 // composition root gives it), the dispatcher (background side), the service (API side) and the
 // job definitions for the catalog.
+
+import type { AuditTrail } from "../audit/audit.service.js";
 import type { Config } from "../config/config.js";
 import type { EventBus } from "../events/events.js";
 import type { EventsRepo } from "../events/events.repo.js";
@@ -28,6 +30,8 @@ export interface WebhooksModuleDeps {
   onAttempt?: WebhookDispatcherDeps["onAttempt"];
   /** Where errors that no caller sees go: the process's logger. */
   onError?: (error: unknown, context: string) => void;
+  /** Endpoint changes and secret rotations are recorded here. */
+  audit?: AuditTrail;
 }
 
 export function createWebhooks(deps: WebhooksModuleDeps): {
@@ -57,6 +61,7 @@ export function createWebhooks(deps: WebhooksModuleDeps): {
     sender,
     dispatcher,
     ...(deps.onError ? { onError: deps.onError } : {}),
+    ...(deps.audit ? { audit: deps.audit } : {}),
   });
   const jobDefinitions = webhookJobDefinitions(dispatcher, deps.queue, {
     timeoutMs: settings.timeoutMs,

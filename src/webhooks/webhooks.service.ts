@@ -2,6 +2,8 @@
 // the eleven event kinds, bounded retry schedules, `whsec_` secrets shown only on creation and
 // rotation, test deliveries, delivery history and redelivery. Another account's endpoint is the
 // same 404 as a missing one. Also the ad-hoc `webhookUrl` callbacks of other endpoints.
+import type { Transaction } from "kysely";
+import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
 import { EVENT_TYPES, type EventBus, type EventType } from "../events/events.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { Clock } from "../lib/clock.js";
@@ -10,7 +12,7 @@ import { AppError, type FieldError, notFound, validationError } from "../lib/err
 import { newId } from "../lib/ids.js";
 import type { LimitRefusal } from "../lib/limits.js";
 import type { Database } from "../storage/db.js";
-import type { WebhooksTable } from "../storage/schema.js";
+import type { Schema, WebhooksTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
 import { normalizeRetryConfig, type RetryConfig, type RetryConfigInput } from "./retry-config.js";
 import { newWebhookSecret } from "./signature.js";
@@ -66,6 +68,8 @@ export interface WebhooksDeps {
   dispatcher: WebhookDispatcher;
   /** Where errors that no caller sees go (a failed dispatch hint): the process's logger. */
   onError?: (error: unknown, context: string) => void;
+  /** Where endpoint changes and rotations are recorded, in the change's transaction. */
+  audit?: AuditTrail;
 }
 
 /** Least time between two dispatch hints of one process. */
@@ -93,7 +97,11 @@ export class WebhooksService {
     this.unsubscribe = deps.events.subscribe(() => this.hints.request());
   }
 
-  async create(accountId: string, input: WebhookCreateInput): Promise<WebhookCreateOutcome> {
+  async create(
+    accountId: string,
+    input: WebhookCreateInput,
+    actor?: AuditActor,
+  ): Promise<WebhookCreateOutcome> {
     const errors: FieldError[] = [];
     const events = this.checkEvents(input.events, errors);
     const retry = this.checkRetry(input.retry_config, errors);
@@ -129,6 +137,11 @@ export class WebhooksService {
         return { kind: "webhook_limit", limit: MAX_WEBHOOKS_PER_ACCOUNT };
       }
       await this.repo.insertWebhook(trx, row);
+      await this.audited(trx, accountId, actor, "webhook.created", row.id, {
+        name: row.name,
+        url: row.url,
+        events,
+      });
       return { kind: "created", webhook: { ...toWebhookView(row), secret: row.secret } };
     });
   }
@@ -142,7 +155,12 @@ export class WebhooksService {
     return toWebhookView(await this.find(accountId, webhookId));
   }
 
-  async update(accountId: string, webhookId: string, input: WebhookUpdateInput): Promise<WebhookView> {
+  async update(
+    accountId: string,
+    webhookId: string,
+    input: WebhookUpdateInput,
+    actor?: AuditActor,
+  ): Promise<WebhookView> {
     const current = await this.find(accountId, webhookId);
     const errors: FieldError[] = [];
     const changes: WebhookChanges = { updated_at: this.deps.clock.now().toISOString() };
@@ -159,25 +177,58 @@ export class WebhooksService {
       if (url) changes.url = url;
     }
     if (errors.length > 0) throw validationError(errors);
-    const row = await this.repo.updateWebhook(this.deps.database.db, accountId, webhookId, changes);
+    const row = await runInTransaction(this.deps.database.db, async (trx) => {
+      const updated = await this.repo.updateWebhook(trx, accountId, webhookId, changes);
+      if (updated) {
+        const changed = Object.keys(changes).filter((field) => field !== "updated_at");
+        await this.audited(trx, accountId, actor, "webhook.updated", webhookId, {
+          changed,
+          url: updated.url,
+        });
+      }
+      return updated;
+    });
     if (!row) throw notFound("Webhook");
     return toWebhookView(row);
   }
 
-  async remove(accountId: string, webhookId: string): Promise<void> {
-    const removed = await runInTransaction(this.deps.database.db, (trx) =>
-      this.repo.deleteWebhook(trx, accountId, webhookId),
-    );
+  async remove(accountId: string, webhookId: string, actor?: AuditActor): Promise<void> {
+    const removed = await runInTransaction(this.deps.database.db, async (trx) => {
+      const deleted = await this.repo.deleteWebhook(trx, accountId, webhookId);
+      if (deleted) await this.audited(trx, accountId, actor, "webhook.deleted", webhookId, {});
+      return deleted;
+    });
     if (!removed) throw notFound("Webhook");
   }
 
   /** A new secret replaces the old one at once: the next attempt of every delivery signs with it. */
-  async rotateSecret(accountId: string, webhookId: string) {
+  async rotateSecret(accountId: string, webhookId: string, actor?: AuditActor) {
     const secret = newWebhookSecret();
     const at = this.deps.clock.now().toISOString();
-    const row = await this.repo.rotateSecret(this.deps.database.db, accountId, webhookId, secret, at);
+    const row = await runInTransaction(this.deps.database.db, async (trx) => {
+      const rotated = await this.repo.rotateSecret(trx, accountId, webhookId, secret, at);
+      if (rotated) await this.audited(trx, accountId, actor, "webhook.secret_rotated", webhookId, {});
+      return rotated;
+    });
     if (!row) throw notFound("Webhook");
     return { webhook_id: row.id, secret, rotated_at: at };
+  }
+
+  private async audited(
+    trx: Transaction<Schema>,
+    accountId: string,
+    actor: AuditActor | undefined,
+    action: string,
+    webhookId: string,
+    details: Record<string, unknown>,
+  ): Promise<void> {
+    if (!actor || !this.deps.audit) return;
+    await this.deps.audit.record(trx, accountId, {
+      actor,
+      action,
+      target: { kind: "webhook", id: webhookId },
+      details,
+    });
   }
 
   /** Sends a signed sample of `event` now, once, and records it in the delivery history. */

@@ -238,14 +238,18 @@ for (const kind of dialects())
           const query = r.queryNames.map((name) => `${name}=${encodeLoosely(text)}`).join("&");
           const url = `${r.template.replace(/\{[^}]+\}/g, encodeLoosely(text))}${query ? `?${query}` : ""}`;
           const withBody = r.bodySchema !== undefined;
+          const payload = withBody ? JSON.stringify(bodyOf(r.bodySchema, text)) : undefined;
+          // A body of numbers and booleans only (retention settings) has no field to carry the text.
+          const bodyCarriesText =
+            payload !== undefined && payload !== JSON.stringify(bodyOf(r.bodySchema, "x"));
           const res = await h.app.inject({
             method: r.method,
             url,
             headers: { ...authed(r), ...(withBody ? { "content-type": "application/json" } : {}) },
-            ...(withBody ? { payload: JSON.stringify(bodyOf(r.bodySchema, text)) } : {}),
+            ...(payload !== undefined ? { payload } : {}),
           });
           assert.ok(res.statusCode < 500, `${label}: ${res.statusCode} ${res.body}`);
-          if (withBody || query || r.template.includes("{"))
+          if (bodyCarriesText || query || r.template.includes("{"))
             assert.ok(res.statusCode >= 400, `${label} was accepted: ${res.statusCode} ${res.body}`);
           else if (res.statusCode >= 400) assertErrorBody(res, res.statusCode, label);
         }

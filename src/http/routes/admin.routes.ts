@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { milliFromStoredCredits } from "../../credits/credits.service.js";
 import type { App, AppDeps } from "../app-types.js";
+import { auditActorOf } from "../audit-actor.js";
 import { validationError } from "../errors.js";
 import { BEARER_SECURITY } from "../schemas.js";
 import { balanceBody, CreditBalance } from "./credits.routes.js";
@@ -42,6 +43,7 @@ export async function adminRoutes(app: App, deps: AppDeps): Promise<void> {
         request.params.userId,
         milli,
         request.body.reason ?? "Admin grant",
+        auditActorOf(request),
       );
       return balanceBody(balance);
     },

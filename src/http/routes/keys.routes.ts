@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { KeyInput } from "../../keys/key-input.js";
 import { PERMISSIONS } from "../../keys/key-policy.js";
 import type { App, AppDeps } from "../app-types.js";
+import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
 import { notFound, validationError } from "../errors.js";
 import { BEARER_SECURITY, Nullable, Timestamp } from "../schemas.js";
@@ -116,7 +117,13 @@ export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
     async (request, reply) => {
       const { accountId } = principalOf(request);
       const { name, description, ...input } = request.body;
-      const outcome = await deps.keys.createKey(accountId, name, description ?? null, input as KeyInput);
+      const outcome = await deps.keys.createKey(
+        accountId,
+        name,
+        description ?? null,
+        input as KeyInput,
+        auditActorOf(request),
+      );
       if (outcome.kind === "invalid") throw validationError(outcome.errors);
       return reply.status(201).send(outcome.key);
     },
@@ -157,7 +164,11 @@ export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
       },
     },
     async (request) => {
-      const revoked = await deps.keys.revoke(principalOf(request).accountId, request.params.key_id);
+      const revoked = await deps.keys.revoke(
+        principalOf(request).accountId,
+        request.params.key_id,
+        auditActorOf(request),
+      );
       if (!revoked) throw notFound("API key");
       return { message: "API key revoked", key_id: request.params.key_id };
     },

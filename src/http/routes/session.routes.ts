@@ -45,6 +45,18 @@ export async function sessionRoutes(app: App, deps: AppDeps): Promise<void> {
       const outcome = await signin.exchange(request.body.token);
       switch (outcome.kind) {
         case "session":
+          // The one-time token is already spent: the sign-in stands whether or not this entry is written.
+          await deps.audit.recordAlone(outcome.accountId, {
+            actor: {
+              kind: "member",
+              id: outcome.accountId,
+              ip: request.ip,
+              userAgent: request.headers["user-agent"] ?? null,
+            },
+            action: "session.signed_in",
+            target: { kind: "account", id: outcome.accountId },
+            details: { method: "signin_link", expires_at: outcome.expiresAt },
+          });
           return {
             token: outcome.token,
             token_type: "Bearer" as const,

@@ -10,6 +10,7 @@ import {
   WebhookUpdateBody,
 } from "../../webhooks/webhooks.schemas.js";
 import type { App, AppDeps } from "../app-types.js";
+import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
 import { refusalError } from "../errors.js";
 import { DATA_SECURITY, PageQuery } from "../schemas.js";
@@ -40,7 +41,11 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
       },
     },
     async (request, reply) => {
-      const outcome = await webhooks.create(principalOf(request).accountId, request.body);
+      const outcome = await webhooks.create(
+        principalOf(request).accountId,
+        request.body,
+        auditActorOf(request),
+      );
       if (outcome.kind !== "created") throw refusalError(outcome);
       return reply.status(201).send(outcome.webhook);
     },
@@ -92,7 +97,12 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
       },
     },
     async (request) =>
-      webhooks.update(principalOf(request).accountId, request.params.webhook_id, request.body),
+      webhooks.update(
+        principalOf(request).accountId,
+        request.params.webhook_id,
+        request.body,
+        auditActorOf(request),
+      ),
   );
 
   app.delete(
@@ -109,7 +119,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
       },
     },
     async (request) => {
-      await webhooks.remove(principalOf(request).accountId, request.params.webhook_id);
+      await webhooks.remove(principalOf(request).accountId, request.params.webhook_id, auditActorOf(request));
       return { message: "Webhook deleted", webhook_id: request.params.webhook_id };
     },
   );
@@ -128,7 +138,8 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
         response: { 200: RotatedSecret },
       },
     },
-    async (request) => webhooks.rotateSecret(principalOf(request).accountId, request.params.webhook_id),
+    async (request) =>
+      webhooks.rotateSecret(principalOf(request).accountId, request.params.webhook_id, auditActorOf(request)),
   );
 
   app.post(

@@ -1,0 +1,16 @@
+// Wires the audit module: the repository and the service other modules call inside their
+// transactions. Its purge runs in the retention job (src/retention).
+import type { Clock } from "../lib/clock.js";
+import type { Database } from "../storage/db.js";
+import { AuditRepo } from "./audit.repo.js";
+import { AuditService } from "./audit.service.js";
+
+export interface AuditModuleDeps {
+  database: Database;
+  clock: Clock;
+}
+
+export function createAudit(deps: AuditModuleDeps): { audit: AuditService; repo: AuditRepo } {
+  const repo = new AuditRepo();
+  return { audit: new AuditService({ database: deps.database, clock: deps.clock, repo }), repo };
+}

@@ -1,0 +1,28 @@
+// Wire shapes of erasure.
+import { Type } from "@sinclair/typebox";
+import { Nullable, Timestamp } from "../lib/schema.js";
+
+const Count = Type.Integer({ minimum: 0 });
+
+export const ErasureResult = Type.Object({
+  lead_id: Type.String(),
+  erased_at: Timestamp,
+  already_erased: Type.Boolean({
+    description: "True when an earlier request erased it; nothing more was removed",
+  }),
+  removed: Nullable(
+    Type.Object({
+      leads: Count,
+      batch_items: Type.Integer({
+        minimum: 0,
+        description: "Items kept for the batch's counts, input and result erased",
+      }),
+      events: Count,
+      webhook_deliveries: Count,
+      validation_jobs: Count,
+      job_payloads: Count,
+      account_exports: Count,
+    }),
+    "What this request removed; null when already erased",
+  ),
+});

@@ -1,0 +1,100 @@
+// Erasure of one person (issue 25): the lead and every copy of its data we hold go in one
+// transaction with a tombstone and an audit entry; then the bytes are scrubbed from the files.
+// Idempotent: erasing an erased lead answers as before; a lead never seen (or another account's)
+// is not_found.
+import { createHmac } from "node:crypto";
+import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
+import { normalizeEmailAddress } from "../intel/normalized-email.js";
+import type { Clock } from "../lib/clock.js";
+import type { Database } from "../storage/db.js";
+import { runInTransaction } from "../storage/transaction.js";
+import type { ErasureRepo, ErasureTerms } from "./erasure.repo.js";
+
+export interface ErasureCounts {
+  leads: number;
+  batch_items: number;
+  events: number;
+  webhook_deliveries: number;
+  validation_jobs: number;
+  job_payloads: number;
+  account_exports: number;
+}
+
+export type EraseOutcome =
+  | {
+      kind: "erased";
+      lead_id: string;
+      erased_at: string;
+      already_erased: boolean;
+      removed: ErasureCounts | null;
+    }
+  | { kind: "not_found" };
+
+export interface ErasureDeps {
+  database: Database;
+  clock: Clock;
+  repo: ErasureRepo;
+  audit: AuditTrail;
+  /** Key of the tombstone's email HMAC; without one, no hash is kept and nothing can be suppressed. */
+  hmacKey: string | undefined;
+}
+
+export class ErasureService {
+  constructor(private readonly deps: ErasureDeps) {}
+
+  async erase(accountId: string, leadId: string, actor: AuditActor): Promise<EraseOutcome> {
+    const { database, repo, clock } = this.deps;
+    const outcome = await runInTransaction(database.db, async (trx): Promise<EraseOutcome> => {
+      const lead = await repo.findLead(trx, accountId, leadId);
+      if (!lead) {
+        const tombstone = await repo.findTombstone(trx, accountId, leadId);
+        if (!tombstone) return { kind: "not_found" };
+        return {
+          kind: "erased",
+          lead_id: leadId,
+          erased_at: tombstone.erased_at,
+          already_erased: true,
+          removed: null,
+        };
+      }
+      const erasedAt = clock.now().toISOString();
+      const terms: ErasureTerms = { accountId, leadId, email: lead.email_lower };
+      const removed: ErasureCounts = {
+        batch_items: await repo.redactBatchItems(trx, terms),
+        events: await repo.deleteEvents(trx, terms),
+        webhook_deliveries: await repo.deleteDeliveries(trx, terms),
+        validation_jobs: await repo.deleteValidationJobs(trx, terms),
+        job_payloads: await repo.deleteJobPayloads(trx, database.caps, terms),
+        account_exports: await repo.deleteExports(trx, accountId),
+        leads: await repo.deleteLead(trx, terms),
+      };
+      await repo.insertTombstone(trx, {
+        lead_id: leadId,
+        account_id: accountId,
+        erased_at: erasedAt,
+        email_hmac: this.emailHmac(lead.email),
+      });
+      await this.deps.audit.record(trx, accountId, {
+        actor,
+        action: "lead.erased",
+        target: { kind: "lead", id: leadId },
+        details: { removed },
+      });
+      return { kind: "erased", lead_id: leadId, erased_at: erasedAt, already_erased: false, removed };
+    });
+    if (outcome.kind === "erased" && !outcome.already_erased) await repo.scrub(database.db, database.caps);
+    return outcome;
+  }
+
+  /** Whether `email` was erased from this account and the account refuses erased addresses. */
+  async isSuppressed(accountId: string, email: string): Promise<boolean> {
+    const hmac = this.emailHmac(email);
+    return hmac !== null && this.deps.repo.isSuppressed(this.deps.database.db, accountId, hmac);
+  }
+
+  /** HMAC-SHA256 of the normalized address (aliases folded), so `A.b+x@gmail.com` matches `ab@gmail.com`. */
+  emailHmac(email: string): string | null {
+    if (!this.deps.hmacKey) return null;
+    return createHmac("sha256", this.deps.hmacKey).update(normalizeEmailAddress(email)).digest("hex");
+  }
+}

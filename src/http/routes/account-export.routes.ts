@@ -1,0 +1,109 @@
+// POST /v1/account/export and its status and download (issue 25).
+import { Type } from "@sinclair/typebox";
+import { Nullable, Timestamp } from "../../lib/schema.js";
+import type { App, AppDeps } from "../app-types.js";
+import { auditActorOf } from "../audit-actor.js";
+import { principalOf } from "../auth.js";
+import { AppError, notFound } from "../errors.js";
+import { DATA_SECURITY, NO_SECURITY } from "../schemas.js";
+
+const ExportStatus = Type.Object({
+  export_id: Type.String(),
+  status: Type.Union([Type.Literal("pending"), Type.Literal("ready"), Type.Literal("failed")]),
+  size_bytes: Nullable(Type.Integer()),
+  error: Nullable(Type.String()),
+  created_at: Timestamp,
+  completed_at: Nullable(Timestamp),
+  expires_at: Timestamp,
+});
+const ExportParams = Type.Object({ export_id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export async function accountExportRoutes(app: App, deps: AppDeps): Promise<void> {
+  const common = { tags: ["data"], security: DATA_SECURITY };
+  const config = { auth: "data" as const };
+
+  app.post(
+    "/v1/account/export",
+    {
+      config,
+      schema: {
+        ...common,
+        operationId: "exportAccount",
+        summary: "Start an export of everything the account holds",
+        description:
+          "Builds, as a background job, one gzipped JSON Lines file (`{resource, data}` per line: leads, batches, batch items, checks, events, webhooks without secrets, deliveries, keys without hashes, ledger, audit entries, settings). The download link (with the token shown only here) works for 24 hours. Audited.",
+        response: {
+          202: Type.Composite([
+            ExportStatus,
+            Type.Object({ token: Type.String(), download_url: Type.String() }),
+          ]),
+        },
+      },
+    },
+    async (request, reply) => {
+      const started = await deps.accountExport.request(principalOf(request).accountId, auditActorOf(request));
+      const download_url = `/v1/account/export/${started.export_id}/download?token=${started.token}`;
+      return reply.status(202).send({ ...started, download_url });
+    },
+  );
+
+  app.get(
+    "/v1/account/export/:export_id",
+    {
+      config,
+      schema: {
+        ...common,
+        operationId: "getAccountExport",
+        summary: "The state of an account export",
+        description: "Pending, ready or failed, with the archive's size and when its link expires.",
+        params: ExportParams,
+        response: { 200: ExportStatus },
+      },
+    },
+    async (request) => {
+      const status = await deps.accountExport.status(
+        principalOf(request).accountId,
+        request.params.export_id,
+      );
+      if (!status) throw notFound("Export");
+      return status;
+    },
+  );
+
+  app.get(
+    "/v1/account/export/:export_id/download",
+    {
+      schema: {
+        tags: ["data"],
+        security: NO_SECURITY,
+        operationId: "downloadAccountExport",
+        summary: "Download an account export with its token",
+        description:
+          "The gzipped JSON Lines archive. The token is the credential (shown once when the export was requested); 404 for a wrong token and after 24 hours (reason expired), 409 while it is being built.",
+        params: ExportParams,
+        querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }),
+        produces: ["application/gzip"],
+        response: { 200: Type.Unsafe<Buffer>({ type: "string", format: "binary", description: "gzip" }) },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await deps.accountExport.download(request.params.export_id, request.query.token);
+      switch (outcome.kind) {
+        case "not_found":
+          throw notFound("Export");
+        case "expired":
+          throw new AppError("NOT_FOUND", "This export link has expired: request a new export", {
+            reason: "expired",
+          });
+        case "not_ready":
+          throw new AppError("CONFLICT", "The export is not ready yet", { reason: "not_ready" });
+        case "archive":
+          return reply
+            .header("Content-Type", "application/gzip")
+            .header("Content-Disposition", `attachment; filename="leadcheck-${outcome.exportId}.jsonl.gz"`)
+            .header("Cache-Control", "no-store")
+            .send(outcome.archive);
+      }
+    },
+  );
+}
