@@ -13,7 +13,7 @@ export interface paths {
     };
     /**
      * Health
-     * @description Answers 200 while the process runs; no dependency is checked. For load balancers and uptime monitors. No authentication. No authentication.
+     * @description Answers 200 while the process runs; no dependency is checked. For load balancers and uptime monitors. No authentication.
      */
     get: operations["getHealth"];
     put?: never;
@@ -33,7 +33,7 @@ export interface paths {
     };
     /**
      * Liveness
-     * @description Answers 200 while the process can serve requests; an orchestrator restarts the process when it stops answering. No authentication. No authentication.
+     * @description Answers 200 while the process can serve requests; an orchestrator restarts the process when it stops answering. No authentication.
      */
     get: operations["getLiveness"];
     put?: never;
@@ -53,7 +53,7 @@ export interface paths {
     };
     /**
      * Readiness: database and queue
-     * @description Checks the database and the job queue; 503 while either is unreachable or the server is shutting down, so a load balancer sends no traffic here. No authentication. No authentication.
+     * @description Checks the database and the job queue; 503 while either is unreachable or the server is shutting down, so a load balancer sends no traffic here. No authentication.
      */
     get: operations["getReadiness"];
     put?: never;
@@ -73,7 +73,7 @@ export interface paths {
     };
     /**
      * List API keys
-     * @description The account's API keys with their names, partial keys, type, mode, permissions, allowed IPs and origins, expiry, creation and last use; never a secret key itself (publishable keys, being public, are shown whole). Identity JWT only; API keys are refused. Identity JWT only; API keys are refused.
+     * @description The account's API keys with their names, partial keys, type, mode, permissions, allowed IPs and origins, expiry, creation and last use; never a secret key itself (publishable keys, being public, are shown whole). Identity JWT only; API keys are refused.
      */
     get: operations["listApiKeys"];
     put?: never;
@@ -117,7 +117,7 @@ export interface paths {
     };
     /**
      * Credit balance
-     * @description The account's balance in stored and display credits, what was spent this month and the latest purchase or grant. API keys need the permission `credits:read`. API keys need the permission `credits:read`.
+     * @description The account's balance in stored and display credits, what was spent this month and the latest purchase or grant. API keys need the permission `credits:read`.
      */
     get: operations["getCredits"];
     put?: never;
@@ -137,7 +137,7 @@ export interface paths {
     };
     /**
      * Credit ledger, newest first
-     * @description Every change to the balance (signup, grant, purchase, debit), newest first, with the balance after it; paged by limit and offset. API keys need the permission `credits:read`. API keys need the permission `credits:read`.
+     * @description Every change to the balance (signup, grant, purchase, debit), newest first, with the balance after it; paged by limit and offset. API keys need the permission `credits:read`.
      */
     get: operations["listCreditTransactions"];
     put?: never;
@@ -157,7 +157,7 @@ export interface paths {
     };
     /**
      * Whether credits can be bought here, in which currency, and the price
-     * @description Whether this server sells credits (Stripe keys configured), in which currency, the smallest and largest purchase and how many credits one currency unit buys. API keys need the permission `credits:read`. API keys need the permission `credits:read`.
+     * @description Whether this server sells credits (Stripe keys configured), in which currency, the smallest and largest purchase and how many credits one currency unit buys. API keys need the permission `credits:read`.
      */
     get: operations["getPaymentSettings"];
     put?: never;
@@ -237,7 +237,7 @@ export interface paths {
     };
     /**
      * List leads, newest first; search by email, name or company, filter by tag
-     * @description The account's live leads, newest first, paged by limit and offset, filtered by validation status, rating, tags and a search over email, name and company. API keys need the permission `leads:read`. API keys need the permission `leads:read`.
+     * @description The account's live leads, newest first, paged by limit and offset, filtered by validation status, rating, tags and a search over email, name and company. API keys need the permission `leads:read`.
      */
     get: operations["listLeads"];
     put?: never;
@@ -261,7 +261,7 @@ export interface paths {
     };
     /**
      * Lead statistics: counts by validation status, recommendation and verdict, average rating
-     * @description Counts of the account's live leads by validation status, recommendation and email verdict, and their average rating. API keys need the permission `leads:read`. API keys need the permission `leads:read`.
+     * @description Counts of the account's live leads by validation status, recommendation and email verdict, and their average rating. API keys need the permission `leads:read`.
      */
     get: operations["getLeadStats"];
     put?: never;
@@ -281,7 +281,7 @@ export interface paths {
     };
     /**
      * Get a lead with its validation results
-     * @description One lead with its email and website results, rating and the factors behind it. Another account's or an archived lead is 404. API keys need the permission `leads:read`. API keys need the permission `leads:read`.
+     * @description One lead with its email and website results, rating and the factors behind it. Another account's or an archived lead is 404. API keys need the permission `leads:read`.
      */
     get: operations["getLead"];
     /**
@@ -389,7 +389,7 @@ export interface paths {
     };
     /**
      * Export the account's leads as CSV (streamed), with the list's filters and search
-     * @description Takes the filters and search of `GET /v1/leads` (not its paging). Columns: the lead's fields, its verdict (`emailStatus`), reason (`emailReason`, and `emailReasonLabel` in words), `didYouMean`, ratings and `validatedAt`, then one column per custom field (named `customFields.<name>` where the name alone would read as a lead column). Text cells starting with `=` `+` `-` `@`, tab or CR get a leading `'` so spreadsheets show them as text; NUL characters are dropped. API keys need the permission `leads:read`. API keys need the permission `leads:read`.
+     * @description Takes the filters and search of `GET /v1/leads` (not its paging). Columns: the lead's fields, its verdict (`emailStatus`), reason (`emailReason`, and `emailReasonLabel` in words), `didYouMean`, ratings and `validatedAt`, then one column per custom field (named `customFields.<name>` where the name alone would read as a lead column). Text cells starting with `=` `+` `-` `@`, tab or CR get a leading `'` so spreadsheets show them as text; NUL characters are dropped. API keys need the permission `leads:read`.
      */
     get: operations["exportLeads"];
     put?: never;
@@ -457,7 +457,7 @@ export interface paths {
     };
     /**
      * The account's batches, newest first, with progress
-     * @description The account's validation and domain batches, newest first, with their progress counts; paged by limit and offset. API keys need the permission `batches:write`. API keys need the permission `batches:write`.
+     * @description The account's validation and domain batches, newest first, with their progress counts; paged by limit and offset. API keys need the permission `batches:write`.
      */
     get: operations["listBatches"];
     put?: never;
@@ -477,7 +477,7 @@ export interface paths {
     };
     /**
      * A validation batch with live counts
-     * @description One batch with its live counts (pending, completed, failed) and progress. Another account's batch is 404. API keys need the permission `batches:write`. API keys need the permission `batches:write`.
+     * @description One batch with its live counts (pending, completed, failed) and progress. Another account's batch is 404. API keys need the permission `batches:write`.
      */
     get: operations["getBatch"];
     put?: never;
@@ -497,7 +497,7 @@ export interface paths {
     };
     /**
      * Item results of a batch, in input order
-     * @description The results of a batch's items in the order they were given, paged by limit and offset. API keys need the permission `batches:write`. API keys need the permission `batches:write`.
+     * @description The results of a batch's items in the order they were given, paged by limit and offset. API keys need the permission `batches:write`.
      */
     get: operations["listBatchResults"];
     put?: never;
@@ -617,7 +617,7 @@ export interface paths {
     };
     /**
      * A validation job (kept 24 hours)
-     * @description The state of an email or website check started earlier, with its result once completed. Jobs are kept 24 hours. API keys need the permission `checks:write`. API keys need the permission `checks:write`.
+     * @description The state of an email or website check started earlier, with its result once completed. Jobs are kept 24 hours. API keys need the permission `checks:write`.
      */
     get: operations["getValidationJob"];
     put?: never;
@@ -637,7 +637,7 @@ export interface paths {
     };
     /**
      * List webhook endpoints (without secrets)
-     * @description The account's webhook endpoints with their events and state, never their secrets. API keys need the permission `webhooks:read`. API keys need the permission `webhooks:read`.
+     * @description The account's webhook endpoints with their events and state, never their secrets. API keys need the permission `webhooks:read`.
      */
     get: operations["listWebhooks"];
     put?: never;
@@ -661,7 +661,7 @@ export interface paths {
     };
     /**
      * Get a webhook endpoint
-     * @description One webhook endpoint, without its secret. Another account's endpoint is 404. API keys need the permission `webhooks:read`. API keys need the permission `webhooks:read`.
+     * @description One webhook endpoint, without its secret. Another account's endpoint is 404. API keys need the permission `webhooks:read`.
      */
     get: operations["getWebhook"];
     put?: never;
@@ -729,7 +729,7 @@ export interface paths {
     };
     /**
      * Delivery records of an endpoint, newest first (kept 30 days)
-     * @description The endpoint's delivery attempts with their status and answers, newest first, paged; records are kept 30 days. API keys need the permission `webhooks:read`. API keys need the permission `webhooks:read`.
+     * @description The endpoint's delivery attempts with their status and answers, newest first, paged; records are kept 30 days. API keys need the permission `webhooks:read`.
      */
     get: operations["listWebhookDeliveries"];
     put?: never;
@@ -789,7 +789,7 @@ export interface paths {
     };
     /**
      * Credits and validations per UTC day (from the credit ledger)
-     * @description Every day of [from, to] is listed, zeros included. Defaults: the last 30 days up to today; at most 366 days. API keys need the permission `credits:read`. API keys need the permission `credits:read`.
+     * @description Every day of [from, to] is listed, zeros included. Defaults: the last 30 days up to today; at most 366 days. API keys need the permission `credits:read`.
      */
     get: operations["getUsage"];
     put?: never;
@@ -809,7 +809,7 @@ export interface paths {
     };
     /**
      * List audit entries, newest first
-     * @description Every sensitive action on the account (keys, webhooks, credits, exports, erasures, retention, sign-ins), filtered by action, actor, target and time, paged by cursor.
+     * @description Every sensitive action on the account (keys, webhooks, credits, exports, erasures, retention, sign-ins), filtered by action, actor, target and time, paged by cursor. API keys need the permission `audit:read`.
      */
     get: operations["listAuditLog"];
     put?: never;
@@ -829,7 +829,7 @@ export interface paths {
     };
     /**
      * Download audit entries as CSV
-     * @description The filtered entries as CSV (newest first, up to 100,000). Cells that a spreadsheet would read as a formula start with a single quote.
+     * @description The filtered entries as CSV (newest first, up to 100,000). Cells that a spreadsheet would read as a formula start with a single quote. API keys need the permission `audit:read`.
      */
     get: operations["exportAuditLog"];
     put?: never;
@@ -849,7 +849,7 @@ export interface paths {
     };
     /**
      * Recompute the audit chain and name the first broken entry
-     * @description Recomputes every entry's hash and its link to the entry before it. An edited, reordered or removed entry makes valid false and names the first entry that fails.
+     * @description Recomputes every entry's hash and its link to the entry before it. An edited, reordered or removed entry makes valid false and names the first entry that fails. API keys need the permission `audit:read`.
      */
     get: operations["verifyAuditLog"];
     put?: never;
@@ -871,7 +871,7 @@ export interface paths {
     put?: never;
     /**
      * Erase a person: the lead and every copy of its data
-     * @description Removes the lead (archived or not) and its data from the search index, batch items, events, webhook deliveries, job payloads, one-off checks and stored exports, keeps a tombstone with a keyed hash of the address, and records the erasure in the audit log. Idempotent; an unknown lead is 404.
+     * @description Removes the lead (archived or not) and its data from the search index, batch items, events, webhook deliveries, job payloads, one-off checks and stored exports, keeps a tombstone with a keyed hash of the address, and records the erasure in the audit log. Idempotent; an unknown lead is 404. API keys need the permission `data:admin`.
      */
     post: operations["eraseLead"];
     delete?: never;
@@ -889,12 +889,12 @@ export interface paths {
     };
     /**
      * How long the account's data is kept
-     * @description Days to keep archived leads, batch item details, webhook delivery bodies and audit entries (server defaults until set), and whether erased addresses are refused later.
+     * @description Days to keep archived leads, batch item details, webhook delivery bodies and audit entries (server defaults until set), and whether erased addresses are refused later. API keys need the permission `data:admin`.
      */
     get: operations["getRetention"];
     /**
      * Change how long the account's data is kept
-     * @description Sets any of the retention periods (0 keeps forever) and the suppression of erased addresses. The daily purge applies them; the change is audited.
+     * @description Sets any of the retention periods (0 keeps forever) and the suppression of erased addresses. The daily purge applies them; the change is audited. API keys need the permission `data:admin`.
      */
     put: operations["setRetention"];
     post?: never;
@@ -915,7 +915,7 @@ export interface paths {
     put?: never;
     /**
      * Start an export of everything the account holds
-     * @description Builds, as a background job, one gzipped JSON Lines file (`{resource, data}` per line: leads, batches, batch items, checks, events, webhooks without secrets, deliveries, keys without hashes, ledger, audit entries, settings). The download link (with the token shown only here) works for 24 hours. Audited.
+     * @description Builds, as a background job, one gzipped JSON Lines file (`{resource, data}` per line: leads, batches, batch items, checks, events, webhooks without secrets, deliveries, keys without hashes, ledger, audit entries, settings). The download link (with the token shown only here) works for 24 hours. Audited. API keys need the permission `data:admin`.
      */
     post: operations["exportAccount"];
     delete?: never;
@@ -933,7 +933,7 @@ export interface paths {
     };
     /**
      * The state of an account export
-     * @description Pending, ready or failed, with the archive's size and when its link expires.
+     * @description Pending, ready or failed, with the archive's size and when its link expires. API keys need the permission `data:admin`.
      */
     get: operations["getAccountExport"];
     put?: never;
@@ -953,7 +953,7 @@ export interface paths {
     };
     /**
      * Download an account export with its token
-     * @description The gzipped JSON Lines archive. The token is the credential (shown once when the export was requested); 404 for a wrong token and after 24 hours (reason expired), 409 while it is being built.
+     * @description The gzipped JSON Lines archive. The token is the credential (shown once when the export was requested); 404 for a wrong token and after 24 hours (reason expired), 409 while it is being built. No authentication.
      */
     get: operations["downloadAccountExport"];
     put?: never;
@@ -973,7 +973,7 @@ export interface paths {
     };
     /**
      * Network status: whether DNS and SMTP egress work, and since when
-     * @description Checked at start-up and every NETWORK_CHECK_INTERVAL_MS (60 s by default). While `dns` is down, checks are answered 503 SERVICE_UNAVAILABLE before any charge (REFUSE_WHEN_NETWORK_DOWN) and queued work says `resolver_unavailable`; while `smtp` is down, email results say `egress_blocked`. Any API key, whatever its permissions. Any API key, whatever its permissions.
+     * @description Checked at start-up and every NETWORK_CHECK_INTERVAL_MS (60 s by default). While `dns` is down, checks are answered 503 SERVICE_UNAVAILABLE before any charge (REFUSE_WHEN_NETWORK_DOWN) and queued work says `resolver_unavailable`; while `smtp` is down, email results say `egress_blocked`. Any API key, whatever its permissions.
      */
     get: operations["getStatus"];
     put?: never;
@@ -993,7 +993,7 @@ export interface paths {
     };
     /**
      * List connections (never their credentials)
-     * @description API keys need the permission `connections:write`. API keys need the permission `connections:write`.
+     * @description API keys need the permission `connections:write`.
      */
     get: operations["listConnections"];
     put?: never;
@@ -1017,7 +1017,7 @@ export interface paths {
     };
     /**
      * Get a connection
-     * @description API keys need the permission `connections:write`. API keys need the permission `connections:write`.
+     * @description API keys need the permission `connections:write`.
      */
     get: operations["getConnection"];
     put?: never;
@@ -1041,7 +1041,7 @@ export interface paths {
     };
     /**
      * A connection's syncs, newest first (the last 100)
-     * @description API keys need the permission `connections:write`. API keys need the permission `connections:write`.
+     * @description API keys need the permission `connections:write`.
      */
     get: operations["listSyncs"];
     put?: never;
@@ -1065,7 +1065,7 @@ export interface paths {
     };
     /**
      * A sync's state, counts and errors
-     * @description API keys need the permission `connections:write`. API keys need the permission `connections:write`.
+     * @description API keys need the permission `connections:write`.
      */
     get: operations["getSync"];
     put?: never;
@@ -1593,6 +1593,8 @@ export interface operations {
                     | "webhooks:write"
                     | "credits:read"
                     | "connections:write"
+                    | "audit:read"
+                    | "data:admin"
                   )[]
                 | null;
               /** @description null: any address */
@@ -1690,7 +1692,7 @@ export interface operations {
           type?: "secret" | "publishable";
           /** @description test: scripted answers, no network, never charged (publishable keys in this release). */
           mode?: "live" | "test";
-          /** @description Secret keys: what the key may do (checks:write, leads:read, leads:write, batches:write, webhooks:read, webhooks:write, credits:read, connections:write). Omitted: every permission. */
+          /** @description Secret keys: what the key may do (checks:write, leads:read, leads:write, batches:write, webhooks:read, webhooks:write, credits:read, connections:write, audit:read, data:admin). Omitted: every permission. */
           permissions?: string[];
           /** @description Secret keys: IPv4/IPv6 addresses or CIDR blocks the key may be used from. */
           allowedIps?: string[];
@@ -1740,6 +1742,8 @@ export interface operations {
                   | "webhooks:write"
                   | "credits:read"
                   | "connections:write"
+                  | "audit:read"
+                  | "data:admin"
                 )[]
               | null;
             /** @description null: any address */

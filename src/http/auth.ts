@@ -255,7 +255,10 @@ export function declareAccess(
   if (!schema || schema.hide || access === undefined) return;
   schema["x-permission"] = access;
   const sentence = ACCESS_SENTENCES[access] ?? `API keys need the permission \`${access}\`.`;
-  schema.description = schema.description ? `${String(schema.description)} ${sentence}` : sentence;
+  // A GET route's HEAD twin comes through here with the same schema object: add the sentence once.
+  const description = schema.description === undefined ? "" : String(schema.description);
+  if (!description.includes(sentence))
+    schema.description = description ? `${description} ${sentence}` : sentence;
 }
 
 const ACCESS_SENTENCES: Partial<Record<RouteAccess, string>> = {

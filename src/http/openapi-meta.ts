@@ -20,6 +20,10 @@ export const OPENAPI_TAGS = [
     name: "widget",
     description: "The signup-form widget: publishable-key checks and their backend confirmation.",
   },
+  {
+    name: "connections",
+    description: "Google Sheets and HubSpot connections, their syncs, write-back and watches.",
+  },
   { name: "audit", description: "The tamper-evident audit log: who did what, verifiable and exportable." },
   { name: "data", description: "Personal data: erasure, retention settings and account export." },
 ];

@@ -14,6 +14,8 @@ export const PERMISSIONS = [
   "webhooks:write",
   "credits:read",
   "connections:write",
+  "audit:read",
+  "data:admin",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -25,7 +25,7 @@ export async function accountExportRoutes(app: App, deps: AppDeps): Promise<void
   app.post(
     "/v1/account/export",
     {
-      config,
+      config: { ...config, permission: "data:admin" },
       schema: {
         ...common,
         operationId: "exportAccount",
@@ -50,7 +50,7 @@ export async function accountExportRoutes(app: App, deps: AppDeps): Promise<void
   app.get(
     "/v1/account/export/:export_id",
     {
-      config,
+      config: { ...config, permission: "data:admin" },
       schema: {
         ...common,
         operationId: "getAccountExport",
@@ -73,6 +73,8 @@ export async function accountExportRoutes(app: App, deps: AppDeps): Promise<void
   app.get(
     "/v1/account/export/:export_id/download",
     {
+      // The token in the link is the credential, so the link works from a browser download.
+      config: { permission: "none" },
       schema: {
         tags: ["data"],
         security: NO_SECURITY,

@@ -30,7 +30,7 @@ export async function auditRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/audit-log",
     {
-      config,
+      config: { ...config, permission: "audit:read" },
       schema: {
         ...common,
         operationId: "listAuditLog",
@@ -56,7 +56,7 @@ export async function auditRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/audit-log/export",
     {
-      config,
+      config: { ...config, permission: "audit:read" },
       schema: {
         ...common,
         operationId: "exportAuditLog",
@@ -82,7 +82,7 @@ export async function auditRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/audit-log/verify",
     {
-      config,
+      config: { ...config, permission: "audit:read" },
       schema: {
         ...common,
         operationId: "verifyAuditLog",

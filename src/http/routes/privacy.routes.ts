@@ -17,7 +17,7 @@ export async function privacyRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/leads/:lead_id/erase",
     {
-      config,
+      config: { ...config, permission: "data:admin" },
       schema: {
         ...common,
         operationId: "eraseLead",
@@ -43,7 +43,7 @@ export async function privacyRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/settings/retention",
     {
-      config,
+      config: { ...config, permission: "data:admin" },
       schema: {
         ...common,
         operationId: "getRetention",
@@ -59,7 +59,7 @@ export async function privacyRoutes(app: App, deps: AppDeps): Promise<void> {
   app.put(
     "/v1/settings/retention",
     {
-      config,
+      config: { ...config, permission: "data:admin" },
       schema: {
         ...common,
         operationId: "setRetention",
