@@ -147,7 +147,8 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(): Promise<Browser> {
+/** `extraArgs`: more Chromium flags (the widget test maps test host names to loopback). */
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), "leadcheck-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -161,6 +162,7 @@ export async function launchBrowser(): Promise<Browser> {
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      ...extraArgs,
     ],
     viewport: { width: 1280, height: 800 },
     locale: "en-US",

@@ -16,7 +16,7 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/batches",
     {
-      config,
+      config: { ...config, permission: "batches:write" },
       schema: {
         ...common,
         operationId: "listBatches",
@@ -43,7 +43,7 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/batches/:batchId",
     {
-      config,
+      config: { ...config, permission: "batches:write" },
       schema: {
         ...common,
         operationId: "getBatch",
@@ -60,7 +60,7 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/batches/:batchId/results",
     {
-      config,
+      config: { ...config, permission: "batches:write" },
       schema: {
         ...common,
         operationId: "listBatchResults",
@@ -114,7 +114,7 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/batch",
     {
-      config,
+      config: { ...config, permission: "batches:write" },
       schema: {
         ...common,
         operationId: "createDomainBatch",
@@ -136,7 +136,7 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/batches/import/domains",
     {
-      config,
+      config: { ...config, permission: "batches:write" },
       schema: {
         ...common,
         operationId: "importDomainList",

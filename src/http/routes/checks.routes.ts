@@ -109,7 +109,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/check-website",
     {
-      config,
+      config: { ...config, permission: "checks:write" },
       schema: {
         ...common,
         operationId: "checkWebsite",
@@ -135,7 +135,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/check",
     {
-      config,
+      config: { ...config, permission: "checks:write" },
       schema: {
         ...common,
         operationId: "checkDomain",
@@ -156,7 +156,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/check-email",
     {
-      config,
+      config: { ...config, permission: "checks:write" },
       schema: {
         ...common,
         operationId: "checkEmail",
@@ -241,7 +241,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/validation-jobs/:jobId",
     {
-      config,
+      config: { ...config, permission: "checks:write" },
       schema: {
         ...common,
         operationId: "getValidationJob",

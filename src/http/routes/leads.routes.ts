@@ -66,7 +66,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/leads",
     {
-      config,
+      config: { ...config, permission: "leads:write" },
       schema: {
         ...common,
         operationId: "createLead",
@@ -86,7 +86,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/leads",
     {
-      config,
+      config: { ...config, permission: "leads:read" },
       schema: {
         ...common,
         operationId: "listLeads",
@@ -112,7 +112,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/leads/stats",
     {
-      config,
+      config: { ...config, permission: "leads:read" },
       schema: {
         ...common,
         operationId: "getLeadStats",
@@ -146,7 +146,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/leads/:leadId",
     {
-      config,
+      config: { ...config, permission: "leads:read" },
       schema: {
         ...common,
         operationId: "getLead",
@@ -163,7 +163,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.put(
     "/v1/leads/:leadId",
     {
-      config,
+      config: { ...config, permission: "leads:write" },
       schema: {
         ...common,
         operationId: "updateLead",
@@ -181,7 +181,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.delete(
     "/v1/leads/:leadId",
     {
-      config,
+      config: { ...config, permission: "leads:write" },
       schema: {
         ...common,
         operationId: "archiveLead",
@@ -203,7 +203,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/leads/bulk",
     {
-      config,
+      config: { ...config, permission: "leads:write" },
       schema: {
         ...common,
         operationId: "createLeadsInBulk",
@@ -240,7 +240,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/leads/import/emails",
     {
-      config,
+      config: { ...config, permission: "leads:write" },
       schema: {
         ...common,
         operationId: "importEmailList",
@@ -277,7 +277,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/leads/archive",
     {
-      config,
+      config: { ...config, permission: "leads:write" },
       schema: {
         ...common,
         operationId: "archiveLeads",
@@ -293,7 +293,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/leads/tags",
     {
-      config,
+      config: { ...config, permission: "leads:write" },
       schema: {
         ...common,
         operationId: "tagLeads",
@@ -313,7 +313,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/leads/export",
     {
-      config,
+      config: { ...config, permission: "leads:read" },
       schema: {
         ...common,
         operationId: "exportLeadSelection",
@@ -342,7 +342,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/leads/validate",
     {
-      config,
+      config: { ...config, permission: "batches:write" },
       schema: {
         ...common,
         operationId: "validateLeads",
