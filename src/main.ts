@@ -21,6 +21,7 @@ import { CreditsService } from "./credits/credits.service.js";
 import { EventBus } from "./events/events.js";
 import { EventsRepo } from "./events/events.repo.js";
 import { type App, buildApp } from "./http/app.js";
+import { createIntegrations, type IntegrationsServices } from "./integrations/create-integrations.js";
 import { createDomainIntel } from "./intel/create-domain-intel.js";
 import type { DomainIntelEngine } from "./intel/domain-intel.js";
 import type { JobDefinition } from "./jobs/catalog.js";
@@ -345,6 +346,7 @@ export async function createServices(
       ...batchJobDefinitions(batchRunner, leadValidation, queue),
       ...emailChecks.jobDefinitions(),
       ...webhookJobs,
+      ...integrations.jobs,
       sweeper.jobDefinition(),
     ]),
   );
@@ -412,6 +414,8 @@ async function paymentGateway(config: Readonly<Config>): Promise<PaymentGateway 
 
 /** Starts the queue (pg-boss creates its schema here) and defines every queue of the catalog. */
 export async function startQueue(services: Services): Promise<void> {
+  // Serve and worker start here: stored connections with no key to open them stop both.
+  await services.integrations.connections.assertCanOpenStoredCredentials();
   await services.queue.start();
   for (const job of services.jobCatalog) {
     await services.queue.define(job.name, job.policy, { deadLetter: job.onExhausted !== undefined });
@@ -446,6 +450,14 @@ function logRepeatedErrorOnce(logger: pino.Logger, message: string, windowMs: nu
 export function createLogger(config: Readonly<Config>): pino.Logger {
   return pino({
     level: config.logLevel,
-    redact: ["req.headers.authorization", 'req.headers["x-api-key"]', "*.secret", "*.api_key"],
+    redact: [
+      "req.headers.authorization",
+      'req.headers["x-api-key"]',
+      "*.secret",
+      "*.api_key",
+      "*.accessToken",
+      "*.private_key",
+      "*.serviceAccount",
+    ],
   });
 }

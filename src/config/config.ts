@@ -265,6 +265,19 @@ function httpUrl(env: Env, name: string): string | undefined {
   return url.origin;
 }
 
+/** An http(s) URL kept whole (path included): API roots and token endpoints. */
+function fullHttpUrl(env: Env, name: string): string | undefined {
+  const origin = httpUrl(env, name);
+  return origin === undefined ? undefined : new URL(str(env, name)!).toString();
+}
+
+function secretKey(env: Env): string | undefined {
+  const raw = str(env, "LEADCHECK_SECRET_KEY");
+  if (raw !== undefined && raw.length < 32)
+    throw new ConfigError("LEADCHECK_SECRET_KEY must be at least 32 characters");
+  return raw;
+}
+
 function currencyCode(env: Env): string {
   const raw = (str(env, "PAYMENT_CURRENCY") ?? "usd").toLowerCase();
   if (!/^[a-z]{3}$/.test(raw))

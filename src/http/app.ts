@@ -20,6 +20,7 @@ import { guardRequest } from "./request-guard.js";
 import { adminRoutes } from "./routes/admin.routes.js";
 import { batchesRoutes } from "./routes/batches.routes.js";
 import { checksRoutes } from "./routes/checks.routes.js";
+import { connectionsRoutes } from "./routes/connections.routes.js";
 import { creditsRoutes } from "./routes/credits.routes.js";
 import { keysRoutes } from "./routes/keys.routes.js";
 import { leadFilesRoutes } from "./routes/lead-files.routes.js";

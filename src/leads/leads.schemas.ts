@@ -7,7 +7,7 @@ import { MULTILINE } from "../lib/safe-text.js";
 import { Nullable, PageLimit, PageOffset, Timestamp } from "../lib/schema.js";
 
 export const PRIORITIES = ["low", "normal", "high", "urgent"] as const;
-export const SOURCES = ["manual", "api", "csv", "google_sheets"] as const;
+export const SOURCES = ["manual", "api", "csv", "google_sheets", "hubspot"] as const;
 export const VALIDATION_STATUSES = ["new", "processing", "valid", "invalid", "risky"] as const;
 export const RECOMMENDATIONS = ["high_priority", "validate", "research", "skip"] as const;
 
@@ -198,6 +198,11 @@ export const Lead = Type.Object({
   domainFacts: Nullable(LeadDomainFacts),
   validatedAt: Nullable(Timestamp),
   source: Type.String(),
+  externalSource: Nullable(
+    Type.String({ description: "google_sheets or hubspot when the lead came from a sync" }),
+  ),
+  externalId: Nullable(Type.String({ description: "<spreadsheetId>!<sheet> or the HubSpot contact id" })),
+  syncedAt: Nullable(Timestamp),
   customFields: Type.Record(Type.String(), Type.Unknown()),
   metadata: Type.Record(Type.String(), Type.Unknown()),
   created: Timestamp,
