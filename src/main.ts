@@ -84,6 +84,7 @@ export interface Services {
   websiteChecks: WebsiteChecksService;
   webhooks: WebhooksService;
   widget: WidgetService;
+  integrations: IntegrationsServices;
   sweeper: StalledWorkSweeper;
   queue: JobQueue;
   /** Every background job kind with its policy and handler (see src/jobs/catalog.ts). */
@@ -316,6 +317,7 @@ export async function createServices(
   adHocCallback = async (url, payload) => {
     await webhooks.sendAdHocCallback(url, payload);
   };
+  const integrations = createIntegrations({ config, database, clock, dns, queue, events, leads, batches });
   const { widget } = createWidget({
     config: config.widget,
     priceMilli: config.prices.emailCheck,
@@ -379,6 +381,7 @@ export async function createServices(
     websiteChecks,
     webhooks,
     widget,
+    integrations: integrations.services,
     sweeper,
     queue,
     jobCatalog,

@@ -395,7 +395,7 @@ export interface paths {
     put?: never;
     /**
      * Export a selection of leads as CSV (the columns of GET /v1/leads/export)
-     * @description The same CSV as GET /v1/leads/export, for the given lead ids only.
+     * @description The same CSV as GET /v1/leads/export, for the given lead ids only. API keys need the permission `leads:read`.
      */
     post: operations["exportLeadSelection"];
     delete?: never;
@@ -834,6 +834,77 @@ export interface paths {
      * @description Takes the token /widget.js put in the form and the address submitted with it. Answers the verdict the visitor saw, or a fresh one when that was unknown. Never charged. 422 says whether the token is forged, expired, for another address, or for a key not of this account. API keys need the permission `checks:write`.
      */
     post: operations["widgetConfirm"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/connections": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List connections (never their credentials) */
+    get: operations["listConnections"];
+    put?: never;
+    /** Connect a HubSpot account (private-app token) or a Google service account; verified first */
+    post: operations["createConnection"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/connections/{connectionId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a connection */
+    get: operations["getConnection"];
+    put?: never;
+    post?: never;
+    /** Delete a connection and its stored credentials */
+    delete: operations["deleteConnection"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/connections/{connectionId}/syncs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A connection's syncs, newest first (the last 100) */
+    get: operations["listSyncs"];
+    put?: never;
+    /** Sync a sheet or HubSpot contacts into leads, validate them and write the verdicts back */
+    post: operations["startSync"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/syncs/{syncId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A sync's state, counts and errors */
+    get: operations["getSync"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -3927,7 +3998,7 @@ export interface operations {
         status?: "new" | "processing" | "valid" | "invalid" | "risky";
         leadRecommendation?: "high_priority" | "validate" | "research" | "skip";
         campaign?: string;
-        source?: "manual" | "api" | "csv" | "google_sheets";
+        source?: "manual" | "api" | "csv" | "google_sheets" | "hubspot";
         /** @description Case-insensitive text found anywhere in the email, first name, last name or company (indexed from 3 characters) */
         search?: string;
         /** @description Leads carrying this tag */
@@ -3968,6 +4039,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4049,6 +4129,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4234,6 +4323,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6890,6 +6988,15 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -6990,6 +7097,15 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7079,6 +7195,15 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7145,6 +7270,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7251,6 +7385,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -7378,6 +7521,15 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -7473,6 +7625,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };

@@ -42,6 +42,8 @@ export interface AppDeps {
   usage: UsageService;
   webhooks: WebhooksService;
   widget: WidgetService;
+  /** Google Sheets and HubSpot connections and syncs; absent: their routes are not served. */
+  integrations?: IntegrationsServices | undefined;
   emailChecks: EmailChecksService;
   websiteChecks: WebsiteChecksService;
   normalizeWebsite: WebsiteNormalizer;

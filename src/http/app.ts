@@ -195,6 +195,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await sessionRoutes(scope as App, deps);
     await usageRoutes(scope as App, deps);
     await widgetRoutes(scope as App, deps);
+    await connectionsRoutes(scope as App, deps);
   });
   await dashboardRoutes(app);
 

@@ -14,6 +14,7 @@ import { type FakeInternet, startFakeInternet } from "../support/fake-internet.j
 import { TEST_ADMIN_TOKEN, TEST_JWT_SECRET, UNLIMITED_RATE_ENV } from "../support/harness.js";
 import { freePort, type Proc, runCli, startProcess, waitHealthy } from "../support/process.js";
 import { type RdapAnswer, startRdapServer } from "../support/rdap-server.js";
+import type { MxBehaviour } from "../support/smtp-server.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
 const DIST_INDEX = fileURLToPath(new URL("../../dashboard/dist/index.html", import.meta.url));
@@ -66,6 +67,7 @@ export interface Service {
 export interface FakeWorld {
   zone?: Zone;
   registry?: Record<string, RdapAnswer>;
+  mx?: Record<string, MxBehaviour>;
 }
 
 /** The real `leadcheck serve` on SQLite with its embedded worker, against the fake internet. */
@@ -79,7 +81,7 @@ export async function startService(
   const fake = await startFakeInternet({
     ...(world.registry ? { "rdap.test": { A: ["127.0.0.1"] } } : {}),
     ...world.zone,
-  });
+  }, world.mx ?? {});
   const rdap = world.registry
     ? await startRdapServer(world.registry, await fake.pki.issue(["rdap.test"]))
     : null;
