@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { LeadcheckError } from "../../sdk/src/errors.js";
 import { type Api, ApiContext, makeGuard, useApi } from "./api.js";
 import { BatchPage } from "./pages/batch.js";
+import { ConnectionsPage } from "./pages/connections.js";
 import { CreditsPage } from "./pages/credits.js";
 import { ImportPage } from "./pages/import.js";
 import { KeysPage } from "./pages/keys.js";
@@ -30,6 +31,7 @@ const NAV = [
   { to: "/keys", label: "API keys" },
   { to: "/credits", label: "Credits" },
   { to: "/webhooks", label: "Webhooks" },
+  { to: "/connections", label: "Connections" },
 ];
 
 type Exchange = ReturnType<typeof exchangeSigninToken>;
@@ -167,6 +169,7 @@ function Page({ path }: { path: string }) {
   if (path === "/keys") return <KeysPage />;
   if (path === "/credits") return <CreditsPage />;
   if (path === "/webhooks") return <WebhooksPage />;
+  if (path === "/connections") return <ConnectionsPage />;
   const webhook = match("/webhooks/:id", path);
   if (webhook) return <WebhooksPage selected={webhook.id!} />;
   return (
