@@ -78,10 +78,13 @@ export async function startService(
   if (!existsSync(DIST_INDEX)) {
     throw new Error("dashboard/dist is missing: run `npm run build:dashboard` (npm install runs it)");
   }
-  const fake = await startFakeInternet({
-    ...(world.registry ? { "rdap.test": { A: ["127.0.0.1"] } } : {}),
-    ...world.zone,
-  }, world.mx ?? {});
+  const fake = await startFakeInternet(
+    {
+      ...(world.registry ? { "rdap.test": { A: ["127.0.0.1"] } } : {}),
+      ...world.zone,
+    },
+    world.mx ?? {},
+  );
   const rdap = world.registry
     ? await startRdapServer(world.registry, await fake.pki.issue(["rdap.test"]))
     : null;
