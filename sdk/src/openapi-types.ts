@@ -389,7 +389,7 @@ export interface paths {
     };
     /**
      * Export the account's leads as CSV (streamed), with the list's filters and search
-     * @description Takes the filters and search of `GET /v1/leads` (not its paging). Columns: the lead's fields, its verdict (`emailStatus`), reason (`emailReason`, and `emailReasonLabel` in words), `didYouMean`, ratings and `validatedAt`, then one column per custom field (named `customFields.<name>` where the name alone would read as a lead column). Text cells starting with `=` `+` `-` `@`, tab or CR get a leading `'` so spreadsheets show them as text; NUL characters are dropped.
+     * @description Takes the filters and search of `GET /v1/leads` (not its paging). Columns: the lead's fields, its verdict (`emailStatus`), reason (`emailReason`, and `emailReasonLabel` in words), `didYouMean`, ratings and `validatedAt`, then one column per custom field (named `customFields.<name>` where the name alone would read as a lead column). Text cells starting with `=` `+` `-` `@`, tab or CR get a leading `'` so spreadsheets show them as text; NUL characters are dropped. API keys need the permission `leads:read`. API keys need the permission `leads:read`.
      */
     get: operations["exportLeads"];
     put?: never;
@@ -439,7 +439,7 @@ export interface paths {
      *
      *     Unknown columns become customFields; source is csv. A file exported by `GET /v1/leads/export` re-imports to the same leads: its computed columns are skipped, `customFields.<name>` columns are custom fields, and a leading `'` before `=` `+` `-` `@` (added on export so spreadsheets show text) is removed.
      *
-     *     Any bad row refuses the whole file (422 listing rows by line number, `line N: ...`). `?validate=false` imports without validation and without charge.
+     *     Any bad row refuses the whole file (422 listing rows by line number, `line N: ...`). `?validate=false` imports without validation and without charge. API keys need the permission `leads:write`.
      */
     post: operations["importLeads"];
     delete?: never;
@@ -800,6 +800,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/status": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Network status: whether DNS and SMTP egress work, and since when
+     * @description Checked at start-up and every NETWORK_CHECK_INTERVAL_MS (60 s by default). While `dns` is down, checks are answered 503 SERVICE_UNAVAILABLE before any charge (REFUSE_WHEN_NETWORK_DOWN) and queued work says `resolver_unavailable`; while `smtp` is down, email results say `egress_blocked`. Any API key, whatever its permissions. Any API key, whatever its permissions.
+     */
+    get: operations["getStatus"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/widget/check-email": {
     parameters: {
       query?: never;
@@ -968,7 +988,7 @@ export interface operations {
             };
             details?: {
               smtp?: {
-                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at its last check (start-up, then every NETWORK_CHECK_INTERVAL_MS). blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
                 egress: "unchecked" | "ok" | "blocked";
                 egressMessage?: string;
                 egressAddress?: string;
@@ -976,6 +996,27 @@ export interface operations {
                 /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
                 heloWarnings: string[];
                 checkedAt?: string;
+              };
+              /** @description DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work). */
+              network?: {
+                dns: {
+                  /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                smtp: {
+                  /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                /** @description End of the last round of checks; null before the first. */
+                checkedAt: string | null;
               };
             };
           };
@@ -1060,7 +1101,7 @@ export interface operations {
             };
             details?: {
               smtp?: {
-                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at its last check (start-up, then every NETWORK_CHECK_INTERVAL_MS). blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
                 egress: "unchecked" | "ok" | "blocked";
                 egressMessage?: string;
                 egressAddress?: string;
@@ -1068,6 +1109,27 @@ export interface operations {
                 /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
                 heloWarnings: string[];
                 checkedAt?: string;
+              };
+              /** @description DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work). */
+              network?: {
+                dns: {
+                  /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                smtp: {
+                  /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                /** @description End of the last round of checks; null before the first. */
+                checkedAt: string | null;
               };
             };
           };
@@ -1152,7 +1214,7 @@ export interface operations {
             };
             details?: {
               smtp?: {
-                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at its last check (start-up, then every NETWORK_CHECK_INTERVAL_MS). blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
                 egress: "unchecked" | "ok" | "blocked";
                 egressMessage?: string;
                 egressAddress?: string;
@@ -1160,6 +1222,27 @@ export interface operations {
                 /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
                 heloWarnings: string[];
                 checkedAt?: string;
+              };
+              /** @description DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work). */
+              network?: {
+                dns: {
+                  /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                smtp: {
+                  /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                /** @description End of the last round of checks; null before the first. */
+                checkedAt: string | null;
               };
             };
           };
@@ -1233,7 +1316,7 @@ export interface operations {
             };
             details?: {
               smtp?: {
-                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at its last check (start-up, then every NETWORK_CHECK_INTERVAL_MS). blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
                 egress: "unchecked" | "ok" | "blocked";
                 egressMessage?: string;
                 egressAddress?: string;
@@ -1241,6 +1324,27 @@ export interface operations {
                 /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
                 heloWarnings: string[];
                 checkedAt?: string;
+              };
+              /** @description DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work). */
+              network?: {
+                dns: {
+                  /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                smtp: {
+                  /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                /** @description End of the last round of checks; null before the first. */
+                checkedAt: string | null;
               };
             };
           };
@@ -2327,6 +2431,7 @@ export interface operations {
                *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
                *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
                *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+               *     - `resolver_unavailable` (Our DNS resolver is unreliable; retried): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
                *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
                *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
                *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
@@ -2359,6 +2464,7 @@ export interface operations {
                     | "smtp_protocol_error"
                     | "smtp_unknown_reply"
                     | "egress_blocked"
+                    | "resolver_unavailable"
                     | "probe_queue_full"
                     | "proxy_error"
                     | "internal_error"
@@ -2639,6 +2745,7 @@ export interface operations {
              *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
              *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
              *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+             *     - `resolver_unavailable` (Our DNS resolver is unreliable; retried): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
              *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
              *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
              *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
@@ -2671,6 +2778,7 @@ export interface operations {
                   | "smtp_protocol_error"
                   | "smtp_unknown_reply"
                   | "egress_blocked"
+                  | "resolver_unavailable"
                   | "probe_queue_full"
                   | "proxy_error"
                   | "internal_error"
@@ -3010,6 +3118,7 @@ export interface operations {
              *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
              *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
              *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+             *     - `resolver_unavailable` (Our DNS resolver is unreliable; retried): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
              *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
              *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
              *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
@@ -3042,6 +3151,7 @@ export interface operations {
                   | "smtp_protocol_error"
                   | "smtp_unknown_reply"
                   | "egress_blocked"
+                  | "resolver_unavailable"
                   | "probe_queue_full"
                   | "proxy_error"
                   | "internal_error"
@@ -3315,6 +3425,7 @@ export interface operations {
              *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
              *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
              *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+             *     - `resolver_unavailable` (Our DNS resolver is unreliable; retried): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
              *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
              *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
              *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
@@ -3347,6 +3458,7 @@ export interface operations {
                   | "smtp_protocol_error"
                   | "smtp_unknown_reply"
                   | "egress_blocked"
+                  | "resolver_unavailable"
                   | "probe_queue_full"
                   | "proxy_error"
                   | "internal_error"
@@ -5031,6 +5143,15 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description The one error body (decisions §7) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   checkDomain: {
@@ -5143,6 +5264,15 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description The one error body (decisions §7) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   checkEmail: {
@@ -5205,6 +5335,7 @@ export interface operations {
              *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
              *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
              *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+             *     - `resolver_unavailable` (Our DNS resolver is unreliable; retried): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
              *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
              *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
              *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
@@ -5236,6 +5367,7 @@ export interface operations {
               | "smtp_protocol_error"
               | "smtp_unknown_reply"
               | "egress_blocked"
+              | "resolver_unavailable"
               | "probe_queue_full"
               | "proxy_error"
               | "internal_error";
@@ -5323,6 +5455,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6657,6 +6798,110 @@ export interface operations {
               /** @description Lead validations and batch items counted toward the daily validation limit */
               validations: number;
             };
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            network: {
+              dns: {
+                /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                state: "ok" | "down" | "unknown";
+                /** @description When the path entered this state; null before the first check. */
+                since: string | null;
+                /** @description Why the path is down or unknown; null when ok. */
+                reason: string | null;
+              };
+              smtp: {
+                /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                state: "ok" | "down" | "unknown";
+                /** @description When the path entered this state; null before the first check. */
+                since: string | null;
+                /** @description Why the path is down or unknown; null when ok. */
+                reason: string | null;
+              };
+            };
+            /** @description End of the last round of checks; null before the first. */
+            checkedAt: string | null;
           };
         };
       };

@@ -28,6 +28,7 @@ import { leadsRoutes } from "./routes/leads.routes.js";
 import { paymentsRoutes } from "./routes/payments.routes.js";
 import { probeRoutes } from "./routes/probes.routes.js";
 import { sessionRoutes } from "./routes/session.routes.js";
+import { statusRoutes } from "./routes/status.routes.js";
 import { usageRoutes } from "./routes/usage.routes.js";
 import { webhooksRoutes } from "./routes/webhooks.routes.js";
 import { widgetRoutes } from "./routes/widget.routes.js";
@@ -194,6 +195,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await webhooksRoutes(scope as App, deps);
     await sessionRoutes(scope as App, deps);
     await usageRoutes(scope as App, deps);
+    await statusRoutes(scope as App, deps);
     await widgetRoutes(scope as App, deps);
     await connectionsRoutes(scope as App, deps);
   });

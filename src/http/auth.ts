@@ -17,11 +17,12 @@ export type AuthMode = "none" | "data" | "identity" | "admin" | "publishable";
 
 /**
  * What a route asks of a key: one of the documented permissions (data routes), or how the route
- * is reached without one: `none` (probes, sign-in, the Stripe webhook), `identity` (key
+ * is reached without one: `authenticated` (any secret key, whatever its permissions: the
+ * service's own status), `none` (probes, sign-in, the Stripe webhook), `identity` (key
  * management), `admin`, `publishable` (the widget). Every route declares it; a test fails when
  * one does not (test/http/route-permissions.test.ts).
  */
-export type RouteAccess = Permission | "none" | "identity" | "admin" | "publishable";
+export type RouteAccess = Permission | "authenticated" | "none" | "identity" | "admin" | "publishable";
 
 export interface Principal {
   accountId: string;
@@ -202,6 +203,7 @@ export function authorizeKey(request: FastifyRequest, now: Date): void {
       "A publishable key works only on the widget endpoint (POST /v1/widget/check-email)",
       { required: access ?? "unknown", keyType: "publishable" },
     );
+  if (access === "authenticated") return;
   if (access === undefined || access === "none" || access === "identity" || access === "admin")
     throw new AppError("INSUFFICIENT_PERMISSIONS", "This endpoint declares no permission a key can hold", {
       required: access ?? "undeclared",
@@ -257,6 +259,7 @@ export function declareAccess(
 }
 
 const ACCESS_SENTENCES: Partial<Record<RouteAccess, string>> = {
+  authenticated: "Any API key, whatever its permissions.",
   none: "No authentication.",
   identity: "Identity JWT only; API keys are refused.",
   admin: "ADMIN_TOKEN only.",

@@ -67,6 +67,7 @@ export interface Service {
 export interface FakeWorld {
   zone?: Zone;
   registry?: Record<string, RdapAnswer>;
+  /** More mail hosts of the fake internet (see startFakeInternet). */
   mx?: Record<string, MxBehaviour>;
 }
 

@@ -78,6 +78,7 @@ for (const kind of dialects())
     let h: Harness;
     const routes: Route[] = [];
     let apiKey = "";
+    let publishableKey = "";
     let jwt = "";
     let doc: Record<string, unknown>;
 
@@ -89,6 +90,14 @@ for (const kind of dialects())
       });
       apiKey = await h.apiKey("acct_routes");
       jwt = await h.token("acct_routes");
+      publishableKey = (
+        await h.app.inject({
+          method: "POST",
+          url: "/v1/auth/keys",
+          headers: { authorization: `Bearer ${jwt}` },
+          payload: { name: "widget", type: "publishable", allowedOrigins: ["https://shop.example.com"] },
+        })
+      ).json().api_key;
       doc = (await h.app.inject({ method: "GET", url: "/openapi.json" })).json();
       const paths = doc.paths as Record<
         string,
@@ -119,6 +128,8 @@ for (const kind of dialects())
 
     const authed = (r: Route): Record<string, string> => {
       if (r.url.startsWith("/v1/admin/")) return { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+      if (r.security?.some((s) => "publishableKey" in s))
+        return { "x-api-key": publishableKey, origin: "https://shop.example.com" };
       if (r.security?.some((s) => "apiKey" in s)) return { "x-api-key": apiKey };
       return { authorization: `Bearer ${jwt}` };
     };

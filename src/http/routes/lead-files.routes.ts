@@ -26,7 +26,7 @@ export async function leadFilesRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/leads/import",
     {
-      config,
+      config: { ...config, permission: "leads:write" },
       schema: {
         ...common,
         operationId: "importLeads",
@@ -67,7 +67,7 @@ export async function leadFilesRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/leads/export",
     {
-      config,
+      config: { ...config, permission: "leads:read" },
       schema: {
         ...common,
         operationId: "exportLeads",
