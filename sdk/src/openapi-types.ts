@@ -931,6 +931,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/connections/{connectionId}/watches/{watchId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Stop a watch: no further passes start (one already running finishes) */
+    delete: operations["stopWatch"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -7209,6 +7226,18 @@ export interface operations {
               createdAt: string;
               lastSyncAt: string | null;
               clientEmail: string | null;
+              watches?: {
+                watchId: string;
+                everyMinutes: number;
+                spreadsheetId: string | null;
+                sheet: string | null;
+                listId: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                createdAt: string;
+              }[];
             }[];
             total: number;
           };
@@ -7320,6 +7349,18 @@ export interface operations {
             createdAt: string;
             lastSyncAt: string | null;
             clientEmail: string | null;
+            watches?: {
+              watchId: string;
+              everyMinutes: number;
+              spreadsheetId: string | null;
+              sheet: string | null;
+              listId: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              createdAt: string;
+            }[];
           };
         };
       };
@@ -7418,6 +7459,18 @@ export interface operations {
             createdAt: string;
             lastSyncAt: string | null;
             clientEmail: string | null;
+            watches?: {
+              watchId: string;
+              everyMinutes: number;
+              spreadsheetId: string | null;
+              sheet: string | null;
+              listId: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              createdAt: string;
+            }[];
           };
         };
       };
@@ -7593,6 +7646,7 @@ export interface operations {
               status: "running" | "completed" | "failed";
               /** @description import | validate | wait | write | done */
               phase: string;
+              watchId: string | null;
               counts: {
                 read: number;
                 created: number;
@@ -7703,6 +7757,10 @@ export interface operations {
           validate?: boolean;
           /** @default true */
           writeBack?: boolean;
+          /** @description Pass over the same source again at this interval */
+          watch?: {
+            everyMinutes: number;
+          };
           /** @description Lead field -> header text (email, website, firstName, lastName, company, title, phone) */
           mapping?: {
             [key: string]: string;
@@ -7723,6 +7781,7 @@ export interface operations {
             status: "running" | "completed" | "failed";
             /** @description import | validate | wait | write | done */
             phase: string;
+            watchId: string | null;
             counts: {
               read: number;
               created: number;
@@ -7835,6 +7894,7 @@ export interface operations {
             status: "running" | "completed" | "failed";
             /** @description import | validate | wait | write | done */
             phase: string;
+            watchId: string | null;
             counts: {
               read: number;
               created: number;
@@ -7879,6 +7939,81 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  stopWatch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        connectionId: string;
+        watchId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
         headers: {
           [name: string]: unknown;
         };

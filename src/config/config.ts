@@ -192,6 +192,8 @@ export interface Config {
     requestTimeoutMs: number;
     /** How often a sync waiting for its validation batch looks again. */
     syncPollMs: number;
+    /** The length of a watch's "minute" (tests shorten it). */
+    watchMinuteMs: number;
   };
   shutdownTimeoutMs: number;
   /** After SIGTERM, readiness answers 503 this long before the listener closes (load balancers
@@ -460,6 +462,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       retryMaxDelayMs: int(env, "INTEGRATION_RETRY_MAX_DELAY_MS", 60_000, 1),
       requestTimeoutMs: int(env, "INTEGRATION_REQUEST_TIMEOUT_MS", 30_000, 1),
       syncPollMs: int(env, "SYNC_POLL_INTERVAL_MS", 2000, 10),
+      watchMinuteMs: int(env, "WATCH_MINUTE_MS", 60_000, 1),
     },
     shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 25_000, 0),
     shutdownDrainMs: int(env, "SHUTDOWN_DRAIN_MS", 0, 0),

@@ -89,9 +89,11 @@ export function createIntegrations(deps: IntegrationsModuleDeps): {
     batches: deps.batches,
     connections,
     gateways,
+    queue: deps.queue,
+    watchMinuteMs: settings.watchMinuteMs,
   });
   return {
     services: { connections, syncs },
-    jobs: integrationJobDefinitions(runner, deps.queue, settings.syncPollMs),
+    jobs: integrationJobDefinitions(runner, syncs, deps.queue, settings.syncPollMs),
   };
 }

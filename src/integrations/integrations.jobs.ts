@@ -4,17 +4,26 @@
 // when they are spent the sync ends failed with the reason.
 import { defineJob, type JobDefinition } from "../jobs/catalog.js";
 import type { JobQueue } from "../jobs/job-queue.js";
-import { SYNC_JOB, SyncJobData } from "./integrations.schemas.js";
+import { SYNC_JOB, SyncJobData, WATCH_JOB, WatchJobData } from "./integrations.schemas.js";
 import type { SyncRunner } from "./sync-runner.js";
+import type { SyncsService } from "./syncs.service.js";
 
 const SYNC_POLICY = { retryLimit: 8, retryDelayMs: 2000, retryBackoff: true, expireInMs: 15 * 60_000 };
 
 export function integrationJobDefinitions(
   runner: SyncRunner,
+  syncs: SyncsService,
   queue: JobQueue,
   pollMs: number,
 ): JobDefinition[] {
   return [
+    defineJob<WatchJobData>({
+      name: WATCH_JOB,
+      schema: WatchJobData,
+      policy: { retryLimit: 5, retryDelayMs: 5000, retryBackoff: true, expireInMs: 60_000 },
+      concurrency: 2,
+      handler: (job) => syncs.startWatchPass(job.data.watchId, job.data.after),
+    }),
     defineJob<SyncJobData>({
       name: SYNC_JOB,
       schema: SyncJobData,

@@ -1,6 +1,12 @@
 // The only SQL of the integrations module: connections, syncs and their items.
 import type { Kysely, Transaction } from "kysely";
-import type { ConnectionsTable, Schema, SyncItemsTable, SyncsTable } from "../storage/schema.js";
+import type {
+  ConnectionsTable,
+  Schema,
+  SyncItemsTable,
+  SyncsTable,
+  SyncWatchesTable,
+} from "../storage/schema.js";
 
 type Executor = Kysely<Schema> | Transaction<Schema>;
 
@@ -89,5 +95,52 @@ export class IntegrationsRepo {
       .where("sync_id", "=", syncId)
       .where("item_key", "in", keys)
       .execute();
+  }
+
+  insertWatch(ex: Executor, row: SyncWatchesTable) {
+    return ex.insertInto("sync_watches").values(row).execute();
+  }
+
+  findWatch(ex: Executor, id: string) {
+    return ex.selectFrom("sync_watches").selectAll().where("id", "=", id).executeTakeFirst();
+  }
+
+  liveWatches(ex: Executor, accountId: string, connectionId: string) {
+    return ex
+      .selectFrom("sync_watches")
+      .selectAll()
+      .where("account_id", "=", accountId)
+      .where("connection_id", "=", connectionId)
+      .where("stopped_at", "is", null)
+      .orderBy("id")
+      .execute();
+  }
+
+  async stopWatch(
+    ex: Executor,
+    accountId: string,
+    connectionId: string,
+    id: string,
+    at: string,
+  ): Promise<boolean> {
+    const result = await ex
+      .updateTable("sync_watches")
+      .set({ stopped_at: at })
+      .where("id", "=", id)
+      .where("account_id", "=", accountId)
+      .where("connection_id", "=", connectionId)
+      .where("stopped_at", "is", null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** A pass of this watch already scheduled after `syncId` (the hand-over ran twice). */
+  findPassAfter(ex: Executor, watchId: string, createdAfter: string) {
+    return ex
+      .selectFrom("syncs")
+      .select("id")
+      .where("watch_id", "=", watchId)
+      .where("created_at", ">", createdAfter)
+      .executeTakeFirst();
   }
 }

@@ -35,6 +35,18 @@ export const Connection = Type.Object({
   clientEmail: Nullable(
     Type.String({ description: "Google: the service account's email; share the sheet with it" }),
   ),
+  watches: Type.Optional(
+    Type.Array(
+      Type.Object({
+        watchId: Type.String(),
+        everyMinutes: Type.Integer(),
+        spreadsheetId: Nullable(Type.String()),
+        sheet: Nullable(Type.String()),
+        listId: Nullable(Type.String()),
+        createdAt: Timestamp,
+      }),
+    ),
+  ),
 });
 export type ConnectionView = Static<typeof Connection>;
 
@@ -50,6 +62,12 @@ export const SyncCreateBody = Type.Object(
     listId: Type.Optional(Type.String({ minLength: 1, maxLength: 50, pattern: "^[0-9A-Za-z_-]+$" })),
     validate: Type.Optional(Type.Boolean({ default: true })),
     writeBack: Type.Optional(Type.Boolean({ default: true })),
+    watch: Type.Optional(
+      Type.Object(
+        { everyMinutes: Type.Integer({ minimum: 5, maximum: 10_080 }) },
+        { additionalProperties: false, description: "Pass over the same source again at this interval" },
+      ),
+    ),
     mapping: Type.Optional(
       Type.Record(Type.String(), Type.String({ maxLength: 200 }), {
         description: "Lead field -> header text (email, website, firstName, lastName, company, title, phone)",
@@ -76,6 +94,7 @@ export const Sync = Type.Object({
   connectionId: Type.String(),
   status: Type.Union([Type.Literal("running"), Type.Literal("completed"), Type.Literal("failed")]),
   phase: Type.String({ description: "import | validate | wait | write | done" }),
+  watchId: Nullable(Type.String({ description: "The watch this pass belongs to" })),
   counts: SyncCounts,
   batchId: Nullable(Type.String()),
   errors: Type.Array(Type.Object({ item: Type.String(), message: Type.String() })),
@@ -88,3 +107,7 @@ export type SyncView = Static<typeof Sync>;
 export const SYNC_JOB = "integrations.sync";
 export const SyncJobData = Type.Object({ syncId: Type.String() });
 export type SyncJobData = Static<typeof SyncJobData>;
+export const WATCH_JOB = "integrations.watch";
+/** `after`: the pass that scheduled this one (a repeat hand-over is a no-op). */
+export const WatchJobData = Type.Object({ watchId: Type.String(), after: Type.String() });
+export type WatchJobData = Static<typeof WatchJobData>;

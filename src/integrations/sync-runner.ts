@@ -4,17 +4,19 @@
 // then done with sync.completed. Each phase's progress is stored, so a killed worker's pass
 // resumes where it stopped; a revoked credential sets the connection to needs_reauth and ends the
 // sync failed with the reason, as do a deleted sheet or list.
+import type { Transaction } from "kysely";
 import type { BatchesService } from "../batches/batches.service.js";
 import type { EventBus } from "../events/events.js";
+import type { JobQueue } from "../jobs/job-queue.js";
 import type { LeadsService } from "../leads/leads.service.js";
 import type { Clock } from "../lib/clock.js";
 import { LimitRefused } from "../lib/limits.js";
 import type { Database } from "../storage/db.js";
-import type { SyncsTable } from "../storage/schema.js";
+import type { Schema, SyncsTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
 import type { ConnectionsService, GatewayFactory, StoredCredentials } from "./connections.service.js";
 import type { IntegrationsRepo } from "./integrations.repo.js";
-import type { SyncCountsView } from "./integrations.schemas.js";
+import { type SyncCountsView, WATCH_JOB } from "./integrations.schemas.js";
 import { RemoteError } from "./remote-error.js";
 import { readHubSpotPage, readSheetPage, type SourcePage } from "./sync-sources.js";
 import { type SyncState, writeHubSpot, writeSheet } from "./sync-write-back.js";
@@ -29,6 +31,9 @@ export interface SyncRunnerDeps {
   batches: BatchesService;
   connections: ConnectionsService;
   gateways: GatewayFactory;
+  queue: JobQueue;
+  /** The length of a watch's minute (WATCH_MINUTE_MS). */
+  watchMinuteMs: number;
 }
 
 const MAX_ERRORS = 200;
@@ -85,7 +90,7 @@ export class SyncRunner {
       for (;;) {
         const page: SourcePage = sheets
           ? await readSheetPage(sheets, params.spreadsheetId!, params.sheet!, params.mapping, cursor)
-          : await readHubSpotPage(hubspot!, params.listId, cursor);
+          : await readHubSpotPage(hubspot!, params.listId, cursor, sync.since_ms ?? null);
         await this.importPage(state, page);
         cursor = page.next;
         await state.save({ cursor });
@@ -192,6 +197,7 @@ export class SyncRunner {
         updated_at: now.toISOString(),
       });
       await this.deps.repo.updateConnection(trx, sync.connection_id, { last_sync_at: now.toISOString() });
+      await this.scheduleNextPass(trx, sync);
       await this.deps.events.emit(
         trx,
         "sync.completed",
@@ -220,6 +226,7 @@ export class SyncRunner {
         completed_at: now.toISOString(),
         updated_at: now.toISOString(),
       });
+      await this.scheduleNextPass(trx, current);
       await this.deps.events.emit(
         trx,
         "sync.failed",
@@ -233,6 +240,23 @@ export class SyncRunner {
         now,
       );
     });
+  }
+
+  /** A watch's next pass, every N minutes after this one ends (failed passes too: a sheet
+   *  shared again later is picked up), until the watch is stopped. */
+  private async scheduleNextPass(trx: Transaction<Schema>, sync: SyncsTable): Promise<void> {
+    if (!sync.watch_id) return;
+    const watch = await this.deps.repo.findWatch(trx, sync.watch_id);
+    if (!watch || watch.stopped_at !== null) return;
+    await this.deps.queue.send(
+      WATCH_JOB,
+      { watchId: watch.id, after: sync.id },
+      {
+        trx,
+        startAfterMs: Number(watch.every_minutes) * this.deps.watchMinuteMs,
+        singletonKey: `${watch.id}:${sync.id}`,
+      },
+    );
   }
 
   /** The job's retries are spent (429 storms or 5xx that never ended, a worker that kept dying). */

@@ -72,10 +72,16 @@ export async function readHubSpotPage(
   gateway: HubSpotGateway,
   listId: string | undefined,
   cursor: string | null,
+  /** A watch's pass over all contacts: only those modified since (search on lastmodifieddate). */
+  sinceMs: number | null = null,
 ): Promise<SourcePage> {
   let contacts: HubSpotContact[];
   let next: string | undefined;
-  if (listId) {
+  if (!listId && sinceMs !== null) {
+    const page = await gateway.modifiedSince(sinceMs, cursor ?? undefined);
+    contacts = page.contacts;
+    next = page.next;
+  } else if (listId) {
     const members = await gateway.listMembers(listId, cursor ?? undefined);
     contacts = await gateway.readContacts(members.ids);
     next = members.next;

@@ -4,7 +4,7 @@ import type { JobQueue } from "../jobs/job-queue.js";
 import type { Clock } from "../lib/clock.js";
 import { newId } from "../lib/ids.js";
 import type { Database } from "../storage/db.js";
-import type { SyncsTable } from "../storage/schema.js";
+import type { SyncsTable, SyncWatchesTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
 import type { IntegrationsRepo } from "./integrations.repo.js";
 import {
@@ -75,27 +75,79 @@ export class SyncsService {
       ...(input.mapping ? { mapping: input.mapping } : {}),
     };
     const now = this.deps.clock.now();
-    const row: SyncsTable = {
-      id: newId("sync", now.getTime()),
-      connection_id: connectionId,
-      account_id: accountId,
-      status: "running",
-      phase: "import",
-      params: JSON.stringify(params),
-      cursor: null,
-      counts: JSON.stringify(ZERO_COUNTS),
-      errors: "[]",
-      batch_id: null,
-      failure_reason: null,
-      created_at: now.toISOString(),
-      updated_at: now.toISOString(),
-      completed_at: null,
-    };
+    const watch: SyncWatchesTable | undefined = input.watch
+      ? {
+          id: newId("wat", now.getTime()),
+          connection_id: connectionId,
+          account_id: accountId,
+          params: JSON.stringify(params),
+          every_minutes: input.watch.everyMinutes,
+          created_at: now.toISOString(),
+          stopped_at: null,
+        }
+      : undefined;
+    const row = newSyncRow(accountId, connectionId, params, now, watch?.id ?? null, null);
     await runInTransaction(db, async (trx) => {
+      if (watch) await this.deps.repo.insertWatch(trx, watch);
       await this.deps.repo.insertSync(trx, row);
       await this.deps.queue.send(SYNC_JOB, { syncId: row.id }, { trx });
     });
     return { kind: "started", sync: toSyncView(row) };
+  }
+
+  /** The next pass of a watch, after `previousSyncId`; none when the watch was stopped or its
+   *  connection deleted, or when this hand-over already ran. */
+  async startWatchPass(watchId: string, previousSyncId: string): Promise<void> {
+    const { db } = this.deps.database;
+    const watch = await this.deps.repo.findWatch(db, watchId);
+    if (!watch || watch.stopped_at !== null) return;
+    const connection = await this.deps.repo.findLiveConnection(db, watch.account_id, watch.connection_id);
+    const previous = await this.deps.repo.findSync(db, previousSyncId);
+    if (connection?.status !== "active" || !previous) return;
+    if (await this.deps.repo.findPassAfter(db, watchId, previous.created_at)) return;
+    const params = JSON.parse(watch.params) as SyncParams;
+    // HubSpot passes read what changed since the previous pass finished (its own write-back
+    // happened before that instant, so it does not trigger a re-read).
+    const sinceMs = previous.completed_at
+      ? Date.parse(previous.completed_at)
+      : Date.parse(previous.created_at);
+    const row = newSyncRow(
+      watch.account_id,
+      watch.connection_id,
+      params,
+      this.deps.clock.now(),
+      watchId,
+      sinceMs,
+    );
+    await runInTransaction(db, async (trx) => {
+      await this.deps.repo.insertSync(trx, row);
+      await this.deps.queue.send(SYNC_JOB, { syncId: row.id }, { trx });
+    });
+  }
+
+  async watches(accountId: string, connectionId: string) {
+    const rows = await this.deps.repo.liveWatches(this.deps.database.db, accountId, connectionId);
+    return rows.map((w) => {
+      const params = JSON.parse(w.params) as SyncParams;
+      return {
+        watchId: w.id,
+        everyMinutes: Number(w.every_minutes),
+        spreadsheetId: params.spreadsheetId ?? null,
+        sheet: params.sheet ?? null,
+        listId: params.listId ?? null,
+        createdAt: w.created_at,
+      };
+    });
+  }
+
+  stopWatch(accountId: string, connectionId: string, watchId: string): Promise<boolean> {
+    return this.deps.repo.stopWatch(
+      this.deps.database.db,
+      accountId,
+      connectionId,
+      watchId,
+      this.deps.clock.now().toISOString(),
+    );
   }
 
   async get(accountId: string, syncId: string): Promise<SyncView | null> {
@@ -111,12 +163,41 @@ export class SyncsService {
   }
 }
 
+function newSyncRow(
+  accountId: string,
+  connectionId: string,
+  params: SyncParams,
+  now: Date,
+  watchId: string | null,
+  sinceMs: number | null,
+): SyncsTable {
+  return {
+    id: newId("sync", now.getTime()),
+    connection_id: connectionId,
+    account_id: accountId,
+    status: "running",
+    phase: "import",
+    params: JSON.stringify(params),
+    cursor: null,
+    counts: JSON.stringify(ZERO_COUNTS),
+    errors: "[]",
+    batch_id: null,
+    failure_reason: null,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    completed_at: null,
+    watch_id: watchId,
+    since_ms: sinceMs,
+  };
+}
+
 export function toSyncView(row: SyncsTable): SyncView {
   return {
     syncId: row.id,
     connectionId: row.connection_id,
     status: row.status as SyncView["status"],
     phase: row.phase,
+    watchId: row.watch_id ?? null,
     counts: { ...ZERO_COUNTS, ...(JSON.parse(row.counts) as Partial<SyncCountsView>) },
     batchId: row.batch_id,
     errors: JSON.parse(row.errors) as SyncView["errors"],

@@ -14,7 +14,8 @@ export type IdPrefix =
   | "evt"
   | "item"
   | "con"
-  | "sync";
+  | "sync"
+  | "wat";
 
 /**
  * ulid's own source draws one byte from the system CSPRNG per character (16 calls per id); this

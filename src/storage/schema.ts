@@ -148,6 +148,18 @@ export interface Schema {
   connections: ConnectionsTable;
   syncs: SyncsTable;
   sync_items: SyncItemsTable;
+  sync_watches: SyncWatchesTable;
+}
+
+export interface SyncWatchesTable {
+  id: string;
+  connection_id: string;
+  account_id: string;
+  /** JSON: the sync request the passes repeat. */
+  params: string;
+  every_minutes: number;
+  created_at: string;
+  stopped_at: string | null;
 }
 
 /** A Google Sheets or HubSpot connection; `credentials` is ciphertext (integrations/credentials-cipher.ts). */
@@ -186,6 +198,10 @@ export interface SyncsTable {
   created_at: string;
   updated_at: string;
   completed_at: string | null;
+  /** The watch this pass belongs to (migration 0032). */
+  watch_id?: string | null;
+  /** HubSpot watch passes: contacts modified at or after this instant (epoch ms). */
+  since_ms?: number | null;
 }
 
 /** One row or contact of a sync and the lead it became. */

@@ -151,33 +151,29 @@ for (const kind of dialects()) {
       const balance = async () => (await w.h.call(key, "GET", "/v1/credits")).json().credits;
       const before = await balance();
       // As if the attempt died after starting the batch and before recording it: back to validate.
-      await sql`update syncs set status = 'running', phase = 'validate', batch_id = null, completed_at = null where id = ${first.syncId}`.execute(db);
+      await sql`update syncs set status = 'running', phase = 'validate', batch_id = null, completed_at = null where id = ${first.syncId}`.execute(
+        db,
+      );
       await w.h.services.queue.send("integrations.sync", { syncId: first.syncId });
       const again = await finishedSync(w.h, key, first.syncId);
       assert.equal(again.status, "completed", JSON.stringify(again));
       assert.equal(again.batchId, first.batchId, "the batch it had started is found again");
-      const batches = await sql<{ n: number }>`select count(*) as n from batches where source = ${`sync:${first.syncId}`}`.execute(db);
+      const batches = await sql<{
+        n: number;
+      }>`select count(*) as n from batches where source = ${`sync:${first.syncId}`}`.execute(db);
       assert.equal(Number(batches.rows[0]!.n), 1);
       assert.equal(await balance(), before, "nothing charged twice");
     });
 
     it("rides out a 429 storm from Google's per-user quota", { skip }, async () => {
       const sheet = sheetFor([["email"], ["carol@acme.test"]]);
-      w.google.quota.limit = 2;
-      w.google.quota.windowMs = 300;
-      w.google.quota.reset();
-      try {
-        const sync = await startSync({ spreadsheetId: sheet.spreadsheetId, sheet: "Leads", validate: false });
-        assert.equal(sync.status, "completed", JSON.stringify(sync));
-        assert.ok(
-          w.google.calls.some((c) => c.status === 429),
-          "the fake answered 429",
-        );
-      } finally {
-        w.google.quota.limit = 60;
-        w.google.quota.windowMs = 60_000;
-        w.google.quota.reset();
-      }
+      // A burst of quota refusals on the reads and the write, then service again.
+      w.google.failures.push({ status: 429, remaining: 4, match: /values/ });
+      const sync = await startSync({ spreadsheetId: sheet.spreadsheetId, sheet: "Leads", validate: false });
+      assert.equal(sync.status, "completed", JSON.stringify(sync));
+      assert.equal(sync.counts.written, 1);
+      const refused = w.google.calls.filter((c) => c.status === 429 && c.url.includes(sheet.spreadsheetId));
+      assert.equal(refused.length, 4, "the fake answered 429 four times");
     });
 
     it("ends failed with the reason for a deleted spreadsheet", { skip }, async () => {

@@ -326,11 +326,17 @@ export async function startFakeGoogle(
       record(scripted, user);
       send(
         res,
-        googleError(
-          scripted,
-          scripted >= 500 ? "UNAVAILABLE" : "UNKNOWN",
-          "The service is currently unavailable.",
-        ),
+        scripted === 429
+          ? googleError(
+              429,
+              "RESOURCE_EXHAUSTED",
+              "Quota exceeded for quota metric 'Write requests' and limit 'Write requests per minute per user' of service 'sheets.googleapis.com'.",
+            )
+          : googleError(
+              scripted,
+              scripted >= 500 ? "UNAVAILABLE" : "UNKNOWN",
+              "The service is currently unavailable.",
+            ),
       );
       return;
     }

@@ -12,6 +12,10 @@ import { DATA_SECURITY } from "../schemas.js";
 
 const ConnectionParams = Type.Object({ connectionId: Type.String({ minLength: 1, maxLength: 100 }) });
 const SyncParams = Type.Object({ syncId: Type.String({ minLength: 1, maxLength: 100 }) });
+const WatchParams = Type.Object({
+  connectionId: Type.String({ minLength: 1, maxLength: 100 }),
+  watchId: Type.String({ minLength: 1, maxLength: 100 }),
+});
 
 export async function connectionsRoutes(app: App, deps: AppDeps): Promise<void> {
   const integrations = deps.integrations;
@@ -78,9 +82,10 @@ export async function connectionsRoutes(app: App, deps: AppDeps): Promise<void> 
       },
     },
     async (request) => {
-      const found = await connections.get(principalOf(request).accountId, request.params.connectionId);
+      const accountId = principalOf(request).accountId;
+      const found = await connections.get(accountId, request.params.connectionId);
       if (!found) throw notFound("Connection");
-      return found;
+      return { ...found, watches: await syncs.watches(accountId, request.params.connectionId) };
     },
   );
 
@@ -176,6 +181,26 @@ export async function connectionsRoutes(app: App, deps: AppDeps): Promise<void> 
       const found = await syncs.get(principalOf(request).accountId, request.params.syncId);
       if (!found) throw notFound("Sync");
       return found;
+    },
+  );
+
+  app.delete(
+    "/v1/connections/:connectionId/watches/:watchId",
+    {
+      config,
+      schema: {
+        ...common,
+        operationId: "stopWatch",
+        summary: "Stop a watch: no further passes start (one already running finishes)",
+        params: WatchParams,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      const { connectionId, watchId } = request.params;
+      const stopped = await syncs.stopWatch(principalOf(request).accountId, connectionId, watchId);
+      if (!stopped) throw notFound("Watch");
+      return reply.status(204).send(null);
     },
   );
 }

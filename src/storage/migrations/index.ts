@@ -16,6 +16,7 @@ import * as m0013 from "./0013-rerate-leads.js";
 import * as m0014 from "./0014-checkout-sessions.js";
 import * as m0030 from "./0030-integrations.js";
 import * as m0031 from "./0031-lead-external-source.js";
+import * as m0032 from "./0032-sync-watches.js";
 import * as m0050 from "./0050-key-policies.js";
 
 export const migrations: Record<string, Migration> = {
@@ -35,5 +36,6 @@ export const migrations: Record<string, Migration> = {
   "0014-checkout-sessions": m0014,
   "0030-integrations": m0030,
   "0031-lead-external-source": m0031,
+  "0032-sync-watches": m0032,
   "0050-key-policies": m0050,
 };
