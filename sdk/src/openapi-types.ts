@@ -8022,6 +8022,15 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;

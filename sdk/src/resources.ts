@@ -288,6 +288,14 @@ export class ConnectionsApi {
     return this.http.json({ method: "GET", path: `${this.path(connectionId)}/syncs` }, call);
   }
 
+  /** Stops a watch: no further passes start (one already running finishes). 204, no body. */
+  async stopWatch(connectionId: string, watchId: string, call?: CallOptions): Promise<void> {
+    await this.http.send(
+      { method: "DELETE", path: `${this.path(connectionId)}/watches/${segment(watchId)}` },
+      call,
+    );
+  }
+
   getSync(syncId: string, call?: CallOptions): Promise<Sync> {
     return this.http.json({ method: "GET", path: `/v1/syncs/${segment(syncId)}` }, call);
   }

@@ -230,6 +230,7 @@ describe("API keys and Connections pages in Chromium", { skip }, () => {
     assert.equal(await text(row.getByTestId("connection-status")), "active");
     const syncs = page.getByTestId("connection-syncs");
     await syncs.getByRole("heading", { name: "Syncs of “Sales HubSpot”" }).waitFor();
+    await syncs.getByTestId("sync-watch").selectOption({ label: "watch for new contacts every hour" });
     await syncs.getByRole("button", { name: "Run sync now" }).click();
     const done = syncs.getByTestId("sync-row").filter({ hasText: "completed" });
     await done.waitFor({ timeout: 60_000 });
@@ -238,6 +239,18 @@ describe("API keys and Connections pages in Chromium", { skip }, () => {
       hubspot.writes.some((w) => w.contactId),
       "verdicts were written to the contact",
     );
+    const watch = syncs.getByTestId("watch");
+    assert.match(await text(watch), /all contacts, every 60 minutes/);
+    await watch.getByRole("button", { name: "Stop watching" }).click();
+    await syncs.getByTestId("watches").waitFor({ state: "detached" });
+    const all = (await api("GET", "/v1/connections")).body.connections as {
+      connectionId: string;
+      name: string;
+    }[];
+    const id = all.find((c) => c.name === "Sales HubSpot")?.connectionId;
+    const one = (await api("GET", `/v1/connections/${id}`)).body;
+    assert.ok(Array.isArray(one.watches), "the connection lists its watches");
+    assert.deepEqual(one.watches, [], "the watch is stopped");
     assert.deepEqual(browser.problems, []);
   });
 

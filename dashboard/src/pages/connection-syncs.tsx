@@ -12,12 +12,27 @@ export const spreadsheetIdOf = (text: string): string =>
 
 const REFRESH_MS = 2000;
 
-export function ConnectionSyncs({ connection }: { connection: Connection }) {
+const WATCH_EVERY = [
+  { minutes: 15, label: "every 15 minutes" },
+  { minutes: 60, label: "every hour" },
+  { minutes: 1440, label: "every day" },
+];
+
+export function ConnectionSyncs({ connection, onChanged }: { connection: Connection; onChanged(): void }) {
   const { client } = useApi();
   const syncs = useLoader(
     (_api, signal) => client.connections.syncs(connection.connectionId, { signal }),
     [connection.connectionId],
   );
+  // Watches come with the connection itself (GET /v1/connections/{id}), not with the list.
+  const detail = useLoader(
+    (_api, signal) => client.connections.get(connection.connectionId, { signal }),
+    [connection.connectionId],
+  );
+  const changed = () => {
+    detail.reload();
+    onChanged();
+  };
   const running = syncs.data?.syncs.some((s) => s.status === "running") ?? false;
   const { reload } = syncs;
   // Each answer re-arms the timer (syncs.data is the trigger, not an input), until none is running.
@@ -37,8 +52,15 @@ export function ConnectionSyncs({ connection }: { connection: Connection }) {
           {connection.statusReason ? `: ${connection.statusReason}` : "."} Delete it and connect anew.
         </p>
       ) : (
-        <SyncForm connection={connection} onStarted={reload} />
+        <SyncForm
+          connection={connection}
+          onStarted={() => {
+            reload();
+            changed();
+          }}
+        />
       )}
+      {detail.data ? <Watches connection={detail.data} onChanged={changed} /> : null}
       <h3>History</h3>
       {syncs.error ? <ErrorMessage error={syncs.error} /> : null}
       {syncs.loading && !syncs.data ? <Loading what="syncs" /> : null}
@@ -56,6 +78,7 @@ function SyncForm({ connection, onStarted }: { connection: Connection; onStarted
   const [listId, setListId] = useState("");
   const [validate, setValidate] = useState(true);
   const [writeBack, setWriteBack] = useState(true);
+  const [watchEvery, setWatchEvery] = useState(0);
   const [error, setError] = useState<unknown>(null);
   const [status, setStatus] = useState("");
   const [busy, setBusy] = useState(false);
@@ -75,6 +98,7 @@ function SyncForm({ connection, onStarted }: { connection: Connection; onStarted
     const input: SyncCreateInput = {
       validate,
       writeBack: validate && writeBack,
+      ...(watchEvery > 0 ? { watch: { everyMinutes: watchEvery } } : {}),
       ...(sheets ? { spreadsheetId, sheet: tab.trim() } : listId.trim() ? { listId: listId.trim() } : {}),
     };
     try {
@@ -132,6 +156,21 @@ function SyncForm({ connection, onStarted }: { connection: Connection; onStarted
         Write the verdicts back{" "}
         {sheets ? "to the sheet (our own columns only)" : "to the contacts (our own properties only)"}
       </label>
+      <label>
+        Then
+        <select
+          value={watchEvery}
+          onChange={(e) => setWatchEvery(Number(e.target.value))}
+          data-testid="sync-watch"
+        >
+          <option value={0}>run once</option>
+          {WATCH_EVERY.map((w) => (
+            <option key={w.minutes} value={w.minutes}>
+              watch for new {sheets ? "rows" : "contacts"} {w.label}
+            </option>
+          ))}
+        </select>
+      </label>
       <button type="submit" disabled={busy || !ready}>
         {busy ? "Starting…" : "Run sync now"}
       </button>
@@ -140,6 +179,45 @@ function SyncForm({ connection, onStarted }: { connection: Connection; onStarted
       </p>
       <ErrorMessage error={error} />
     </form>
+  );
+}
+
+function Watches({ connection, onChanged }: { connection: Connection; onChanged(): void }) {
+  const { client, guard } = useApi();
+  const [error, setError] = useState<unknown>(null);
+  const watches = connection.watches ?? [];
+  if (watches.length === 0) return null;
+  const stop = async (watchId: string) => {
+    setError(null);
+    try {
+      await guard(client.connections.stopWatch(connection.connectionId, watchId));
+      onChanged();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <>
+      <h3>Watches</h3>
+      <ul className="origin-list" data-testid="watches">
+        {watches.map((w) => (
+          <li key={w.watchId} data-testid="watch">
+            <span>
+              {w.spreadsheetId
+                ? `${w.spreadsheetId} / ${w.sheet}`
+                : w.listId
+                  ? `list ${w.listId}`
+                  : "all contacts"}
+              , every {formatNumber(w.everyMinutes)} minutes
+            </span>
+            <button type="button" className="link-button" onClick={() => stop(w.watchId)}>
+              Stop watching
+            </button>
+          </li>
+        ))}
+      </ul>
+      <ErrorMessage error={error} />
+    </>
   );
 }
 

@@ -144,7 +144,9 @@ export function ConnectionsPage() {
           )}
         />
       ) : null}
-      {selected ? <ConnectionSyncs key={selected.connectionId} connection={selected} /> : null}
+      {selected ? (
+        <ConnectionSyncs key={selected.connectionId} connection={selected} onChanged={connections.reload} />
+      ) : null}
       <ConfirmDialog
         open={deleting !== null}
         title="Delete this connection?"
