@@ -5,6 +5,7 @@ import { LeadcheckError } from "../../sdk/src/errors.js";
 import { type Api, ApiContext, makeGuard, useApi } from "./api.js";
 import { NetworkBanner } from "./components/network-banner.js";
 import { BatchPage } from "./pages/batch.js";
+import { ConnectionsPage } from "./pages/connections.js";
 import { CreditsPage } from "./pages/credits.js";
 import { ImportPage } from "./pages/import.js";
 import { KeysPage } from "./pages/keys.js";
@@ -31,6 +32,7 @@ const NAV = [
   { to: "/keys", label: "API keys" },
   { to: "/credits", label: "Credits" },
   { to: "/webhooks", label: "Webhooks" },
+  { to: "/connections", label: "Connections" },
 ];
 
 type Exchange = ReturnType<typeof exchangeSigninToken>;
@@ -169,6 +171,7 @@ function Page({ path }: { path: string }) {
   if (path === "/keys") return <KeysPage />;
   if (path === "/credits") return <CreditsPage />;
   if (path === "/webhooks") return <WebhooksPage />;
+  if (path === "/connections") return <ConnectionsPage />;
   const webhook = match("/webhooks/:id", path);
   if (webhook) return <WebhooksPage selected={webhook.id!} />;
   return (

@@ -3,6 +3,7 @@ import { createRoot } from "react-dom/client";
 import { App } from "./app.js";
 import "./styles.css";
 import "./tables.css";
+import "./settings.css";
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

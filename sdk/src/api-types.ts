@@ -74,6 +74,14 @@ export type CreatedApiKey = ResponseBody<"/v1/auth/keys", "post">;
 export type ApiKeyList = ResponseBody<"/v1/auth/keys", "get">;
 export type ApiKeyRevoked = ResponseBody<"/v1/auth/keys/{key_id}", "delete">;
 
+// Connections and syncs (Google Sheets, HubSpot)
+export type ConnectionCreateInput = RequestBody<"/v1/connections", "post">;
+export type Connection = ResponseBody<"/v1/connections/{connectionId}", "get">;
+export type ConnectionList = ResponseBody<"/v1/connections", "get">;
+export type SyncCreateInput = RequestBody<"/v1/connections/{connectionId}/syncs", "post">;
+export type Sync = ResponseBody<"/v1/syncs/{syncId}", "get">;
+export type SyncList = ResponseBody<"/v1/connections/{connectionId}/syncs", "get">;
+
 // Webhooks
 export type WebhookCreateInput = RequestBody<"/v1/webhooks", "post">;
 export type CreatedWebhook = ResponseBody<"/v1/webhooks", "post">;

@@ -13,7 +13,7 @@ import type {
   WebsiteCheckResult,
 } from "./api-types.js";
 import { LeadcheckError } from "./errors.js";
-import { BatchesApi, CreditsApi, KeysApi, LeadsApi, WebhooksApi } from "./resources.js";
+import { BatchesApi, ConnectionsApi, CreditsApi, KeysApi, LeadsApi, WebhooksApi } from "./resources.js";
 import { type CallOptions, type ClientOptions, segment, Transport } from "./transport.js";
 
 export interface WaitOptions<T> {
@@ -35,6 +35,7 @@ export class LeadcheckClient {
   readonly credits: CreditsApi;
   readonly keys: KeysApi;
   readonly webhooks: WebhooksApi;
+  readonly connections: ConnectionsApi;
   private readonly http: Transport;
 
   constructor(options: ClientOptions) {
@@ -44,6 +45,7 @@ export class LeadcheckClient {
     this.credits = new CreditsApi(this.http);
     this.keys = new KeysApi(this.http);
     this.webhooks = new WebhooksApi(this.http);
+    this.connections = new ConnectionsApi(this.http);
   }
 
   /** GET /health: no credentials needed. */

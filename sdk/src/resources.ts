@@ -10,6 +10,9 @@ import type {
   BatchResultsPage,
   BatchResultsQuery,
   Checkout,
+  Connection,
+  ConnectionCreateInput,
+  ConnectionList,
   CreatedApiKey,
   CreatedWebhook,
   CreditBalance,
@@ -33,6 +36,9 @@ import type {
   LeadValidateResult,
   PaymentSettings,
   RotatedWebhookSecret,
+  Sync,
+  SyncCreateInput,
+  SyncList,
   Usage,
   UsageQuery,
   Webhook,
@@ -247,6 +253,55 @@ export class KeysApi {
       { method: "DELETE", path: `/v1/auth/keys/${segment(keyId)}`, auth: "identity" },
       call,
     );
+  }
+}
+
+/** Google Sheets and HubSpot connections; credentials go in on create and never come back. */
+export class ConnectionsApi {
+  constructor(private readonly http: Transport) {}
+
+  /** Verifies the credentials with the provider before storing them (422 when refused). */
+  create(input: ConnectionCreateInput, call?: CallOptions): Promise<Connection> {
+    return this.http.json({ method: "POST", path: "/v1/connections", body: input }, call);
+  }
+
+  list(call?: CallOptions): Promise<ConnectionList> {
+    return this.http.json({ method: "GET", path: "/v1/connections" }, call);
+  }
+
+  get(connectionId: string, call?: CallOptions): Promise<Connection> {
+    return this.http.json({ method: "GET", path: this.path(connectionId) }, call);
+  }
+
+  /** Deletes the connection and its stored credentials (204, no body). */
+  async delete(connectionId: string, call?: CallOptions): Promise<void> {
+    await this.http.send({ method: "DELETE", path: this.path(connectionId) }, call);
+  }
+
+  /** Starts a sync: a sheet (spreadsheetId + sheet) or HubSpot contacts (optionally one listId). */
+  startSync(connectionId: string, input: SyncCreateInput, call?: CallOptions): Promise<Sync> {
+    return this.http.json({ method: "POST", path: `${this.path(connectionId)}/syncs`, body: input }, call);
+  }
+
+  /** The connection's last 100 syncs, newest first. */
+  syncs(connectionId: string, call?: CallOptions): Promise<SyncList> {
+    return this.http.json({ method: "GET", path: `${this.path(connectionId)}/syncs` }, call);
+  }
+
+  /** Stops a watch: no further passes start (one already running finishes). 204, no body. */
+  async stopWatch(connectionId: string, watchId: string, call?: CallOptions): Promise<void> {
+    await this.http.send(
+      { method: "DELETE", path: `${this.path(connectionId)}/watches/${segment(watchId)}` },
+      call,
+    );
+  }
+
+  getSync(syncId: string, call?: CallOptions): Promise<Sync> {
+    return this.http.json({ method: "GET", path: `/v1/syncs/${segment(syncId)}` }, call);
+  }
+
+  private path(connectionId: string): string {
+    return `/v1/connections/${segment(connectionId)}`;
   }
 }
 

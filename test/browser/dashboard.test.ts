@@ -91,7 +91,7 @@ describe("dashboard in Chromium", { skip }, () => {
     await nav("API keys").click();
     await page.getByTestId("empty").filter({ hasText: "No API keys yet" }).waitFor();
     await page.getByLabel("Name", { exact: true }).fill("browser test key");
-    await page.getByRole("button", { name: "Create key" }).click();
+    await page.getByRole("button", { name: "Create secret key" }).click();
     const shown = page.getByTestId("new-key-value");
     await shown.waitFor();
     apiKey = await shown.inputValue();

@@ -1,11 +1,15 @@
-// API keys: create (the key is shown once, with a copy button), list with partial keys and last
-// use, revoke after a confirmation. Key management needs an identity sign-in: with an API key the
+// API keys: create (the key is shown once, with a copy button; publishable keys with their widget
+// snippet), list with type, mode, permissions, origins, IPs, expiry and last use, revoke after a
+// confirmation. Key management needs an identity sign-in: with an API key the
 // API answers 403, so the page says so instead of offering forms that cannot work.
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import type { ApiKeyList, CreatedApiKey } from "../../../sdk/src/api-types.js";
 import { useApi, useLoader } from "../api.js";
 import { DataTable } from "../components/data-table.js";
 import { ConfirmDialog, Empty, ErrorMessage, formatDate, Loading, SecretField } from "../components/ui.js";
+import { widgetSnippet } from "../key-rules.js";
+import { CreateKey } from "./key-create.js";
+import { TestModeBanner } from "./test-mode.js";
 
 type KeySummary = ApiKeyList["keys"][number];
 
@@ -36,6 +40,8 @@ function Keys() {
   const [revoking, setRevoking] = useState<KeySummary | null>(null);
   const [actionError, setActionError] = useState<unknown>(null);
   const [status, setStatus] = useState("");
+  const [snippetOf, setSnippetOf] = useState<KeySummary | null>(null);
+  const testKeys = keys.data?.keys.filter((key) => key.mode === "test") ?? [];
 
   const revoke = async () => {
     const key = revoking;
@@ -67,6 +73,16 @@ function Keys() {
             Copy this key now and keep it somewhere safe: it is shown only this once.
           </p>
           <SecretField label="API key" value={created.api_key} testId="new-key-value" />
+          {created.type === "publishable" ? (
+            <>
+              <p>Put this tag in the page of your signup form; it checks the email field as visitors type.</p>
+              <SecretField
+                label="Widget snippet"
+                value={widgetSnippet(window.location.origin, created.api_key)}
+                testId="new-key-snippet"
+              />
+            </>
+          ) : null}
           <button type="button" onClick={() => setCreated(null)}>
             I have stored it
           </button>
@@ -77,6 +93,26 @@ function Keys() {
       </p>
       <ErrorMessage error={actionError} />
       <h2>Your keys</h2>
+      {testKeys.length > 0 ? (
+        <TestModeBanner>
+          {testKeys.length === 1 ? "One key below is" : `${testKeys.length} keys below are`} in test mode:
+          they get scripted answers, never reach the network and are never charged. Their results are test
+          data, not verdicts on real addresses.
+        </TestModeBanner>
+      ) : null}
+      {snippetOf?.api_key ? (
+        <div className="panel" data-testid="key-snippet">
+          <h3>Widget snippet for “{snippetOf.name}”</h3>
+          <SecretField
+            label="Snippet"
+            value={widgetSnippet(window.location.origin, snippetOf.api_key)}
+            testId="snippet-value"
+          />
+          <button type="button" onClick={() => setSnippetOf(null)}>
+            Close
+          </button>
+        </div>
+      ) : null}
       {keys.error ? <ErrorMessage error={keys.error} /> : null}
       {keys.loading && !keys.data ? <Loading what="keys" /> : null}
       {keys.data && keys.data.keys.length === 0 ? (
@@ -102,7 +138,43 @@ function Keys() {
                 </>
               ),
             },
-            { key: "key", header: "Key", cell: (key) => <code>{key.partial_key}</code> },
+            {
+              key: "type",
+              header: "Type",
+              sortValue: (key) => key.type,
+              cell: (key) => (
+                <>
+                  <code>{key.partial_key}</code>{" "}
+                  <span className="badge tone-info">
+                    {key.type === "publishable" ? "publishable" : "secret"}
+                  </span>
+                </>
+              ),
+            },
+            {
+              key: "mode",
+              header: "Mode",
+              sortValue: (key) => key.mode,
+              cell: (key) =>
+                key.mode === "test" ? <span className="badge tone-warn">test</span> : <span>live</span>,
+            },
+            { key: "access", header: "Access", cell: (key) => <KeyAccess keyInfo={key} /> },
+            {
+              key: "expires",
+              header: "Expires",
+              sortValue: (key) => key.expiresAt ?? null,
+              cell: (key) =>
+                key.expiresAt ? (
+                  <>
+                    {formatDate(key.expiresAt)}
+                    {Date.parse(key.expiresAt) <= Date.now() ? (
+                      <span className="badge tone-bad">expired</span>
+                    ) : null}
+                  </>
+                ) : (
+                  "never"
+                ),
+            },
             {
               key: "created",
               header: "Created",
@@ -117,14 +189,25 @@ function Keys() {
             },
           ]}
           actions={(key) => (
-            <button
-              type="button"
-              className="danger"
-              onClick={() => setRevoking(key)}
-              aria-label={`Revoke ${key.name}`}
-            >
-              Revoke
-            </button>
+            <>
+              {key.api_key ? (
+                <button
+                  type="button"
+                  onClick={() => setSnippetOf(key)}
+                  aria-label={`Snippet for ${key.name}`}
+                >
+                  Snippet
+                </button>
+              ) : null}
+              <button
+                type="button"
+                className="danger"
+                onClick={() => setRevoking(key)}
+                aria-label={`Revoke ${key.name}`}
+              >
+                Revoke
+              </button>
+            </>
           )}
         />
       ) : null}
@@ -144,49 +227,31 @@ function Keys() {
   );
 }
 
-function CreateKey({ onCreated }: { onCreated(key: CreatedApiKey): void }) {
-  const { client, guard } = useApi();
-  const [name, setName] = useState("");
-  const [description, setDescription] = useState("");
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const key = await guard(
-        client.keys.create({
-          name: name.trim(),
-          ...(description.trim() ? { description: description.trim() } : {}),
-        }),
-      );
-      setName("");
-      setDescription("");
-      onCreated(key);
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
-
+/** What a key may do and from where: permissions and IPs (secret), origins (publishable). */
+function KeyAccess({ keyInfo: key }: { keyInfo: KeySummary }) {
+  if (key.type === "publishable")
+    return (
+      <div data-testid="key-origins">
+        <span className="muted">Widget only, from </span>
+        {(key.allowedOrigins ?? []).map((o) => (
+          <code key={o} className="tag">
+            {o}
+          </code>
+        ))}
+      </div>
+    );
   return (
-    <form onSubmit={submit} className="inline-form" data-testid="create-key-form">
-      <h2>Create a key</h2>
-      <label>
-        Name
-        <input required value={name} onChange={(e) => setName(e.target.value)} placeholder="my laptop" />
-      </label>
-      <label>
-        Description (optional)
-        <input value={description} onChange={(e) => setDescription(e.target.value)} />
-      </label>
-      <button type="submit" disabled={busy}>
-        {busy ? "Creating…" : "Create key"}
-      </button>
-      <ErrorMessage error={error} />
-    </form>
+    <div data-testid="key-permissions">
+      {key.permissions === null ? (
+        <span>every permission</span>
+      ) : (
+        key.permissions.map((p) => (
+          <code key={p} className="tag">
+            {p}
+          </code>
+        ))
+      )}
+      <div className="muted">{key.allowedIps ? `from ${key.allowedIps.join(", ")}` : "from any address"}</div>
+    </div>
   );
 }

@@ -22,6 +22,7 @@ import { optionalField } from "../lead-fields.js";
 import { PRICES } from "../pricing.js";
 import { Link, navigate } from "../router.js";
 import { DomainFactsSection } from "./lead-domain.js";
+import { ExternalSource } from "./lead-source.js";
 
 function Field({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
@@ -270,6 +271,7 @@ function LeadDetails({ lead, onEdit, reload }: { lead: Lead; onEdit(): void; rel
         <Field label="Priority">{lead.priority}</Field>
         <Field label="Active">{yesNo(lead.status)}</Field>
         <Field label="Source">{labelOf(SOURCE, lead.source)}</Field>
+        <Field label="Synced from">{lead.externalSource ? <ExternalSource lead={lead} /> : null}</Field>
         <Field label="Created">{formatDate(lead.created)}</Field>
         <Field label="Updated">{formatDate(lead.updated)}</Field>
         <Field label="Notes">{lead.notes}</Field>
