@@ -50,6 +50,8 @@ import { WebsiteChecksService } from "./validation/website-checks.service.js";
 import { API_VERSION } from "./version.js";
 import { createWebhooks } from "./webhooks/create-webhooks.js";
 import type { WebhooksService } from "./webhooks/webhooks.service.js";
+import { createWidget } from "./widget/create-widget.js";
+import type { WidgetService } from "./widget/widget.service.js";
 
 export interface Services {
   config: Readonly<Config>;
@@ -80,6 +82,7 @@ export interface Services {
   emailChecks: EmailChecksService;
   websiteChecks: WebsiteChecksService;
   webhooks: WebhooksService;
+  widget: WidgetService;
   sweeper: StalledWorkSweeper;
   queue: JobQueue;
   /** Every background job kind with its policy and handler (see src/jobs/catalog.ts). */
@@ -312,6 +315,17 @@ export async function createServices(
   adHocCallback = async (url, payload) => {
     await webhooks.sendAdHocCallback(url, payload);
   };
+  const { widget } = createWidget({
+    config: config.widget,
+    priceMilli: config.prices.emailCheck,
+    credits,
+    keys,
+    email: emailEngine,
+    redis,
+    clock,
+    isUniqueViolation: database.caps.isUniqueViolation,
+    onError: logError,
+  });
   const sweeper = new StalledWorkSweeper({
     database,
     clock,
@@ -362,6 +376,7 @@ export async function createServices(
     emailChecks,
     websiteChecks,
     webhooks,
+    widget,
     sweeper,
     queue,
     jobCatalog,

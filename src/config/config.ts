@@ -2,6 +2,7 @@
 // with units in the names. Defaults follow the product decisions (§1 operating contract).
 import { hostname } from "node:os";
 import { parseZones } from "../intel/dnsbl.js";
+import { loadWidgetConfig, type WidgetConfig } from "../widget/widget-config.js";
 
 export type DatabaseKind = "sqlite" | "postgres";
 
@@ -154,6 +155,8 @@ export interface Config {
      *  the OpenAPI document's server (unset: http://localhost:8080). */
     publicUrl: string | undefined;
   };
+  /** The signup-form widget and publishable keys (src/widget/, docs/widget.md). */
+  widget: WidgetConfig;
   shutdownTimeoutMs: number;
   /** After SIGTERM, readiness answers 503 this long before the listener closes (load balancers
    *  stop sending first). */
@@ -378,6 +381,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       maximumAmount: int(env, "PAYMENT_MAX_AMOUNT", 10_000, 1),
       publicUrl: httpUrl(env, "PUBLIC_URL"),
     },
+    widget: loadWidgetConfig(env),
     shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 25_000, 0),
     shutdownDrainMs: int(env, "SHUTDOWN_DRAIN_MS", 0, 0),
   };

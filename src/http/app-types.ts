@@ -23,6 +23,7 @@ import type { UsageService } from "../usage/usage.service.js";
 import type { EmailChecksService } from "../validation/email-checks.service.js";
 import type { WebsiteChecksService } from "../validation/website-checks.service.js";
 import type { WebhooksService } from "../webhooks/webhooks.service.js";
+import type { WidgetService } from "../widget/widget.service.js";
 
 export interface AppDeps {
   config: Readonly<Config>;
@@ -39,6 +40,7 @@ export interface AppDeps {
   batches: BatchesService;
   usage: UsageService;
   webhooks: WebhooksService;
+  widget: WidgetService;
   emailChecks: EmailChecksService;
   websiteChecks: WebsiteChecksService;
   normalizeWebsite: WebsiteNormalizer;

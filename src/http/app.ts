@@ -10,7 +10,7 @@ import Fastify, { type FastifyServerOptions } from "fastify";
 import { registerHttpMetrics } from "../metrics/http-metrics.js";
 import { API_VERSION } from "../version.js";
 import type { App, AppDeps } from "./app-types.js";
-import { authHook, settleKey } from "./auth.js";
+import { accessRegistryFor, authHook, authorizeKey, declareAccess, settleKey } from "./auth.js";
 import { dashboardRoutes } from "./dashboard.js";
 import { AppError, errorHandler, notFoundHandler, sendError } from "./errors.js";
 import { OPENAPI_TAGS, openApiContact, publicBaseUrl } from "./openapi-meta.js";
@@ -26,6 +26,7 @@ import { probeRoutes } from "./routes/probes.routes.js";
 import { sessionRoutes } from "./routes/session.routes.js";
 import { usageRoutes } from "./routes/usage.routes.js";
 import { webhooksRoutes } from "./routes/webhooks.routes.js";
+import { widgetRoutes } from "./routes/widget.routes.js";
 import { ErrorResponse } from "./schemas.js";
 import { nullableAwareSerializer } from "./serializer.js";
 
@@ -115,12 +116,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     reply.header("X-Request-Id", request.id);
   });
 
+  // Each route's declared access (auth.ts), recorded and shown in the OpenAPI document.
+  const accessRegistry = accessRegistryFor(app);
+  app.addHook("onRoute", (route) => declareAccess(route as never, accessRegistry));
   // Every documented route answers its errors in the one error body: say so in the OpenAPI document.
   app.addHook("onRoute", (route) => {
     if (!route.schema || route.schema.hide) return;
     const response = (route.schema.response ?? {}) as Record<string, unknown>;
     const statuses = [...DEFAULT_ERROR_STATUSES];
-    if (route.config && (route.config as { auth?: string }).auth === "identity") statuses.push("403");
+    const auth = route.config && (route.config as { auth?: string }).auth;
+    if (auth === "identity" || auth === "data" || auth === "publishable") statuses.push("403");
     for (const status of statuses) response[status] ??= { $ref: "ErrorResponse#" };
     route.schema.response = response;
   });
@@ -141,6 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         securitySchemes: {
           apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
           bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" },
+          publishableKey: { type: "apiKey", in: "query", name: "key" },
         },
       },
     },
@@ -165,6 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       throw key.reason;
     }
     if (limited.status === "rejected") throw limited.reason;
+    authorizeKey(request, deps.clock.now());
   });
 
   await app.register(async (scope) => {
@@ -179,6 +186,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await webhooksRoutes(scope as App, deps);
     await sessionRoutes(scope as App, deps);
     await usageRoutes(scope as App, deps);
+    await widgetRoutes(scope as App, deps);
   });
   await dashboardRoutes(app);
 

@@ -1,19 +1,34 @@
-// Authentication per route (decisions §2): data routes take `X-API-Key` or an identity JWT;
-// `/v1/auth/keys` takes only the identity JWT (an API key there is 403); admin routes take
-// ADMIN_TOKEN and are off (404) when it is unset. Runs in onRequest, before the body is read.
+// Authentication and authorization per route (decisions §2, §8). Each route declares, beside its
+// schema, `config.auth` (how the caller proves who it is) and `config.permission` (what a key
+// needs): data routes take `X-API-Key` or an identity JWT and a documented permission; the widget
+// route takes a publishable key (`?key=` or X-API-Key); `/v1/auth/keys` takes only the identity
+// JWT (an API key there is 403); admin routes take ADMIN_TOKEN and are off (404) when it is unset.
+// Runs in onRequest, before the body is read.
 import { timingSafeEqual } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { IdentityVerifier } from "../accounts/identity.js";
 import type { CreditsService } from "../credits/credits.service.js";
+import { hasPermission, ipAllowed, type KeyPolicy, type Permission } from "../keys/key-policy.js";
 import type { KeysService } from "../keys/keys.service.js";
+import type { Clock } from "../lib/clock.js";
 import { AppError } from "./errors.js";
 
-export type AuthMode = "none" | "data" | "identity" | "admin";
+export type AuthMode = "none" | "data" | "identity" | "admin" | "publishable";
+
+/**
+ * What a route asks of a key: one of the documented permissions (data routes), or how the route
+ * is reached without one: `none` (probes, sign-in, the Stripe webhook), `identity` (key
+ * management), `admin`, `publishable` (the widget). Every route declares it; a test fails when
+ * one does not (test/http/route-permissions.test.ts).
+ */
+export type RouteAccess = Permission | "none" | "identity" | "admin" | "publishable";
 
 export interface Principal {
   accountId: string;
-  via: "api_key" | "jwt" | "admin";
+  via: "api_key" | "jwt" | "admin" | "publishable_key";
   keyId: string | null;
+  /** The key's policy; null for JWTs and the admin token (they hold every permission). */
+  policy: KeyPolicy | null;
   /** What rate limits count against: the key for API keys, the account for JWTs. */
   rateLimitKey: string;
 }
@@ -21,6 +36,7 @@ export interface Principal {
 declare module "fastify" {
   interface FastifyContextConfig {
     auth?: AuthMode;
+    permission?: RouteAccess;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -33,6 +49,7 @@ export interface AuthDeps {
   keys: KeysService;
   identity: IdentityVerifier;
   credits: CreditsService;
+  clock: Clock;
   adminToken: string | undefined;
 }
 
@@ -54,6 +71,12 @@ const missing = () =>
 const invalidKey = () => new AppError("INVALID_API_KEY", "Invalid or revoked API key");
 const invalidToken = () => new AppError("UNAUTHORIZED", "Invalid or expired bearer token");
 
+/** The `?key=` of a widget request: a CORS preflight cannot carry a custom header. */
+function queryKey(request: FastifyRequest): string | undefined {
+  const key = (request.query as Record<string, unknown> | undefined)?.key;
+  return typeof key === "string" && key !== "" ? key : undefined;
+}
+
 export function authHook(deps: AuthDeps) {
   async function fromJwt(token: string): Promise<Principal> {
     const identity = await deps.identity.verify(token);
@@ -63,8 +86,22 @@ export function authHook(deps: AuthDeps) {
       accountId: identity.accountId,
       via: "jwt",
       keyId: null,
+      policy: null,
       rateLimitKey: `acct:${identity.accountId}`,
     };
+  }
+
+  async function fromKey(request: FastifyRequest, apiKey: string, via: Principal["via"]): Promise<void> {
+    const found = await deps.keys.beginAuthenticate(apiKey.trim());
+    if (!found) throw invalidKey();
+    request.principal = {
+      accountId: found.accountId,
+      via,
+      keyId: found.keyId,
+      policy: found.policy,
+      rateLimitKey: `key:${found.keyId}`,
+    };
+    request.pendingKeyCheck = found.settle;
   }
 
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
@@ -78,11 +115,18 @@ export function authHook(deps: AuthDeps) {
       const token = bearerOf(request);
       if (!token) throw missing();
       if (!safeEqual(token, deps.adminToken)) throw new AppError("UNAUTHORIZED", "Invalid admin token");
-      request.principal = { accountId: "admin", via: "admin", keyId: null, rateLimitKey: "admin" };
+      request.principal = {
+        accountId: "admin",
+        via: "admin",
+        keyId: null,
+        policy: null,
+        rateLimitKey: "admin",
+      };
       return;
     }
 
     const apiKey = request.headers["x-api-key"];
+    if (Array.isArray(apiKey)) throw invalidKey();
     const token = bearerOf(request);
     if (mode === "identity") {
       if (token) {
@@ -94,20 +138,14 @@ export function authHook(deps: AuthDeps) {
       throw missing();
     }
 
-    // data routes
-    if (typeof apiKey === "string" && apiKey !== "") {
-      const found = await deps.keys.beginAuthenticate(apiKey.trim());
-      if (!found) throw invalidKey();
-      request.principal = {
-        accountId: found.accountId,
-        via: "api_key",
-        keyId: found.keyId,
-        rateLimitKey: `key:${found.keyId}`,
-      };
-      request.pendingKeyCheck = found.settle;
-      return;
+    if (mode === "publishable") {
+      const key = queryKey(request) ?? apiKey;
+      if (!key) throw new AppError("UNAUTHORIZED", "Missing publishable key: send ?key=pk_... or X-API-Key");
+      return fromKey(request, key, "publishable_key");
     }
-    if (Array.isArray(apiKey)) throw invalidKey();
+
+    // data routes
+    if (typeof apiKey === "string" && apiKey !== "") return fromKey(request, apiKey, "api_key");
     if (token) {
       request.principal = await fromJwt(token);
       return;
@@ -130,8 +168,97 @@ export async function settleKey(request: FastifyRequest): Promise<void> {
   }
 }
 
+/**
+ * Applies a settled key's policy to the request: expiry (401 with the reason), source address
+ * (403 IP_NOT_ALLOWED), key type and the route's permission (403 INSUFFICIENT_PERMISSIONS with
+ * details.required). JWT and admin principals pass: their access is the route's `auth`.
+ */
+export function authorizeKey(request: FastifyRequest, now: Date): void {
+  const principal = request.principal;
+  const policy = principal?.policy;
+  if (!principal || !policy) return;
+  if (policy.expiresAt !== null && policy.expiresAt <= now.toISOString())
+    throw new AppError("INVALID_API_KEY", `This API key expired at ${policy.expiresAt}`, {
+      reason: "expired",
+      expiredAt: policy.expiresAt,
+    });
+  if (!ipAllowed(policy.allowedIps, request.ip))
+    throw new AppError("IP_NOT_ALLOWED", `This API key is not allowed from ${request.ip}`, {
+      ip: request.ip,
+    });
+  const access = request.routeOptions.config?.permission;
+  if (access === "publishable") {
+    if (policy.type !== "publishable")
+      throw new AppError(
+        "INSUFFICIENT_PERMISSIONS",
+        "This endpoint takes a publishable key (pk_...); a secret key must never be put in a web page",
+        { required: "publishable" },
+      );
+    return;
+  }
+  if (policy.type === "publishable")
+    throw new AppError(
+      "INSUFFICIENT_PERMISSIONS",
+      "A publishable key works only on the widget endpoint (POST /v1/widget/check-email)",
+      { required: access ?? "unknown", keyType: "publishable" },
+    );
+  if (access === undefined || access === "none" || access === "identity" || access === "admin")
+    throw new AppError("INSUFFICIENT_PERMISSIONS", "This endpoint declares no permission a key can hold", {
+      required: access ?? "undeclared",
+    });
+  if (!hasPermission(policy, access))
+    throw new AppError("INSUFFICIENT_PERMISSIONS", `This API key lacks the permission ${access}`, {
+      required: access,
+      granted: policy.permissions,
+    });
+}
+
 /** The authenticated principal of a route that requires one. */
 export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new AppError("UNAUTHORIZED", "Missing authentication");
   return request.principal;
 }
+
+const registries = new WeakMap<object, Map<string, RouteAccess | undefined>>();
+
+/** Every route of the app ("POST /v1/leads") with the access it declared (undefined: none declared). */
+export function routeAccessOf(app: object): ReadonlyMap<string, RouteAccess | undefined> {
+  return registries.get(app) ?? new Map();
+}
+
+/** The registry an app's onRoute hook fills (see declareAccess). */
+export function accessRegistryFor(app: object): Map<string, RouteAccess | undefined> {
+  let registry = registries.get(app);
+  if (!registry) {
+    registry = new Map();
+    registries.set(app, registry);
+  }
+  return registry;
+}
+
+/**
+ * Records a route's declared access and shows it in the OpenAPI document: `x-permission` on the
+ * operation and a sentence in its description. Called from the app's onRoute hook.
+ */
+export function declareAccess(
+  route: { method: string | string[]; url: string; config?: unknown; schema?: Record<string, unknown> },
+  registry: Map<string, RouteAccess | undefined>,
+): void {
+  const access = (route.config as { permission?: RouteAccess } | undefined)?.permission;
+  for (const method of [route.method].flat()) {
+    if (method === "HEAD") continue;
+    registry.set(`${method} ${route.url}`, access);
+  }
+  const schema = route.schema;
+  if (!schema || schema.hide || access === undefined) return;
+  schema["x-permission"] = access;
+  const sentence = ACCESS_SENTENCES[access] ?? `API keys need the permission \`${access}\`.`;
+  schema.description = schema.description ? `${String(schema.description)} ${sentence}` : sentence;
+}
+
+const ACCESS_SENTENCES: Partial<Record<RouteAccess, string>> = {
+  none: "No authentication.",
+  identity: "Identity JWT only; API keys are refused.",
+  admin: "ADMIN_TOKEN only.",
+  publishable: "Publishable key (pk_...) only, from one of its allowed origins.",
+};

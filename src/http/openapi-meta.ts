@@ -16,6 +16,10 @@ export const OPENAPI_TAGS = [
   },
   { name: "validation", description: "One-off email and website checks, and the jobs behind them." },
   { name: "webhooks", description: "Webhook endpoints, signed deliveries and their history." },
+  {
+    name: "widget",
+    description: "The signup-form widget: publishable-key checks and their backend confirmation.",
+  },
 ];
 
 const DEFAULT_PUBLIC_URL = "http://localhost:8080";

@@ -60,7 +60,8 @@ export class RateLimits {
   hook() {
     return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
       const principal = request.principal;
-      if (!principal || principal.via === "admin") return;
+      // Publishable keys are counted by the widget's own per-visitor limits (src/widget/).
+      if (!principal || principal.via === "admin" || principal.via === "publishable_key") return;
       const routeKey = `${request.method} ${request.routeOptions.url}`;
       const now = Date.now();
       const limiters = this.limitersFor(routeKey);

@@ -7,6 +7,7 @@
 // Redis has no board: there every request reads the key's row. See ADR 0009.
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
+import type { KeyPolicy } from "./key-policy.js";
 
 /** How long a revocation mark outlives the revocation: far longer than any cache entry. */
 const MARK_TTL_S = 3600;
@@ -85,6 +86,8 @@ export interface CachedKey {
   keyId: string;
   accountId: string;
   lastUsedAt: string | null;
+  /** Immutable after creation, so caching it is safe; expiry is judged on every request. */
+  policy: KeyPolicy;
 }
 
 interface Entry extends CachedKey {

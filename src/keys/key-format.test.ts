@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { generateApiKey, hashApiKey, isWellFormedApiKey, partialKey, sameHash } from "./key-format.js";
+import {
+  generateApiKey,
+  hashApiKey,
+  isWellFormedApiKey,
+  keyTypeOf,
+  partialKey,
+  sameHash,
+} from "./key-format.js";
 
 describe("API key format", () => {
   it("generates sk_ plus 40 alphanumerics, 43 characters in all", () => {
@@ -16,13 +23,23 @@ describe("API key format", () => {
     for (const bad of [
       "",
       "sk_",
-      "pk_" + "a".repeat(40),
+      "xk_" + "a".repeat(40),
+      "pk_" + "a".repeat(39),
       "sk_" + "a".repeat(39),
       "sk_" + "a".repeat(41),
       "sk_" + "-".repeat(40),
     ]) {
       assert.equal(isWellFormedApiKey(bad), false, bad);
     }
+  });
+
+  it("generates pk_ plus 40 alphanumerics for publishable keys, told apart by their prefix", () => {
+    const key = generateApiKey(undefined, "publishable");
+    assert.match(key, /^pk_[A-Za-z0-9]{40}$/);
+    assert.ok(isWellFormedApiKey(key));
+    assert.equal(keyTypeOf(key), "publishable");
+    assert.equal(keyTypeOf(generateApiKey()), "secret");
+    assert.equal(partialKey("WXYZ", "publishable"), "pk_...WXYZ");
   });
 
   it("hashes with SHA-256 and compares digests", () => {

@@ -1,5 +1,5 @@
 // The only SQL for API keys.
-import type { Kysely } from "kysely";
+import type { Insertable, Kysely } from "kysely";
 import type { Database } from "../storage/db.js";
 import { prepareRead } from "../storage/prepared.js";
 import type { ApiKeysTable, Schema } from "../storage/schema.js";
@@ -14,13 +14,25 @@ export class KeysRepo {
     this.activeKeyByHash = prepareRead(database, (db, p: { hash: string }) =>
       db
         .selectFrom("api_keys")
-        .select(["id", "account_id", "key_hash", "last_used_at"])
+        .select([
+          "id",
+          "account_id",
+          "key_hash",
+          "last_used_at",
+          "type",
+          "mode",
+          "permissions",
+          "allowed_ips",
+          "allowed_origins",
+          "expires_at",
+          "widget_settings",
+        ])
         .where("key_hash", "=", p.hash)
         .where("revoked_at", "is", null),
     );
   }
 
-  insert(row: ApiKeysTable) {
+  insert(row: Insertable<ApiKeysTable>) {
     return this.db.insertInto("api_keys").values(row).execute();
   }
 
@@ -47,6 +59,16 @@ export class KeysRepo {
       .where("revoked_at", "is", null)
       .executeTakeFirst();
     return row !== undefined;
+  }
+
+  /** The account's active publishable key with this id (the widget token names it). */
+  findActiveKeyById(keyId: string) {
+    return this.db
+      .selectFrom("api_keys")
+      .select(["id", "account_id", "type", "mode"])
+      .where("id", "=", keyId)
+      .where("revoked_at", "is", null)
+      .executeTakeFirst();
   }
 
   /** Returns true when an active key of this account was revoked. */

@@ -1,16 +1,28 @@
-// API keys: created and revoked by the account owner (identity JWT), used on data endpoints.
+// API keys: created and revoked by the account owner (identity JWT), used on data endpoints
+// (secret keys, within their permissions) and the widget endpoints (publishable keys).
 import type { Clock } from "../lib/clock.js";
-import { AppError } from "../lib/errors.js";
+import { AppError, type FieldError } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import type { Database } from "../storage/db.js";
 import type { KeyCache } from "./key-cache.js";
 import { generateApiKey, hashApiKey, isWellFormedApiKey, partialKey, sameHash } from "./key-format.js";
+import { type KeyInput, policyColumns, policyFromInput, policyOfRow } from "./key-input.js";
+import type { KeyMode, KeyPolicy, Permission } from "./key-policy.js";
 import { KeysRepo } from "./keys.repo.js";
 
 /** last_used is kept current to within this long (decisions §2), sparing a write per request. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
-export interface CreatedKey {
+interface KeyFacts {
+  type: KeyPolicy["type"];
+  mode: KeyMode;
+  permissions: Permission[] | null;
+  allowedIps: string[] | null;
+  allowedOrigins: string[] | null;
+  expiresAt: string | null;
+}
+
+export interface CreatedKey extends KeyFacts {
   key_id: string;
   api_key: string;
   name: string;
@@ -19,14 +31,29 @@ export interface CreatedKey {
   message: string;
 }
 
-export interface KeySummary {
+export interface KeySummary extends KeyFacts {
   key_id: string;
   name: string;
   description: string | null;
   partial_key: string;
+  /** Publishable keys only: they are public, so listings show them whole. */
+  api_key?: string;
   created_at: string;
   last_used: string | null;
 }
+
+export type CreateKeyOutcome =
+  | { kind: "created"; key: CreatedKey }
+  | { kind: "invalid"; errors: FieldError[] };
+
+const factsOf = (p: KeyPolicy): KeyFacts => ({
+  type: p.type,
+  mode: p.mode,
+  permissions: p.permissions,
+  allowedIps: p.allowedIps,
+  allowedOrigins: p.allowedOrigins,
+  expiresAt: p.expiresAt,
+});
 
 export class KeysService {
   private readonly repo: KeysRepo;
@@ -40,9 +67,24 @@ export class KeysService {
     this.repo = new KeysRepo(database);
   }
 
+  /** A live secret key with every permission (the CLI's `keys create`). */
   async create(accountId: string, name: string, description: string | null): Promise<CreatedKey> {
+    const outcome = await this.createKey(accountId, name, description, {});
+    if (outcome.kind !== "created") throw new Error("a default key policy is always valid");
+    return outcome.key;
+  }
+
+  async createKey(
+    accountId: string,
+    name: string,
+    description: string | null,
+    input: KeyInput,
+  ): Promise<CreateKeyOutcome> {
     const now = this.clock.now();
-    const apiKey = generateApiKey();
+    const checked = policyFromInput(input, now);
+    if (!checked.ok) return { kind: "invalid", errors: checked.errors };
+    const { policy } = checked;
+    const apiKey = generateApiKey(undefined, policy.type);
     const id = newId("key", now.getTime());
     await this.repo.insert({
       id,
@@ -54,27 +96,41 @@ export class KeysService {
       created_at: now.toISOString(),
       last_used_at: null,
       revoked_at: null,
+      ...policyColumns(policy),
+      public_key: policy.type === "publishable" ? apiKey : null,
     });
     return {
-      key_id: id,
-      api_key: apiKey,
-      name,
-      description,
-      created_at: now.toISOString(),
-      message: "Store this key now: it will not be shown again.",
+      kind: "created",
+      key: {
+        key_id: id,
+        api_key: apiKey,
+        name,
+        description,
+        created_at: now.toISOString(),
+        ...factsOf(policy),
+        message:
+          policy.type === "publishable"
+            ? "A publishable key: put it in your pages' widget script tag. It works only on the widget endpoints, from the allowed origins."
+            : "Store this key now: it will not be shown again.",
+      },
     };
   }
 
   async list(accountId: string): Promise<KeySummary[]> {
     const rows = await this.repo.listActiveKeys(accountId);
-    return rows.map((r) => ({
-      key_id: r.id,
-      name: r.name,
-      description: r.description,
-      partial_key: partialKey(r.last4),
-      created_at: r.created_at,
-      last_used: r.last_used_at,
-    }));
+    return rows.map((r) => {
+      const policy = policyOfRow(r);
+      return {
+        key_id: r.id,
+        name: r.name,
+        description: r.description,
+        partial_key: partialKey(r.last4, policy.type),
+        ...(policy.type === "publishable" && r.public_key ? { api_key: r.public_key } : {}),
+        ...factsOf(policy),
+        created_at: r.created_at,
+        last_used: r.last_used_at,
+      };
+    });
   }
 
   /**
@@ -98,10 +154,18 @@ export class KeysService {
     return this.repo.revoke(accountId, keyId, this.clock.now().toISOString());
   }
 
+  /** Whether `keyId` is an active key of the account (a widget token's key, at confirmation). */
+  async activeKeyOf(accountId: string, keyId: string): Promise<{ mode: KeyMode } | undefined> {
+    const row = await this.repo.findActiveKeyById(keyId);
+    if (!row || row.account_id !== accountId) return undefined;
+    return { mode: row.mode === "test" ? "test" : "live" };
+  }
+
   /**
-   * The key's account and id, or undefined for a malformed, unknown or revoked key. Either the
-   * row is read, or (with a cache) the shared board confirms no revocation since it was read:
-   * a revocation through any instance holds on the next request.
+   * The key's account, id and policy, or undefined for a malformed, unknown or revoked key. Either
+   * the row is read, or (with a cache) the shared board confirms no revocation since it was read:
+   * a revocation through any instance holds on the next request. Expiry, addresses and
+   * permissions are the caller's to apply (src/http/auth.ts), from the policy returned.
    */
   async authenticate(apiKey: string): Promise<KeyIdentity | undefined> {
     return (await this.beginAuthenticate(apiKey))?.settle();
@@ -119,7 +183,7 @@ export class KeysService {
     const cached = this.cache?.peek(hash, now.getTime());
     if (cached && this.cache) {
       const confirmed = this.cache.confirm(hash, cached);
-      const identity = { accountId: cached.accountId, keyId: cached.keyId };
+      const identity = { accountId: cached.accountId, keyId: cached.keyId, policy: cached.policy };
       return {
         ...identity,
         settle: async () => {
@@ -138,15 +202,16 @@ export class KeysService {
     const generation = await this.cache?.generationBeforeRead();
     const row = await this.repo.findActiveKeyByHash(hash);
     if (!row || !sameHash(row.key_hash, hash)) return undefined;
+    const policy = policyOfRow(row);
     if (generation !== undefined)
       this.cache?.remember(
         hash,
-        { keyId: row.id, accountId: row.account_id, lastUsedAt: row.last_used_at },
+        { keyId: row.id, accountId: row.account_id, lastUsedAt: row.last_used_at, policy },
         generation,
         now.getTime(),
       );
     await this.touch(hash, row.id, row.last_used_at, now);
-    return { accountId: row.account_id, keyId: row.id };
+    return { accountId: row.account_id, keyId: row.id, policy };
   }
 
   /** Writes last_used when the stored value is over a minute old. */
@@ -161,6 +226,8 @@ export class KeysService {
 export interface KeyIdentity {
   accountId: string;
   keyId: string;
+  /** What the key may do and from where; cached with the key (a policy never changes after creation). */
+  policy: KeyPolicy;
 }
 
 export interface PendingKeyIdentity extends KeyIdentity {

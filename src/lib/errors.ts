@@ -9,6 +9,9 @@ export type ErrorCode =
   | "INVALID_API_KEY"
   | "PAYMENT_REQUIRED"
   | "FORBIDDEN"
+  | "INSUFFICIENT_PERMISSIONS"
+  | "IP_NOT_ALLOWED"
+  | "ORIGIN_NOT_ALLOWED"
   | "NOT_FOUND"
   | "METHOD_NOT_ALLOWED"
   | "CONFLICT"
@@ -34,6 +37,9 @@ export function statusOf(code: ErrorCode): number {
     case "PAYMENT_REQUIRED":
       return 402;
     case "FORBIDDEN":
+    case "INSUFFICIENT_PERMISSIONS":
+    case "IP_NOT_ALLOWED":
+    case "ORIGIN_NOT_ALLOWED":
       return 403;
     case "NOT_FOUND":
       return 404;

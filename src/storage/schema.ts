@@ -2,6 +2,11 @@
 // timestamps are ISO 8601 UTC text (sortable), booleans are 0/1 integers, JSON is text, money
 // is integer milli-credits. See docs/decisions/0002-portable-storage-types.md.
 
+import type { ColumnType } from "kysely";
+
+/** A nullable text column that inserts may leave out (columns added after the table). */
+type OptionalText = ColumnType<string | null, string | null | undefined, string | null>;
+
 export interface AccountsTable {
   id: string;
   balance_milli: number;
@@ -19,6 +24,19 @@ export interface ApiKeysTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** Migration 0050: "secret" | "publishable". */
+  type: ColumnType<string, string | undefined, string>;
+  /** "live" | "test". */
+  mode: ColumnType<string, string | undefined, string>;
+  /** JSON arrays; NULL: unrestricted. */
+  permissions: OptionalText;
+  allowed_ips: OptionalText;
+  allowed_origins: OptionalText;
+  expires_at: OptionalText;
+  /** JSON: { limits, captcha } of a publishable key. */
+  widget_settings: OptionalText;
+  /** A publishable key in clear; NULL for secret keys. */
+  public_key: OptionalText;
 }
 
 export interface CreditLedgerTable {

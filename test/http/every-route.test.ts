@@ -33,6 +33,7 @@ describe(`every route (${kind})`, async () => {
   let h: Harness;
   const routes: Route[] = [];
   let apiKey = "";
+  let publishableKey = "";
   let jwt = "";
   let doc: Record<string, unknown>;
 
@@ -44,6 +45,14 @@ describe(`every route (${kind})`, async () => {
     });
     apiKey = await h.apiKey("acct_routes");
     jwt = await h.token("acct_routes");
+    publishableKey = (
+      await h.app.inject({
+        method: "POST",
+        url: "/v1/auth/keys",
+        headers: { authorization: `Bearer ${jwt}` },
+        payload: { name: "widget", type: "publishable", allowedOrigins: ["https://shop.example.com"] },
+      })
+    ).json().api_key;
     doc = (await h.app.inject({ method: "GET", url: "/openapi.json" })).json();
     const paths = doc.paths as Record<
       string,
@@ -64,6 +73,8 @@ describe(`every route (${kind})`, async () => {
 
   const authed = (r: Route): Record<string, string> => {
     if (r.url.startsWith("/v1/admin/")) return { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
+    if (r.security?.some((s) => "publishableKey" in s))
+      return { "x-api-key": publishableKey, origin: "https://shop.example.com" };
     if (r.security?.some((s) => "apiKey" in s)) return { "x-api-key": apiKey };
     return { authorization: `Bearer ${jwt}` };
   };

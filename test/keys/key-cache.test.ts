@@ -9,6 +9,7 @@ import { after, afterEach, before, beforeEach, describe, it } from "node:test";
 import { Redis } from "ioredis";
 import { KeyCache, LocalRevocationBoard, RedisRevocationBoard } from "../../src/keys/key-cache.js";
 import { hashApiKey } from "../../src/keys/key-format.js";
+import { FULL_SECRET_POLICY } from "../../src/keys/key-policy.js";
 import { KeysService } from "../../src/keys/keys.service.js";
 import type { Clock } from "../../src/lib/clock.js";
 import { AppError } from "../../src/lib/errors.js";
@@ -74,11 +75,15 @@ describe("API key cache with a Redis revocation board", { skip }, () => {
 
   it("serves a known key without reading its row again", async () => {
     const { api_key, key_id } = await a.create("acct_cache", "cached", null);
-    assert.deepEqual(await b.authenticate(api_key), { accountId: "acct_cache", keyId: key_id });
+    assert.deepEqual(await b.authenticate(api_key), {
+      accountId: "acct_cache",
+      keyId: key_id,
+      policy: FULL_SECRET_POLICY,
+    });
     await revokeRow(key_id);
     assert.deepEqual(
       await b.authenticate(api_key),
-      { accountId: "acct_cache", keyId: key_id },
+      { accountId: "acct_cache", keyId: key_id, policy: FULL_SECRET_POLICY },
       "a cache hit",
     );
     assert.equal(await instance().authenticate(api_key), undefined, "a fresh instance reads the row");
@@ -204,7 +209,11 @@ describe("API key cache of an embedded deployment (a board in the process)", () 
   it("accepts a key created by another process (the CLI) on its first use", async () => {
     const cli = new KeysService(t.database, clock);
     const { api_key, key_id } = await cli.create("acct_local", "from the cli", null);
-    assert.deepEqual(await keys.authenticate(api_key), { accountId: "acct_local", keyId: key_id });
+    assert.deepEqual(await keys.authenticate(api_key), {
+      accountId: "acct_local",
+      keyId: key_id,
+      policy: FULL_SECRET_POLICY,
+    });
   });
 
   it("refuses a key whose revocation raced the read that cached it", async () => {
@@ -216,7 +225,7 @@ describe("API key cache of an embedded deployment (a board in the process)", () 
     const cache = new KeyCache(board, { ttlMs: TTL_MS, maxEntries: 100 });
     cache.remember(
       hashApiKey(api_key),
-      { keyId: key_id, accountId: "acct_local", lastUsedAt: null },
+      { keyId: key_id, accountId: "acct_local", lastUsedAt: null, policy: FULL_SECRET_POLICY },
       generation,
       clock.ms,
     );

@@ -3,7 +3,7 @@
 // test CA. `env` points the service at it.
 import { startDnsServer, type TestDnsServer, type Zone } from "./dns-server.js";
 import { startSites, type TestSites } from "./http-servers.js";
-import { startSmtpServer, type TestSmtpServer } from "./smtp-server.js";
+import { type MxBehaviour, startSmtpServer, type TestSmtpServer } from "./smtp-server.js";
 import { createTestPki, type TestPki } from "./test-ca.js";
 
 export const PARKED_PAGE = '<html><script src="//www.google.com/adsense/domains/caf.js"></script></html>';
@@ -20,13 +20,18 @@ export interface FakeInternet {
   close(): Promise<void>;
 }
 
-/** Mail hosts: acme (knows alice@ and bob@), catchall (accepts all), grey (greylists first tries). */
-export async function startFakeInternet(extraZone: Zone = {}): Promise<FakeInternet> {
+/** Mail hosts: acme (knows alice@ and bob@), catchall (accepts all), grey (greylists first tries);
+ *  `extraMx` adds hosts (their zone entries go in `extraZone`). */
+export async function startFakeInternet(
+  extraZone: Zone = {},
+  extraMx: Record<string, MxBehaviour> = {},
+): Promise<FakeInternet> {
   const pki = await createTestPki();
   const smtp = await startSmtpServer({
     "127.0.0.2": { mailboxes: ["alice@acme.test", "bob@acme.test", "carol@acme.test"] },
     "127.0.0.3": { catchAll: true },
     "127.0.0.4": { greylist: true, mailboxes: ["dave@grey.test"] },
+    ...extraMx,
   });
   const leaf = await pki.issue(["acme.test", "www.acme.test", "parked.test", "catchall.test"]);
   const sites = await startSites(

@@ -9,7 +9,7 @@ export async function adminRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/admin/accounts/:userId/credits",
     {
-      config: { auth: "admin" },
+      config: { auth: "admin", permission: "admin" },
       schema: {
         tags: ["admin"],
         operationId: "grantCredits",

@@ -15,7 +15,7 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/batches",
     {
-      config,
+      config: { ...config, permission: "batches:write" },
       schema: {
         ...common,
         operationId: "listBatches",
@@ -42,7 +42,7 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/batches/:batchId",
     {
-      config,
+      config: { ...config, permission: "batches:write" },
       schema: {
         ...common,
         operationId: "getBatch",
@@ -59,7 +59,7 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/batches/:batchId/results",
     {
-      config,
+      config: { ...config, permission: "batches:write" },
       schema: {
         ...common,
         operationId: "listBatchResults",
@@ -113,7 +113,7 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/batch",
     {
-      config,
+      config: { ...config, permission: "batches:write" },
       schema: {
         ...common,
         operationId: "createDomainBatch",
@@ -135,7 +135,7 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/batches/import/domains",
     {
-      config,
+      config: { ...config, permission: "batches:write" },
       schema: {
         ...common,
         operationId: "importDomainList",

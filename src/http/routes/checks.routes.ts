@@ -106,7 +106,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/check-website",
     {
-      config,
+      config: { ...config, permission: "checks:write" },
       schema: {
         ...common,
         operationId: "checkWebsite",
@@ -132,7 +132,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/check",
     {
-      config,
+      config: { ...config, permission: "checks:write" },
       schema: {
         ...common,
         operationId: "checkDomain",
@@ -153,7 +153,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/check-email",
     {
-      config,
+      config: { ...config, permission: "checks:write" },
       schema: {
         ...common,
         operationId: "checkEmail",
@@ -238,7 +238,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/validation-jobs/:jobId",
     {
-      config,
+      config: { ...config, permission: "checks:write" },
       schema: {
         ...common,
         operationId: "getValidationJob",

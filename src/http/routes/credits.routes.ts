@@ -48,7 +48,7 @@ export async function creditsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/credits",
     {
-      config,
+      config: { ...config, permission: "credits:read" },
       schema: {
         ...common,
         operationId: "getCredits",
@@ -64,7 +64,7 @@ export async function creditsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/credits/transactions",
     {
-      config,
+      config: { ...config, permission: "credits:read" },
       schema: {
         ...common,
         operationId: "listCreditTransactions",

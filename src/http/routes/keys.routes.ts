@@ -1,13 +1,78 @@
 import { Type } from "@sinclair/typebox";
+import type { KeyInput } from "../../keys/key-input.js";
+import { PERMISSIONS } from "../../keys/key-policy.js";
 import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
-import { notFound } from "../errors.js";
+import { notFound, validationError } from "../errors.js";
 import { BEARER_SECURITY, Nullable, Timestamp } from "../schemas.js";
+
+const PermissionSchema = Type.Union(
+  PERMISSIONS.map((p) => Type.Literal(p)),
+  { description: "One of the documented permissions (docs/widget.md)" },
+);
+const KeyTypeSchema = Type.Union([Type.Literal("secret"), Type.Literal("publishable")]);
+const ModeSchema = Type.Union([Type.Literal("live"), Type.Literal("test")]);
 
 const CreateKeyBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100 }),
   description: Type.Optional(Type.String({ maxLength: 500 })),
+  type: Type.Optional(
+    Type.Union([Type.Literal("secret"), Type.Literal("publishable")], {
+      description:
+        "secret (sk_..., default): server-side use. publishable (pk_...): only the widget endpoint, from allowedOrigins.",
+    }),
+  ),
+  mode: Type.Optional(
+    Type.Union([Type.Literal("live"), Type.Literal("test")], {
+      description: "test: scripted answers, no network, never charged (publishable keys in this release).",
+    }),
+  ),
+  permissions: Type.Optional(
+    Type.Array(Type.String({ maxLength: 40 }), {
+      maxItems: 20,
+      description: `Secret keys: what the key may do (${PERMISSIONS.join(", ")}). Omitted: every permission.`,
+    }),
+  ),
+  allowedIps: Type.Optional(
+    Type.Array(Type.String({ maxLength: 50 }), {
+      minItems: 1,
+      maxItems: 100,
+      description: "Secret keys: IPv4/IPv6 addresses or CIDR blocks the key may be used from.",
+    }),
+  ),
+  expiresAt: Type.Optional(
+    Type.String({ maxLength: 40, description: "ISO 8601; refused with 401 after it." }),
+  ),
+  allowedOrigins: Type.Optional(
+    Type.Array(Type.String({ maxLength: 255 }), {
+      minItems: 1,
+      maxItems: 50,
+      description:
+        "Publishable keys (required): https://www.example.com or one wildcard level https://*.example.com. Local origins only on test-mode keys.",
+    }),
+  ),
+  widget: Type.Optional(
+    Type.Object(
+      {
+        dailyCap: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })),
+        perIpPerMinute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+        perEmailPerMinute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+        distinctEmailsPerIpPerDay: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+        captcha: Type.Optional(Type.Union([Type.Literal("turnstile"), Type.Literal("hcaptcha")])),
+      },
+      { additionalProperties: false, description: "Publishable keys: abuse limits and an optional CAPTCHA." },
+    ),
+  ),
 });
+
+const KeyFacts = {
+  type: KeyTypeSchema,
+  mode: ModeSchema,
+  permissions: Nullable(Type.Array(PermissionSchema), "null: every permission"),
+  allowedIps: Nullable(Type.Array(Type.String()), "null: any address"),
+  allowedOrigins: Nullable(Type.Array(Type.String())),
+  expiresAt: Nullable(Timestamp),
+};
 
 const CreatedKey = Type.Object({
   key_id: Type.String(),
@@ -15,6 +80,7 @@ const CreatedKey = Type.Object({
   name: Type.String(),
   description: Nullable(Type.String()),
   created_at: Timestamp,
+  ...KeyFacts,
   message: Type.String(),
 });
 
@@ -23,6 +89,8 @@ const KeySummary = Type.Object({
   name: Type.String(),
   description: Nullable(Type.String()),
   partial_key: Type.String(),
+  api_key: Type.Optional(Type.String({ description: "Publishable keys only (they are public)" })),
+  ...KeyFacts,
   created_at: Timestamp,
   last_used: Nullable(Timestamp),
 });
@@ -34,7 +102,7 @@ export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/auth/keys",
     {
-      config,
+      config: { ...config, permission: "identity" },
       schema: {
         ...common,
         operationId: "createApiKey",
@@ -47,21 +115,23 @@ export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
     },
     async (request, reply) => {
       const { accountId } = principalOf(request);
-      const created = await deps.keys.create(accountId, request.body.name, request.body.description ?? null);
-      return reply.status(201).send(created);
+      const { name, description, ...input } = request.body;
+      const outcome = await deps.keys.createKey(accountId, name, description ?? null, input as KeyInput);
+      if (outcome.kind === "invalid") throw validationError(outcome.errors);
+      return reply.status(201).send(outcome.key);
     },
   );
 
   app.get(
     "/v1/auth/keys",
     {
-      config,
+      config: { ...config, permission: "identity" },
       schema: {
         ...common,
         operationId: "listApiKeys",
         summary: "List API keys",
         description:
-          "The account's API keys with their names, partial keys, creation and last use; never the keys themselves. Takes the identity JWT.",
+          "The account's API keys with their names, partial keys, type, mode, permissions, allowed IPs and origins, expiry, creation and last use; never a secret key itself (publishable keys, being public, are shown whole).",
         response: { 200: Type.Object({ keys: Type.Array(KeySummary) }) },
       },
     },
@@ -71,7 +141,7 @@ export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
   app.delete(
     "/v1/auth/keys/:key_id",
     {
-      config,
+      config: { ...config, permission: "identity" },
       schema: {
         ...common,
         operationId: "revokeApiKey",

@@ -65,7 +65,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/leads",
     {
-      config,
+      config: { ...config, permission: "leads:write" },
       schema: {
         ...common,
         operationId: "createLead",
@@ -85,7 +85,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/leads",
     {
-      config,
+      config: { ...config, permission: "leads:read" },
       schema: {
         ...common,
         operationId: "listLeads",
@@ -111,7 +111,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/leads/stats",
     {
-      config,
+      config: { ...config, permission: "leads:read" },
       schema: {
         ...common,
         operationId: "getLeadStats",
@@ -145,7 +145,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/leads/:leadId",
     {
-      config,
+      config: { ...config, permission: "leads:read" },
       schema: {
         ...common,
         operationId: "getLead",
@@ -162,7 +162,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.put(
     "/v1/leads/:leadId",
     {
-      config,
+      config: { ...config, permission: "leads:write" },
       schema: {
         ...common,
         operationId: "updateLead",
@@ -180,7 +180,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.delete(
     "/v1/leads/:leadId",
     {
-      config,
+      config: { ...config, permission: "leads:write" },
       schema: {
         ...common,
         operationId: "archiveLead",
@@ -202,7 +202,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/leads/bulk",
     {
-      config,
+      config: { ...config, permission: "leads:write" },
       schema: {
         ...common,
         operationId: "createLeadsInBulk",
@@ -239,7 +239,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/leads/import",
     {
-      config,
+      config: { ...config, permission: "leads:write" },
       schema: {
         ...common,
         operationId: "importLeads",
@@ -275,7 +275,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/leads/import/emails",
     {
-      config,
+      config: { ...config, permission: "leads:write" },
       schema: {
         ...common,
         operationId: "importEmailList",
@@ -307,7 +307,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/leads/export",
     {
-      config,
+      config: { ...config, permission: "leads:read" },
       schema: {
         ...common,
         operationId: "exportLeads",
@@ -338,7 +338,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/leads/archive",
     {
-      config,
+      config: { ...config, permission: "leads:write" },
       schema: {
         ...common,
         operationId: "archiveLeads",
@@ -354,7 +354,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/leads/tags",
     {
-      config,
+      config: { ...config, permission: "leads:write" },
       schema: {
         ...common,
         operationId: "tagLeads",
@@ -374,7 +374,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/leads/export",
     {
-      config,
+      config: { ...config, permission: "leads:read" },
       schema: {
         ...common,
         operationId: "exportLeadSelection",
@@ -402,7 +402,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/leads/validate",
     {
-      config,
+      config: { ...config, permission: "batches:write" },
       schema: {
         ...common,
         operationId: "validateLeads",

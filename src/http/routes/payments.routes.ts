@@ -50,7 +50,7 @@ export async function paymentsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/payments/settings",
     {
-      config: { auth: "data" },
+      config: { auth: "data", permission: "credits:read" },
       schema: {
         ...common,
         operationId: "getPaymentSettings",
@@ -66,7 +66,7 @@ export async function paymentsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/payments/checkout",
     {
-      config: { auth: "data" },
+      config: { auth: "data", permission: "credits:read" },
       schema: {
         ...common,
         operationId: "createCheckout",
@@ -129,6 +129,7 @@ export async function paymentsRoutes(app: App, deps: AppDeps): Promise<void> {
     scope.post(
       "/v1/payments/stripe/webhook",
       {
+        config: { permission: "none" },
         schema: {
           tags: ["credits"],
           operationId: "stripeWebhook",

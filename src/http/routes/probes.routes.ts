@@ -41,6 +41,7 @@ export async function probeRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/health",
     {
+      config: { permission: "none" },
       schema: {
         ...probe,
         operationId: "getHealth",
@@ -59,6 +60,7 @@ export async function probeRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/liveness",
     {
+      config: { permission: "none" },
       schema: {
         ...probe,
         operationId: "getLiveness",
@@ -77,6 +79,7 @@ export async function probeRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/readiness",
     {
+      config: { permission: "none" },
       schema: {
         ...probe,
         operationId: "getReadiness",

@@ -28,6 +28,7 @@ export async function sessionRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/auth/session",
     {
+      config: { permission: "none" },
       schema: {
         tags: ["keys"],
         security: NO_SECURITY,

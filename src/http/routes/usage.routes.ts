@@ -30,7 +30,7 @@ export async function usageRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/usage",
     {
-      config: { auth: "data" as const },
+      config: { auth: "data" as const, permission: "credits:read" },
       schema: {
         tags: ["credits"],
         security: DATA_SECURITY,

@@ -28,7 +28,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/webhooks",
     {
-      config,
+      config: { ...config, permission: "webhooks:write" },
       schema: {
         ...common,
         operationId: "createWebhook",
@@ -49,7 +49,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/webhooks",
     {
-      config,
+      config: { ...config, permission: "webhooks:read" },
       schema: {
         ...common,
         operationId: "listWebhooks",
@@ -64,7 +64,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/webhooks/:webhook_id",
     {
-      config,
+      config: { ...config, permission: "webhooks:read" },
       schema: {
         ...common,
         operationId: "getWebhook",
@@ -80,7 +80,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
   app.patch(
     "/v1/webhooks/:webhook_id",
     {
-      config,
+      config: { ...config, permission: "webhooks:write" },
       schema: {
         ...common,
         operationId: "updateWebhook",
@@ -98,7 +98,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
   app.delete(
     "/v1/webhooks/:webhook_id",
     {
-      config,
+      config: { ...config, permission: "webhooks:write" },
       schema: {
         ...common,
         operationId: "deleteWebhook",
@@ -117,7 +117,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/webhooks/:webhook_id/rotate-secret",
     {
-      config,
+      config: { ...config, permission: "webhooks:write" },
       schema: {
         ...common,
         operationId: "rotateWebhookSecret",
@@ -134,7 +134,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/webhooks/:webhook_id/test",
     {
-      config,
+      config: { ...config, permission: "webhooks:write" },
       schema: {
         ...common,
         operationId: "testWebhook",
@@ -153,7 +153,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/webhooks/:webhook_id/deliveries",
     {
-      config,
+      config: { ...config, permission: "webhooks:read" },
       schema: {
         ...common,
         operationId: "listWebhookDeliveries",
@@ -180,7 +180,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/webhooks/:webhook_id/deliveries/:delivery_id/redeliver",
     {
-      config,
+      config: { ...config, permission: "webhooks:write" },
       schema: {
         ...common,
         operationId: "redeliverWebhookDelivery",

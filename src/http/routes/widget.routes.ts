@@ -1,0 +1,214 @@
+// The widget's HTTP face: POST /v1/widget/check-email (publishable key in ?key= or X-API-Key, from
+// an allowed origin, with its CORS preflight), POST /v1/widget/confirm (secret key, the form's
+// backend) and GET /widget.js (the script itself).
+
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { Type } from "@sinclair/typebox";
+import type { FastifyReply } from "fastify";
+import { requestOrigin } from "../../keys/key-policy.js";
+import type { WidgetService } from "../../widget/widget.service.js";
+import type { App } from "../app-types.js";
+import { principalOf } from "../auth.js";
+import { AppError, rateLimited } from "../errors.js";
+import { DATA_SECURITY, Nullable, Timestamp } from "../schemas.js";
+
+const SCRIPT = readFileSync(new URL("../../widget/widget.js", import.meta.url));
+const SCRIPT_ETAG = `"${createHash("sha256").update(SCRIPT).digest("base64url").slice(0, 27)}"`;
+
+const PUBLISHABLE_SECURITY: { [scheme: string]: string[] }[] = [{ publishableKey: [] }, { apiKey: [] }];
+const KeyQuery = Type.Object({
+  key: Type.Optional(Type.String({ maxLength: 100, description: "The publishable key (pk_...)" })),
+});
+
+const VerdictFields = {
+  status: Type.String({ description: "valid, invalid, risky or unknown (never blocks: fail open)" }),
+  reason: Type.String({
+    description:
+      "The email check's reason, or: typo (a known look-alike domain), deadline (not settled in time; the probe goes on), unavailable (not checked: fail open), not_scripted (test mode).",
+  }),
+  didYouMean: Nullable(Type.String()),
+  disposable: Nullable(Type.Boolean()),
+  role: Nullable(Type.Boolean()),
+  free: Nullable(Type.Boolean()),
+};
+
+const WidgetAnswer = Type.Object(
+  {
+    ...VerdictFields,
+    token: Type.String({
+      description:
+        "Signed, 15 minutes, bound to the address and key: the form's backend confirms it with POST /v1/widget/confirm",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const Confirmation = Type.Object(
+  {
+    email: Type.String(),
+    keyId: Type.String(),
+    checkedAt: Timestamp,
+    fresh: Type.Boolean({ description: "true: the visitor saw unknown and this verdict was looked up now" }),
+    ...VerdictFields,
+  },
+  { additionalProperties: false },
+);
+
+const TOKEN_FIELDS = {
+  forged: "token",
+  expired: "token",
+  email_mismatch: "email",
+  key_mismatch: "token",
+} as const;
+
+export interface WidgetRouteDeps {
+  widget: WidgetService;
+}
+
+export async function widgetRoutes(app: App, deps: WidgetRouteDeps): Promise<void> {
+  const { widget } = deps;
+  const publishable = { auth: "publishable" as const, permission: "publishable" as const };
+
+  const allowOrigin = (reply: FastifyReply, origin: string) => {
+    reply.header("Access-Control-Allow-Origin", origin);
+    reply.header("Vary", "Origin");
+  };
+
+  app.options(
+    "/v1/widget/check-email",
+    {
+      config: publishable,
+      schema: { hide: true, querystring: KeyQuery },
+    },
+    async (request, reply) => {
+      const { policy } = principalOf(request);
+      const origin = requestOrigin(request.headers.origin, undefined);
+      if (!policy || !widget.originAllowed(policy, origin))
+        throw new AppError("ORIGIN_NOT_ALLOWED", "This origin is not allowed for this publishable key", {
+          origin,
+        });
+      allowOrigin(reply, origin!);
+      reply.header("Access-Control-Allow-Methods", "POST");
+      reply.header("Access-Control-Allow-Headers", "Content-Type, X-API-Key");
+      reply.header("Access-Control-Max-Age", "600");
+      return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    "/v1/widget/check-email",
+    {
+      config: publishable,
+      schema: {
+        tags: ["widget"],
+        security: PUBLISHABLE_SECURITY,
+        operationId: "widgetCheckEmail",
+        summary: "Check an address from a signup form (publishable key, within the deadline)",
+        description:
+          "For /widget.js in a visitor's browser. Answers within WIDGET_DEADLINE_MS (default 3 s): syntax, typo, disposable and role lists, MX and a recent result; unknown/deadline when the mail server is slower (the probe goes on). Each address is charged once per key and UTC day at the email check's price; a short balance answers unknown (fail open). 403 ORIGIN_NOT_ALLOWED without an allowed Origin or Referer; 429 past the key's abuse limits.",
+        querystring: KeyQuery,
+        body: Type.Object({
+          email: Type.String({ minLength: 1, maxLength: 320 }),
+          captchaToken: Type.Optional(
+            Type.String({
+              maxLength: 4096,
+              description: "Turnstile or hCaptcha response, when the key requires one",
+            }),
+          ),
+        }),
+        response: { 200: WidgetAnswer },
+      },
+    },
+    async (request, reply) => {
+      const principal = principalOf(request);
+      const origin = requestOrigin(request.headers.origin, request.headers.referer);
+      const outcome = await widget.check({
+        accountId: principal.accountId,
+        keyId: principal.keyId!,
+        policy: principal.policy!,
+        origin,
+        ip: request.ip,
+        email: request.body.email,
+        captchaToken: request.body.captchaToken,
+      });
+      if (outcome.kind === "origin_not_allowed")
+        throw new AppError(
+          "ORIGIN_NOT_ALLOWED",
+          origin === null
+            ? "Neither Origin nor Referer names the page: the widget answers only pages on the key's allowed origins"
+            : "This origin is not allowed for this publishable key",
+          { origin },
+        );
+      allowOrigin(reply, origin!);
+      if (outcome.kind === "captcha_failed")
+        throw new AppError("FORBIDDEN", "The CAPTCHA was not solved", { reason: outcome.reason });
+      if (outcome.kind === "limited")
+        throw rateLimited(
+          `Widget limit reached: ${outcome.limit} (${outcome.points})`,
+          outcome.retryAfterMs / 1000,
+          "RATE_LIMIT_EXCEEDED",
+          {
+            limit: outcome.limit,
+            points: outcome.points,
+          },
+        );
+      return outcome.answer;
+    },
+  );
+
+  app.post(
+    "/v1/widget/confirm",
+    {
+      config: { auth: "data", permission: "checks:write" },
+      schema: {
+        tags: ["widget"],
+        security: DATA_SECURITY,
+        operationId: "widgetConfirm",
+        summary: "Confirm a widget token from your form's backend (free)",
+        description:
+          "Takes the token /widget.js put in the form and the address submitted with it. Answers the verdict the visitor saw, or a fresh one when that was unknown. Never charged. 422 says whether the token is forged, expired, for another address, or for a key not of this account.",
+        body: Type.Object({
+          token: Type.String({ minLength: 1, maxLength: 4096 }),
+          email: Type.String({ minLength: 1, maxLength: 320 }),
+        }),
+        response: { 200: Confirmation },
+      },
+    },
+    async (request) => {
+      const { accountId } = principalOf(request);
+      const outcome = await widget.confirm(accountId, request.body.token, request.body.email);
+      if (outcome.kind === "token_refused")
+        throw new AppError(
+          "VALIDATION_ERROR",
+          outcome.message,
+          {
+            reason: outcome.problem,
+            errors: [
+              { field: TOKEN_FIELDS[outcome.problem], message: outcome.message, type: outcome.problem },
+            ],
+          },
+          {
+            detail: [
+              { loc: ["body", TOKEN_FIELDS[outcome.problem]], msg: outcome.message, type: outcome.problem },
+            ],
+          },
+        );
+      const { verdict, ...rest } = outcome;
+      return { ...rest, ...verdict };
+    },
+  );
+
+  app.get(
+    "/widget.js",
+    { config: { permission: "none" }, schema: { hide: true } },
+    async (request, reply) => {
+      reply.header("Cache-Control", "public, max-age=300, stale-while-revalidate=86400");
+      reply.header("ETag", SCRIPT_ETAG);
+      reply.header("Cross-Origin-Resource-Policy", "cross-origin");
+      reply.header("X-Content-Type-Options", "nosniff");
+      if (request.headers["if-none-match"] === SCRIPT_ETAG) return reply.status(304).send();
+      return reply.type("text/javascript; charset=utf-8").send(SCRIPT);
+    },
+  );
+}

@@ -1,0 +1,49 @@
+// The widget module, wired from its dependencies (the template of src/webhooks/create-webhooks.ts):
+// deps in, the service out. Nothing here reads process.env or opens a socket of its own: the email
+// engine probes, Redis (when configured) counts.
+import type { Redis } from "ioredis";
+import type { EmailVerificationProvider } from "../checks/email/email.types.js";
+import type { CreditsService } from "../credits/credits.service.js";
+import type { KeysService } from "../keys/keys.service.js";
+import type { Clock } from "../lib/clock.js";
+import { type CaptchaVerifier, createCaptchaVerifier } from "./captcha.js";
+import { WidgetService } from "./widget.service.js";
+import { WidgetChecker } from "./widget-checker.js";
+import type { WidgetConfig } from "./widget-config.js";
+import { WidgetLimiter } from "./widget-limits.js";
+
+export interface WidgetDeps {
+  config: WidgetConfig;
+  priceMilli: number;
+  credits: CreditsService;
+  keys: KeysService;
+  email: EmailVerificationProvider;
+  redis: Redis | undefined;
+  clock: Clock;
+  isUniqueViolation: (error: unknown) => boolean;
+  onError: (error: unknown, context: string) => void;
+  /** Tests may pass their own; default: the configured siteverify URLs. */
+  captcha?: CaptchaVerifier;
+}
+
+export function createWidget(deps: WidgetDeps): { widget: WidgetService } {
+  const nowMs = () => deps.clock.now().getTime();
+  const checker = new WidgetChecker({
+    email: deps.email,
+    nowMs,
+    recentResultTtlMs: deps.config.recentResultTtlMs,
+    onError: deps.onError,
+  });
+  const widget = new WidgetService({
+    config: deps.config,
+    priceMilli: deps.priceMilli,
+    credits: deps.credits,
+    keys: deps.keys,
+    checker,
+    limiter: new WidgetLimiter({ redis: deps.redis, nowMs }),
+    captcha: deps.captcha ?? createCaptchaVerifier(deps.config),
+    nowMs,
+    isUniqueViolation: deps.isUniqueViolation,
+  });
+  return { widget };
+}

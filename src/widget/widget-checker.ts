@@ -1,0 +1,62 @@
+// The widget's answer for one address within a deadline: the quick facts first (no network), then
+// a recent finished answer for the same address, then the email engine's interactive probe. When
+// the probe has not settled by the deadline the answer is unknown/deadline (fail open) and the
+// probe goes on: its result is kept, so the visitor's next look (on submit) is instant. The engine
+// shares a probe already under way for the same address, so looks never start a second one.
+import type { EmailVerificationProvider } from "../checks/email/email.types.js";
+import type { KeyMode } from "../keys/key-policy.js";
+import { fromEmailVerdict, quickLook, scriptedVerdict, type WidgetVerdict } from "./widget-verdict.js";
+
+const MAX_RECENT = 100_000;
+
+export interface WidgetCheckerDeps {
+  email: EmailVerificationProvider;
+  nowMs: () => number;
+  recentResultTtlMs: number;
+  onError: (error: unknown, context: string) => void;
+}
+
+export class WidgetChecker {
+  private readonly recent = new Map<string, { verdict: WidgetVerdict; untilMs: number }>();
+
+  constructor(private readonly deps: WidgetCheckerDeps) {}
+
+  async look(email: string, deadlineMs: number, mode: KeyMode): Promise<WidgetVerdict> {
+    const quick = quickLook(email);
+    if (quick.kind === "answer") return quick.verdict;
+    const { parsed, facts } = quick;
+    if (mode === "test") {
+      const scripted = scriptedVerdict(parsed, facts);
+      if (scripted !== "slow") return scripted;
+      await new Promise((resolve) => setTimeout(resolve, deadlineMs));
+      return facts;
+    }
+    const key = parsed.email.toLowerCase();
+    const hit = this.recent.get(key);
+    if (hit && hit.untilMs > this.deps.nowMs()) return hit.verdict;
+    const probe = this.deps.email.verify(parsed.email).then((verdict) => {
+      const answer = fromEmailVerdict(verdict);
+      if (answer.status !== "unknown") this.remember(key, answer);
+      return answer;
+    });
+    probe.catch((error: unknown) => this.deps.onError(error, "widget probe failed"));
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<WidgetVerdict>((resolve) => {
+      timer = setTimeout(() => resolve(facts), deadlineMs);
+    });
+    try {
+      return await Promise.race([probe.catch(() => facts), deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private remember(key: string, verdict: WidgetVerdict): void {
+    if (this.deps.recentResultTtlMs <= 0) return;
+    if (this.recent.size >= MAX_RECENT) {
+      const oldest = this.recent.keys().next().value;
+      if (oldest !== undefined) this.recent.delete(oldest);
+    }
+    this.recent.set(key, { verdict, untilMs: this.deps.nowMs() + this.deps.recentResultTtlMs });
+  }
+}

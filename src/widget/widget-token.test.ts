@@ -1,0 +1,46 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { emailHashOf, readToken, signToken, type TokenClaims } from "./widget-token.js";
+
+const SECRET = "s".repeat(40);
+const claims: TokenClaims = {
+  keyId: "key_1",
+  accountId: "acct_1",
+  emailHash: emailHashOf("Jane@Acme.com "),
+  expiresAtMs: 1_000_000,
+  checkedAt: "2026-01-01T00:00:00.000Z",
+  mode: "live",
+  verdict: {
+    status: "valid",
+    reason: "deliverable",
+    didYouMean: null,
+    disposable: false,
+    role: false,
+    free: false,
+  },
+};
+
+test("a token reads back its claims until it expires, then says expired", () => {
+  const token = signToken(SECRET, claims);
+  assert.deepEqual(readToken(SECRET, token, 999_999), { kind: "valid", claims });
+  assert.equal(readToken(SECRET, token, 1_000_000).kind, "expired");
+  assert.equal(claims.emailHash, emailHashOf("jane@acme.com"), "bound to the address, case-insensitively");
+  assert.equal(token.includes("jane"), false, "the token never carries the address");
+});
+
+test("a changed payload, signature or secret is forged", () => {
+  const token = signToken(SECRET, claims);
+  const [v, body, sig] = token.split(".");
+  const altered = Buffer.from(
+    JSON.stringify({ ...claims, verdict: { ...claims.verdict, status: "invalid" } }),
+  ).toString("base64url");
+  for (const bad of [
+    `${v}.${altered}.${sig}`,
+    `${v}.${body}.${sig!.slice(0, -2)}AA`,
+    "garbage",
+    `${v}.${body}`,
+    "",
+  ])
+    assert.equal(readToken(SECRET, bad, 0).kind, "forged", bad);
+  assert.equal(readToken("t".repeat(40), token, 0).kind, "forged");
+});

@@ -1,0 +1,56 @@
+// The verdict token a visitor's form carries to its backend: HMAC-SHA256 over a small JSON payload,
+// bound to the address (by hash: the token never carries the address itself) and to the
+// publishable key that asked, valid 15 minutes. The backend's secret key confirms it with
+// POST /v1/widget/confirm; forged, expired and mismatched tokens are told apart.
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import type { WidgetVerdict } from "./widget-verdict.js";
+
+const VERSION = "lcw1";
+
+export interface TokenClaims {
+  /** Publishable key id. */
+  keyId: string;
+  accountId: string;
+  /** sha256 of the lower-cased address, hex. */
+  emailHash: string;
+  /** Expiry, ms since the epoch. */
+  expiresAtMs: number;
+  /** When the visitor saw the verdict. */
+  checkedAt: string;
+  mode: "live" | "test";
+  verdict: WidgetVerdict;
+}
+
+export type TokenReading =
+  | { kind: "valid"; claims: TokenClaims }
+  | { kind: "forged" }
+  | { kind: "expired"; expiredAt: string };
+
+export const emailHashOf = (email: string) =>
+  createHash("sha256").update(email.trim().toLowerCase(), "utf8").digest("hex");
+
+const mac = (secret: string, body: string) => createHmac("sha256", secret).update(body).digest("base64url");
+
+export function signToken(secret: string, claims: TokenClaims): string {
+  const body = `${VERSION}.${Buffer.from(JSON.stringify(claims), "utf8").toString("base64url")}`;
+  return `${body}.${mac(secret, body)}`;
+}
+
+/** The claims of a token this service signed, judged against `nowMs`. */
+export function readToken(secret: string, token: string, nowMs: number): TokenReading {
+  const parts = token.split(".");
+  if (parts.length !== 3 || parts[0] !== VERSION) return { kind: "forged" };
+  const body = `${parts[0]}.${parts[1]}`;
+  const given = Buffer.from(parts[2]!, "base64url");
+  const expected = Buffer.from(mac(secret, body), "base64url");
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { kind: "forged" };
+  let claims: TokenClaims;
+  try {
+    claims = JSON.parse(Buffer.from(parts[1]!, "base64url").toString("utf8")) as TokenClaims;
+  } catch {
+    return { kind: "forged" };
+  }
+  if (!(claims.expiresAtMs > nowMs))
+    return { kind: "expired", expiredAt: new Date(claims.expiresAtMs).toISOString() };
+  return { kind: "valid", claims };
+}
