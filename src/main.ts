@@ -42,6 +42,8 @@ import type { PaymentGateway } from "./payments/payment-gateway.js";
 import { PaymentsService } from "./payments/payments.service.js";
 import { type Database, migrateToLatest, openDatabase } from "./storage/db.js";
 import { reportAfterCommitErrorsTo } from "./storage/transaction.js";
+import { createTeams } from "./teams/create-teams.js";
+import type { TeamsService } from "./teams/teams.service.js";
 import { UsageService } from "./usage/usage.service.js";
 import { EmailChecksService } from "./validation/email-checks.service.js";
 import { LeadValidator } from "./validation/lead-validator.js";
@@ -83,6 +85,7 @@ export interface Services {
   websiteChecks: WebsiteChecksService;
   webhooks: WebhooksService;
   widget: WidgetService;
+  teams: TeamsService;
   sweeper: StalledWorkSweeper;
   queue: JobQueue;
   /** Every background job kind with its policy and handler (see src/jobs/catalog.ts). */
@@ -326,6 +329,7 @@ export async function createServices(
     isUniqueViolation: database.caps.isUniqueViolation,
     onError: logError,
   });
+  const { services: teamServices, jobs: teamJobs } = createTeams({ database, clock });
   const sweeper = new StalledWorkSweeper({
     database,
     clock,
@@ -345,6 +349,7 @@ export async function createServices(
       ...batchJobDefinitions(batchRunner, leadValidation, queue),
       ...emailChecks.jobDefinitions(),
       ...webhookJobs,
+      ...teamJobs,
       sweeper.jobDefinition(),
     ]),
   );
@@ -377,6 +382,7 @@ export async function createServices(
     websiteChecks,
     webhooks,
     widget,
+    teams: teamServices.teams,
     sweeper,
     queue,
     jobCatalog,

@@ -19,6 +19,7 @@ import type { Clock } from "../lib/clock.js";
 import type { Metrics } from "../metrics/metrics.js";
 import type { PaymentsService } from "../payments/payments.service.js";
 import type { Database } from "../storage/db.js";
+import type { TeamsService } from "../teams/teams.service.js";
 import type { UsageService } from "../usage/usage.service.js";
 import type { EmailChecksService } from "../validation/email-checks.service.js";
 import type { WebsiteChecksService } from "../validation/website-checks.service.js";
@@ -41,6 +42,7 @@ export interface AppDeps {
   usage: UsageService;
   webhooks: WebhooksService;
   widget: WidgetService;
+  teams: TeamsService;
   emailChecks: EmailChecksService;
   websiteChecks: WebsiteChecksService;
   normalizeWebsite: WebsiteNormalizer;

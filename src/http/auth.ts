@@ -3,14 +3,26 @@
 // needs): data routes take `X-API-Key` or an identity JWT and a documented permission; the widget
 // route takes a publishable key (`?key=` or X-API-Key); `/v1/auth/keys` takes only the identity
 // JWT (an API key there is 403); admin routes take ADMIN_TOKEN and are off (404) when it is unset.
+// A bearer token acts as a team member of the account `X-Account-Id` names (its own without it),
+// and the same declared permission is checked against the member's role (src/teams/roles.ts).
 // Runs in onRequest, before the body is read.
 import { timingSafeEqual } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { IdentityVerifier } from "../accounts/identity.js";
+import type { Identity, IdentityVerifier } from "../accounts/identity.js";
 import type { CreditsService } from "../credits/credits.service.js";
 import { hasPermission, ipAllowed, type KeyPolicy, type Permission } from "../keys/key-policy.js";
 import type { KeysService } from "../keys/keys.service.js";
 import type { Clock } from "../lib/clock.js";
+import {
+  isRole,
+  keyPermissionFor,
+  type MemberPermission,
+  type Role,
+  type RolePermission,
+  requiredRoleFor,
+  roleAllows,
+} from "../teams/roles.js";
+import type { TeamsService } from "../teams/teams.service.js";
 import { AppError } from "./errors.js";
 
 export type AuthMode = "none" | "data" | "identity" | "admin" | "publishable";
@@ -18,10 +30,11 @@ export type AuthMode = "none" | "data" | "identity" | "admin" | "publishable";
 /**
  * What a route asks of a key: one of the documented permissions (data routes), or how the route
  * is reached without one: `none` (probes, sign-in, the Stripe webhook), `identity` (key
- * management), `admin`, `publishable` (the widget). Every route declares it; a test fails when
- * one does not (test/http/route-permissions.test.ts).
+ * management), `admin`, `publishable` (the widget). Member permissions (`keys:write`,
+ * `team:read`, ...) are held only through a role. Every route declares it; a test fails when
+ * one does not (test/http/route-permissions.test.ts, test/teams/role-matrix.test.ts).
  */
-export type RouteAccess = Permission | "none" | "identity" | "admin" | "publishable";
+export type RouteAccess = Permission | MemberPermission | "none" | "identity" | "admin" | "publishable";
 
 export interface Principal {
   accountId: string;
@@ -31,6 +44,10 @@ export interface Principal {
   policy: KeyPolicy | null;
   /** What rate limits count against: the key for API keys, the account for JWTs. */
   rateLimitKey: string;
+  /** The team member a bearer token acts as; null for keys and the admin token. */
+  member: { memberId: string; role: Role } | null;
+  /** The bearer token's identity (subject and email claims); null for keys and the admin token. */
+  identity: Identity | null;
 }
 
 declare module "fastify" {
@@ -49,6 +66,7 @@ export interface AuthDeps {
   keys: KeysService;
   identity: IdentityVerifier;
   credits: CreditsService;
+  teams: TeamsService;
   clock: Clock;
   adminToken: string | undefined;
 }
@@ -78,16 +96,25 @@ function queryKey(request: FastifyRequest): string | undefined {
 }
 
 export function authHook(deps: AuthDeps) {
-  async function fromJwt(token: string): Promise<Principal> {
+  async function fromJwt(request: FastifyRequest, token: string): Promise<Principal> {
     const identity = await deps.identity.verify(token);
     if (!identity) throw invalidToken();
-    await deps.credits.ensureAccount(identity.accountId);
+    const chosen = request.headers["x-account-id"];
+    if (Array.isArray(chosen)) throw new AppError("BAD_REQUEST", "Send one X-Account-Id header");
+    const accountId = chosen && chosen !== "" ? chosen : identity.accountId;
+    if (accountId === identity.accountId) await deps.credits.ensureAccount(accountId);
+    const membership = await deps.teams.membership(accountId, identity.accountId, identity.email);
+    // Not a member is the same 404 as an account that does not exist (decisions §8).
+    if (membership.kind !== "member") throw new AppError("NOT_FOUND", "Account not found");
+    const { memberId, role } = membership.member;
     return {
-      accountId: identity.accountId,
+      accountId,
       via: "jwt",
       keyId: null,
       policy: null,
-      rateLimitKey: `acct:${identity.accountId}`,
+      rateLimitKey: `acct:${accountId}`,
+      member: { memberId, role },
+      identity,
     };
   }
 
@@ -100,6 +127,8 @@ export function authHook(deps: AuthDeps) {
       keyId: found.keyId,
       policy: found.policy,
       rateLimitKey: `key:${found.keyId}`,
+      member: null,
+      identity: null,
     };
     request.pendingKeyCheck = found.settle;
   }
@@ -121,6 +150,8 @@ export function authHook(deps: AuthDeps) {
         keyId: null,
         policy: null,
         rateLimitKey: "admin",
+        member: null,
+        identity: null,
       };
       return;
     }
@@ -130,7 +161,7 @@ export function authHook(deps: AuthDeps) {
     const token = bearerOf(request);
     if (mode === "identity") {
       if (token) {
-        request.principal = await fromJwt(token);
+        request.principal = await fromJwt(request, token);
         return;
       }
       if (apiKey)
@@ -147,7 +178,7 @@ export function authHook(deps: AuthDeps) {
     // data routes
     if (typeof apiKey === "string" && apiKey !== "") return fromKey(request, apiKey, "api_key");
     if (token) {
-      request.principal = await fromJwt(token);
+      request.principal = await fromJwt(request, token);
       return;
     }
     throw missing();
@@ -168,13 +199,43 @@ export async function settleKey(request: FastifyRequest): Promise<void> {
   }
 }
 
+const ROLE_CHECKED = (access: RouteAccess | undefined): access is RolePermission =>
+  access !== undefined &&
+  access !== "none" &&
+  access !== "identity" &&
+  access !== "admin" &&
+  access !== "publishable";
+
+/**
+ * A member's role against the route's declared permission: 403 INSUFFICIENT_PERMISSIONS naming
+ * the permission and the least role that holds it. Routes open to any identity (`identity`) pass.
+ */
+function authorizeMember(role: Role, access: RouteAccess | undefined): void {
+  if (!ROLE_CHECKED(access) || roleAllows(role, access)) return;
+  const requiredRole = requiredRoleFor(access);
+  throw new AppError(
+    "INSUFFICIENT_PERMISSIONS",
+    `This needs the ${requiredRole} role or above (you are ${role})`,
+    {
+      required: access,
+      requiredRole,
+      role,
+    },
+  );
+}
+
 /**
  * Applies a settled key's policy to the request: expiry (401 with the reason), source address
  * (403 IP_NOT_ALLOWED), key type and the route's permission (403 INSUFFICIENT_PERMISSIONS with
- * details.required). JWT and admin principals pass: their access is the route's `auth`.
+ * details.required); and a member's role to a bearer request. The admin token passes: its
+ * access is the route's `auth`.
  */
 export function authorizeKey(request: FastifyRequest, now: Date): void {
   const principal = request.principal;
+  if (principal?.member && isRole(principal.member.role)) {
+    authorizeMember(principal.member.role, request.routeOptions.config?.permission);
+    return;
+  }
   const policy = principal?.policy;
   if (!principal || !policy) return;
   if (policy.expiresAt !== null && policy.expiresAt <= now.toISOString())
@@ -206,9 +267,14 @@ export function authorizeKey(request: FastifyRequest, now: Date): void {
     throw new AppError("INSUFFICIENT_PERMISSIONS", "This endpoint declares no permission a key can hold", {
       required: access ?? "undeclared",
     });
-  if (!hasPermission(policy, access))
-    throw new AppError("INSUFFICIENT_PERMISSIONS", `This API key lacks the permission ${access}`, {
+  const needed = keyPermissionFor(access);
+  if (needed === null)
+    throw new AppError("INSUFFICIENT_PERMISSIONS", "This endpoint is for team members, not API keys", {
       required: access,
+    });
+  if (!hasPermission(policy, needed))
+    throw new AppError("INSUFFICIENT_PERMISSIONS", `This API key lacks the permission ${needed}`, {
+      required: needed,
       granted: policy.permissions,
     });
 }
@@ -252,8 +318,15 @@ export function declareAccess(
   const schema = route.schema;
   if (!schema || schema.hide || access === undefined) return;
   schema["x-permission"] = access;
-  const sentence = ACCESS_SENTENCES[access] ?? `API keys need the permission \`${access}\`.`;
+  const sentence = ACCESS_SENTENCES[access] ?? accessSentence(access as RolePermission);
   schema.description = schema.description ? `${String(schema.description)} ${sentence}` : sentence;
+}
+
+function accessSentence(access: RolePermission): string {
+  const role = `Team members need the ${requiredRoleFor(access)} role or above (\`${access}\`).`;
+  const key = keyPermissionFor(access);
+  if (key === null) return `Identity JWT only; ${role}`;
+  return `API keys need the permission \`${key}\`. ${role}`;
 }
 
 const ACCESS_SENTENCES: Partial<Record<RouteAccess, string>> = {

@@ -20,6 +20,10 @@ export const OPENAPI_TAGS = [
     name: "widget",
     description: "The signup-form widget: publishable-key checks and their backend confirmation.",
   },
+  {
+    name: "team",
+    description: "Members and roles of an account, and invitations bound to a verified email.",
+  },
 ];
 
 const DEFAULT_PUBLIC_URL = "http://localhost:8080";

@@ -2,7 +2,19 @@
 import { randomFillSync } from "node:crypto";
 import { encodeTime, monotonicFactory } from "ulid";
 
-export type IdPrefix = "acct" | "lead" | "batch" | "job" | "wh" | "dlv" | "key" | "txn" | "evt" | "item";
+export type IdPrefix =
+  | "acct"
+  | "lead"
+  | "batch"
+  | "job"
+  | "wh"
+  | "dlv"
+  | "key"
+  | "txn"
+  | "evt"
+  | "item"
+  | "mem"
+  | "inv";
 
 /**
  * ulid's own source draws one byte from the system CSPRNG per character (16 calls per id); this
