@@ -13,7 +13,7 @@ export interface paths {
     };
     /**
      * Health
-     * @description Answers 200 while the process runs; no dependency is checked. For load balancers and uptime monitors.
+     * @description Answers 200 while the process runs; no dependency is checked. For load balancers and uptime monitors. No authentication. No authentication.
      */
     get: operations["getHealth"];
     put?: never;
@@ -33,7 +33,7 @@ export interface paths {
     };
     /**
      * Liveness
-     * @description Answers 200 while the process can serve requests; an orchestrator restarts the process when it stops answering.
+     * @description Answers 200 while the process can serve requests; an orchestrator restarts the process when it stops answering. No authentication. No authentication.
      */
     get: operations["getLiveness"];
     put?: never;
@@ -53,7 +53,7 @@ export interface paths {
     };
     /**
      * Readiness: database and queue
-     * @description Checks the database and the job queue; 503 while either is unreachable or the server is shutting down, so a load balancer sends no traffic here.
+     * @description Checks the database and the job queue; 503 while either is unreachable or the server is shutting down, so a load balancer sends no traffic here. No authentication. No authentication.
      */
     get: operations["getReadiness"];
     put?: never;
@@ -73,13 +73,13 @@ export interface paths {
     };
     /**
      * List API keys
-     * @description The account's API keys with their names, partial keys, creation and last use; never the keys themselves. Takes the identity JWT.
+     * @description The account's API keys with their names, partial keys, type, mode, permissions, allowed IPs and origins, expiry, creation and last use; never a secret key itself (publishable keys, being public, are shown whole). Identity JWT only; API keys are refused. Identity JWT only; API keys are refused.
      */
     get: operations["listApiKeys"];
     put?: never;
     /**
      * Create an API key
-     * @description Creates an API key for the signed-in account. The key is returned only in this answer; only its hash is stored. Takes the identity JWT, not an API key.
+     * @description Creates an API key for the signed-in account. The key is returned only in this answer; only its hash is stored. Takes the identity JWT, not an API key. Identity JWT only; API keys are refused.
      */
     post: operations["createApiKey"];
     delete?: never;
@@ -100,7 +100,7 @@ export interface paths {
     post?: never;
     /**
      * Revoke an API key (permanent, effective on the next request)
-     * @description Revokes the key for good; requests with it are refused from the next request on. 404 for a key that is not the account's. Takes the identity JWT.
+     * @description Revokes the key for good; requests with it are refused from the next request on. 404 for a key that is not the account's. Takes the identity JWT. Identity JWT only; API keys are refused.
      */
     delete: operations["revokeApiKey"];
     options?: never;
@@ -117,7 +117,7 @@ export interface paths {
     };
     /**
      * Credit balance
-     * @description The account's balance in stored and display credits, what was spent this month and the latest purchase or grant.
+     * @description The account's balance in stored and display credits, what was spent this month and the latest purchase or grant. API keys need the permission `credits:read`. API keys need the permission `credits:read`.
      */
     get: operations["getCredits"];
     put?: never;
@@ -137,7 +137,7 @@ export interface paths {
     };
     /**
      * Credit ledger, newest first
-     * @description Every change to the balance (signup, grant, purchase, debit), newest first, with the balance after it; paged by limit and offset.
+     * @description Every change to the balance (signup, grant, purchase, debit), newest first, with the balance after it; paged by limit and offset. API keys need the permission `credits:read`. API keys need the permission `credits:read`.
      */
     get: operations["listCreditTransactions"];
     put?: never;
@@ -157,7 +157,7 @@ export interface paths {
     };
     /**
      * Whether credits can be bought here, in which currency, and the price
-     * @description Whether this server sells credits (Stripe keys configured), in which currency, the smallest and largest purchase and how many credits one currency unit buys.
+     * @description Whether this server sells credits (Stripe keys configured), in which currency, the smallest and largest purchase and how many credits one currency unit buys. API keys need the permission `credits:read`. API keys need the permission `credits:read`.
      */
     get: operations["getPaymentSettings"];
     put?: never;
@@ -179,7 +179,7 @@ export interface paths {
     put?: never;
     /**
      * Start buying credits: a Stripe Checkout Session for an amount (1 currency unit = 1,000 checks)
-     * @description Creates a Stripe Checkout Session for a whole number of currency units and records it; send the buyer to the returned URL. Credits are granted when Stripe reports the session paid.
+     * @description Creates a Stripe Checkout Session for a whole number of currency units and records it; send the buyer to the returned URL. Credits are granted when Stripe reports the session paid. API keys need the permission `credits:read`.
      */
     post: operations["createCheckout"];
     delete?: never;
@@ -199,7 +199,7 @@ export interface paths {
     put?: never;
     /**
      * Stripe webhook endpoint (checkout.session.completed grants the credits once)
-     * @description Called by Stripe, not by clients. The Stripe-Signature header is verified over the raw body with STRIPE_WEBHOOK_SECRET; a bad or missing signature is 400. The event only names a session: leadcheck retrieves it from Stripe, checks it against the session it recorded at checkout (account, amount, currency, paid) and grants what it sold, never what the event's metadata says. Replays (same event id) and a second payment event for the same session grant nothing. 503 when Stripe cannot be asked (Stripe redelivers).
+     * @description Called by Stripe, not by clients. The Stripe-Signature header is verified over the raw body with STRIPE_WEBHOOK_SECRET; a bad or missing signature is 400. The event only names a session: leadcheck retrieves it from Stripe, checks it against the session it recorded at checkout (account, amount, currency, paid) and grants what it sold, never what the event's metadata says. Replays (same event id) and a second payment event for the same session grant nothing. 503 when Stripe cannot be asked (Stripe redelivers). No authentication.
      */
     post: operations["stripeWebhook"];
     delete?: never;
@@ -219,7 +219,7 @@ export interface paths {
     put?: never;
     /**
      * Grant credits to an account (payment systems plug in here)
-     * @description Adds credits to an account as a ledger entry, for operators and external billing systems. Takes the ADMIN_TOKEN bearer token.
+     * @description Adds credits to an account as a ledger entry, for operators and external billing systems. Takes the ADMIN_TOKEN bearer token. ADMIN_TOKEN only.
      */
     post: operations["grantCredits"];
     delete?: never;
@@ -237,13 +237,13 @@ export interface paths {
     };
     /**
      * List leads, newest first; search by email, name or company, filter by tag
-     * @description The account's live leads, newest first, paged by limit and offset, filtered by validation status, rating, tags and a search over email, name and company.
+     * @description The account's live leads, newest first, paged by limit and offset, filtered by validation status, rating, tags and a search over email, name and company. API keys need the permission `leads:read`. API keys need the permission `leads:read`.
      */
     get: operations["listLeads"];
     put?: never;
     /**
      * Create a lead (validated unless validate: false)
-     * @description Stores a lead and, unless validate is false, charges for and starts its validation (the email, and the website when given). An email already used by one of the account's live leads (case-insensitive) is refused.
+     * @description Stores a lead and, unless validate is false, charges for and starts its validation (the email, and the website when given). An email already used by one of the account's live leads (case-insensitive) is refused. API keys need the permission `leads:write`.
      */
     post: operations["createLead"];
     delete?: never;
@@ -261,7 +261,7 @@ export interface paths {
     };
     /**
      * Lead statistics: counts by validation status, recommendation and verdict, average rating
-     * @description Counts of the account's live leads by validation status, recommendation and email verdict, and their average rating.
+     * @description Counts of the account's live leads by validation status, recommendation and email verdict, and their average rating. API keys need the permission `leads:read`. API keys need the permission `leads:read`.
      */
     get: operations["getLeadStats"];
     put?: never;
@@ -281,18 +281,18 @@ export interface paths {
     };
     /**
      * Get a lead with its validation results
-     * @description One lead with its email and website results, rating and the factors behind it. Another account's or an archived lead is 404.
+     * @description One lead with its email and website results, rating and the factors behind it. Another account's or an archived lead is 404. API keys need the permission `leads:read`. API keys need the permission `leads:read`.
      */
     get: operations["getLead"];
     /**
      * Update a lead (partial; null clears; customFields merge; no validation, no charge)
-     * @description Changes the given fields only; null clears an optional field. Nothing is validated again and nothing is charged.
+     * @description Changes the given fields only; null clears an optional field. Nothing is validated again and nothing is charged. API keys need the permission `leads:write`.
      */
     put: operations["updateLead"];
     post?: never;
     /**
      * Archive a lead (soft delete)
-     * @description Hides the lead from lists and reads (then 404) while keeping it in storage; its email can be used by a new lead.
+     * @description Hides the lead from lists and reads (then 404) while keeping it in storage; its email can be used by a new lead. API keys need the permission `leads:write`.
      */
     delete: operations["archiveLead"];
     options?: never;
@@ -311,7 +311,7 @@ export interface paths {
     put?: never;
     /**
      * Create 1-500 leads; bad items are reported, good ones created
-     * @description Each item is checked on its own: bad or duplicate items are listed in errors with their index, the good ones are created.
+     * @description Each item is checked on its own: bad or duplicate items are listed in errors with their index, the good ones are created. API keys need the permission `leads:write`.
      */
     post: operations["createLeadsInBulk"];
     delete?: never;
@@ -331,7 +331,7 @@ export interface paths {
     put?: never;
     /**
      * Import leads from CSV (text/csv body or multipart file); header row maps to lead fields
-     * @description Unknown columns become customFields; source is csv. Any bad row refuses the whole file (422 listing rows by line number). `?validate=false` imports without validation and without charge.
+     * @description Unknown columns become customFields; source is csv. Any bad row refuses the whole file (422 listing rows by line number). `?validate=false` imports without validation and without charge. API keys need the permission `leads:write`.
      */
     post: operations["importLeads"];
     delete?: never;
@@ -351,7 +351,7 @@ export interface paths {
     put?: never;
     /**
      * Import a pasted list of email addresses as leads (one per line, or separated by commas)
-     * @description Like the CSV import: all lines or none. Any bad or duplicate address refuses the whole list (422, `details.errors[].field` is `line N`). Spaces inside a line are not separators. Source is `manual` (the spec's sources).
+     * @description Like the CSV import: all lines or none. Any bad or duplicate address refuses the whole list (422, `details.errors[].field` is `line N`). Spaces inside a line are not separators. Source is `manual` (the spec's sources). API keys need the permission `leads:write`.
      */
     post: operations["importEmailList"];
     delete?: never;
@@ -369,13 +369,13 @@ export interface paths {
     };
     /**
      * Export the account's leads with their ratings as CSV (streamed)
-     * @description Streams the account's live leads as CSV, one row per lead with its ratings and results.
+     * @description Streams the account's live leads as CSV, one row per lead with its ratings and results. API keys need the permission `leads:read`. API keys need the permission `leads:read`.
      */
     get: operations["exportLeads"];
     put?: never;
     /**
      * Export a selection of leads as CSV (the columns of GET /v1/leads/export)
-     * @description The same CSV as GET /v1/leads/export, for the given lead ids only.
+     * @description The same CSV as GET /v1/leads/export, for the given lead ids only. API keys need the permission `leads:read`.
      */
     post: operations["exportLeadSelection"];
     delete?: never;
@@ -395,7 +395,7 @@ export interface paths {
     put?: never;
     /**
      * Archive a selection of leads (soft delete), all or none
-     * @description Archives every given lead, or none when one of them is not the account's.
+     * @description Archives every given lead, or none when one of them is not the account's. API keys need the permission `leads:write`.
      */
     post: operations["archiveLeads"];
     delete?: never;
@@ -415,7 +415,7 @@ export interface paths {
     put?: never;
     /**
      * Add and remove tags on a selection of leads, all or none
-     * @description Tags are trimmed, 1-100 characters, case-sensitive; a lead carries at most 100 (422 otherwise, nothing changed). `updated` counts the leads whose tags changed; each gets a lead.updated event.
+     * @description Tags are trimmed, 1-100 characters, case-sensitive; a lead carries at most 100 (422 otherwise, nothing changed). `updated` counts the leads whose tags changed; each gets a lead.updated event. API keys need the permission `leads:write`.
      */
     post: operations["tagLeads"];
     delete?: never;
@@ -435,7 +435,7 @@ export interface paths {
     put?: never;
     /**
      * Validate 1-500 existing leads as a batch
-     * @description Starts a batch that validates the given leads in the background; poll the batch for progress. Credits are charged when the batch is accepted.
+     * @description Starts a batch that validates the given leads in the background; poll the batch for progress. Credits are charged when the batch is accepted. API keys need the permission `batches:write`.
      */
     post: operations["validateLeads"];
     delete?: never;
@@ -453,7 +453,7 @@ export interface paths {
     };
     /**
      * The account's batches, newest first, with progress
-     * @description The account's validation and domain batches, newest first, with their progress counts; paged by limit and offset.
+     * @description The account's validation and domain batches, newest first, with their progress counts; paged by limit and offset. API keys need the permission `batches:write`. API keys need the permission `batches:write`.
      */
     get: operations["listBatches"];
     put?: never;
@@ -473,7 +473,7 @@ export interface paths {
     };
     /**
      * A validation batch with live counts
-     * @description One batch with its live counts (pending, completed, failed) and progress. Another account's batch is 404.
+     * @description One batch with its live counts (pending, completed, failed) and progress. Another account's batch is 404. API keys need the permission `batches:write`. API keys need the permission `batches:write`.
      */
     get: operations["getBatch"];
     put?: never;
@@ -493,7 +493,7 @@ export interface paths {
     };
     /**
      * Item results of a batch, in input order
-     * @description The results of a batch's items in the order they were given, paged by limit and offset.
+     * @description The results of a batch's items in the order they were given, paged by limit and offset. API keys need the permission `batches:write`. API keys need the permission `batches:write`.
      */
     get: operations["listBatchResults"];
     put?: never;
@@ -515,7 +515,7 @@ export interface paths {
     put?: never;
     /**
      * Check 1-10,000 websites as a batch (0.001 credits each, charged upfront)
-     * @description Queues a website check for each domain and charges for all of them before the work starts; poll the batch for progress and results.
+     * @description Queues a website check for each domain and charges for all of them before the work starts; poll the batch for progress and results. API keys need the permission `batches:write`.
      */
     post: operations["createDomainBatch"];
     delete?: never;
@@ -535,7 +535,7 @@ export interface paths {
     put?: never;
     /**
      * Check a pasted list of domains as a batch (one per line, or separated by commas)
-     * @description Like the other imports: all lines or none. Any bad domain refuses the whole list (422, `details.errors[].field` is `line N`), nothing charged. Spaces inside a line are not separators.
+     * @description Like the other imports: all lines or none. Any bad domain refuses the whole list (422, `details.errors[].field` is `line N`), nothing charged. Spaces inside a line are not separators. API keys need the permission `batches:write`.
      */
     post: operations["importDomainList"];
     delete?: never;
@@ -555,7 +555,7 @@ export interface paths {
     put?: never;
     /**
      * Check a website: reachability, redirects, TLS, parked domain, timings (synchronous, up to ~30 s)
-     * @description Fetches the website and reports reachability, HTTP status, redirects, TLS validity, parked-domain evidence and timings. Charged per check.
+     * @description Fetches the website and reports reachability, HTTP status, redirects, TLS validity, parked-domain evidence and timings. Charged per check. API keys need the permission `checks:write`.
      */
     post: operations["checkWebsite"];
     delete?: never;
@@ -575,7 +575,7 @@ export interface paths {
     put?: never;
     /**
      * Website check by domain (same as /v1/check-website)
-     * @description The website check of POST /v1/check-website under the name the overview uses, taking a domain. Charged per check.
+     * @description The website check of POST /v1/check-website under the name the overview uses, taking a domain. Charged per check. API keys need the permission `checks:write`.
      */
     post: operations["checkDomain"];
     delete?: never;
@@ -595,7 +595,7 @@ export interface paths {
     put?: never;
     /**
      * Verify an email by SMTP (no mail sent); waits up to `timeout` s, else returns a job to poll
-     * @description Checks syntax, the domain's mail servers and the mailbox over SMTP without sending mail. Answers with the verdict when it is ready within the timeout; otherwise with status processing, a jobId and the pollUrl of the validation job.
+     * @description Checks syntax, the domain's mail servers and the mailbox over SMTP without sending mail. Answers with the verdict when it is ready within the timeout; otherwise with status processing, a jobId and the pollUrl of the validation job. API keys need the permission `checks:write`.
      */
     post: operations["checkEmail"];
     delete?: never;
@@ -613,7 +613,7 @@ export interface paths {
     };
     /**
      * A validation job (kept 24 hours)
-     * @description The state of an email or website check started earlier, with its result once completed. Jobs are kept 24 hours.
+     * @description The state of an email or website check started earlier, with its result once completed. Jobs are kept 24 hours. API keys need the permission `checks:write`. API keys need the permission `checks:write`.
      */
     get: operations["getValidationJob"];
     put?: never;
@@ -633,13 +633,13 @@ export interface paths {
     };
     /**
      * List webhook endpoints (without secrets)
-     * @description The account's webhook endpoints with their events and state, never their secrets.
+     * @description The account's webhook endpoints with their events and state, never their secrets. API keys need the permission `webhooks:read`. API keys need the permission `webhooks:read`.
      */
     get: operations["listWebhooks"];
     put?: never;
     /**
      * Register a webhook endpoint (the secret is shown only here and on rotation)
-     * @description Registers an endpoint URL for the chosen events. Deliveries are signed with the returned secret, which is shown only here and on rotation.
+     * @description Registers an endpoint URL for the chosen events. Deliveries are signed with the returned secret, which is shown only here and on rotation. API keys need the permission `webhooks:write`.
      */
     post: operations["createWebhook"];
     delete?: never;
@@ -657,21 +657,21 @@ export interface paths {
     };
     /**
      * Get a webhook endpoint
-     * @description One webhook endpoint, without its secret. Another account's endpoint is 404.
+     * @description One webhook endpoint, without its secret. Another account's endpoint is 404. API keys need the permission `webhooks:read`. API keys need the permission `webhooks:read`.
      */
     get: operations["getWebhook"];
     put?: never;
     post?: never;
     /**
      * Delete a webhook endpoint and its delivery history
-     * @description Deletes the endpoint and its delivery history; nothing more is delivered to it.
+     * @description Deletes the endpoint and its delivery history; nothing more is delivered to it. API keys need the permission `webhooks:write`.
      */
     delete: operations["deleteWebhook"];
     options?: never;
     head?: never;
     /**
      * Change a webhook endpoint (any of name, url, events, active, description, retry_config)
-     * @description Changes the given fields of a webhook endpoint; the others stay as they are.
+     * @description Changes the given fields of a webhook endpoint; the others stay as they are. API keys need the permission `webhooks:write`.
      */
     patch: operations["updateWebhook"];
     trace?: never;
@@ -687,7 +687,7 @@ export interface paths {
     put?: never;
     /**
      * Replace the signing secret at once
-     * @description Issues a new signing secret, returned once; deliveries from now on are signed with it only.
+     * @description Issues a new signing secret, returned once; deliveries from now on are signed with it only. API keys need the permission `webhooks:write`.
      */
     post: operations["rotateWebhookSecret"];
     delete?: never;
@@ -707,7 +707,7 @@ export interface paths {
     put?: never;
     /**
      * Send a signed test delivery of an event kind now and report the outcome
-     * @description Sends a signed delivery of the given event kind with test set to true, and reports the endpoint's answer.
+     * @description Sends a signed delivery of the given event kind with test set to true, and reports the endpoint's answer. API keys need the permission `webhooks:write`.
      */
     post: operations["testWebhook"];
     delete?: never;
@@ -725,7 +725,7 @@ export interface paths {
     };
     /**
      * Delivery records of an endpoint, newest first (kept 30 days)
-     * @description The endpoint's delivery attempts with their status and answers, newest first, paged; records are kept 30 days.
+     * @description The endpoint's delivery attempts with their status and answers, newest first, paged; records are kept 30 days. API keys need the permission `webhooks:read`. API keys need the permission `webhooks:read`.
      */
     get: operations["listWebhookDeliveries"];
     put?: never;
@@ -747,7 +747,7 @@ export interface paths {
     put?: never;
     /**
      * Send a delivery again as a new delivery (same body and event id, new delivery id)
-     * @description Sends an earlier delivery's body again under the same event id and a new delivery id, so receivers can deduplicate on the event id.
+     * @description Sends an earlier delivery's body again under the same event id and a new delivery id, so receivers can deduplicate on the event id. API keys need the permission `webhooks:write`.
      */
     post: operations["redeliverWebhookDelivery"];
     delete?: never;
@@ -767,7 +767,7 @@ export interface paths {
     put?: never;
     /**
      * Exchange a one-time dashboard sign-in token for a session token
-     * @description Sign-in tokens come from `leadcheck dashboard link` (needs AUTH_JWT_SECRET). Each works once and only here; the session token lasts 12 hours. Answers 401 for an expired, reused or invalid token.
+     * @description Sign-in tokens come from `leadcheck dashboard link` (needs AUTH_JWT_SECRET). Each works once and only here; the session token lasts 12 hours. Answers 401 for an expired, reused or invalid token. No authentication.
      */
     post: operations["createSession"];
     delete?: never;
@@ -785,11 +785,51 @@ export interface paths {
     };
     /**
      * Credits and validations per UTC day (from the credit ledger)
-     * @description Every day of [from, to] is listed, zeros included. Defaults: the last 30 days up to today; at most 366 days.
+     * @description Every day of [from, to] is listed, zeros included. Defaults: the last 30 days up to today; at most 366 days. API keys need the permission `credits:read`. API keys need the permission `credits:read`.
      */
     get: operations["getUsage"];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/widget/check-email": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Check an address from a signup form (publishable key, within the deadline)
+     * @description For /widget.js in a visitor's browser. Answers within WIDGET_DEADLINE_MS (default 3 s): syntax, typo, disposable and role lists, MX and a recent result; unknown/deadline when the mail server is slower (the probe goes on). Each address is charged once per key and UTC day at the email check's price; a short balance answers unknown (fail open). 403 ORIGIN_NOT_ALLOWED without an allowed Origin or Referer; 429 past the key's abuse limits. Publishable key (pk_...) only, from one of its allowed origins.
+     */
+    post: operations["widgetCheckEmail"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/widget/confirm": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Confirm a widget token from your form's backend (free)
+     * @description Takes the token /widget.js put in the form and the address submitted with it. Answers the verdict the visitor saw, or a fresh one when that was unknown. Never charged. 422 says whether the token is forged, expired, for another address, or for a key not of this account. API keys need the permission `checks:write`.
+     */
+    post: operations["widgetConfirm"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1154,6 +1194,27 @@ export interface operations {
               name: string;
               description: string | null;
               partial_key: string;
+              /** @description Publishable keys only (they are public) */
+              api_key?: string;
+              type: "secret" | "publishable";
+              mode: "live" | "test";
+              /** @description null: every permission */
+              permissions:
+                | (
+                    | "checks:write"
+                    | "leads:read"
+                    | "leads:write"
+                    | "batches:write"
+                    | "webhooks:read"
+                    | "webhooks:write"
+                    | "credits:read"
+                    | "connections:write"
+                  )[]
+                | null;
+              /** @description null: any address */
+              allowedIps: string[] | null;
+              allowedOrigins: string[] | null;
+              expiresAt: string | null;
               /**
                * Format: date-time
                * @description ISO 8601 UTC
@@ -1241,6 +1302,26 @@ export interface operations {
         "application/json": {
           name: string;
           description?: string;
+          /** @description secret (sk_..., default): server-side use. publishable (pk_...): only the widget endpoint, from allowedOrigins. */
+          type?: "secret" | "publishable";
+          /** @description test: scripted answers, no network, never charged (publishable keys in this release). */
+          mode?: "live" | "test";
+          /** @description Secret keys: what the key may do (checks:write, leads:read, leads:write, batches:write, webhooks:read, webhooks:write, credits:read, connections:write). Omitted: every permission. */
+          permissions?: string[];
+          /** @description Secret keys: IPv4/IPv6 addresses or CIDR blocks the key may be used from. */
+          allowedIps?: string[];
+          /** @description ISO 8601; refused with 401 after it. */
+          expiresAt?: string;
+          /** @description Publishable keys (required): https://www.example.com or one wildcard level https://*.example.com. Local origins only on test-mode keys. */
+          allowedOrigins?: string[];
+          /** @description Publishable keys: abuse limits and an optional CAPTCHA. */
+          widget?: {
+            dailyCap?: number;
+            perIpPerMinute?: number;
+            perEmailPerMinute?: number;
+            distinctEmailsPerIpPerDay?: number;
+            captcha?: "turnstile" | "hcaptcha";
+          };
         };
       };
     };
@@ -1262,6 +1343,25 @@ export interface operations {
              * @description ISO 8601 UTC
              */
             created_at: string;
+            type: "secret" | "publishable";
+            mode: "live" | "test";
+            /** @description null: every permission */
+            permissions:
+              | (
+                  | "checks:write"
+                  | "leads:read"
+                  | "leads:write"
+                  | "batches:write"
+                  | "webhooks:read"
+                  | "webhooks:write"
+                  | "credits:read"
+                  | "connections:write"
+                )[]
+              | null;
+            /** @description null: any address */
+            allowedIps: string[] | null;
+            allowedOrigins: string[] | null;
+            expiresAt: string | null;
             message: string;
           };
         };
@@ -1498,6 +1598,15 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1599,6 +1708,15 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -1677,6 +1795,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -1770,6 +1897,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -2230,6 +2366,15 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2493,6 +2638,15 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -2577,6 +2731,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -2804,6 +2967,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -3074,6 +3246,15 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3146,6 +3327,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -3253,6 +3443,15 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3327,6 +3526,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -3424,6 +3632,15 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3492,6 +3709,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -3581,6 +3807,15 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3657,6 +3892,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -3751,6 +3995,15 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -3837,6 +4090,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -3949,6 +4211,15 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4037,6 +4308,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4135,6 +4415,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4243,6 +4532,15 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4336,6 +4634,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4447,6 +4754,15 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4542,6 +4858,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4728,6 +5053,15 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -4813,6 +5147,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -4919,6 +5262,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5066,6 +5418,15 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5171,6 +5532,15 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5242,6 +5612,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5387,6 +5766,15 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5464,6 +5852,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5571,6 +5968,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5701,6 +6107,15 @@ export interface operations {
         };
       };
       /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
       404: {
         headers: {
           [name: string]: unknown;
@@ -5807,6 +6222,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6008,6 +6432,225 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  widgetCheckEmail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          email: string;
+          /** @description Turnstile or hCaptcha response, when the key requires one */
+          captchaToken?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description valid, invalid, risky or unknown (never blocks: fail open) */
+            status: string;
+            /** @description The email check's reason, or: typo (a known look-alike domain), deadline (not settled in time; the probe goes on), unavailable (not checked: fail open), not_scripted (test mode). */
+            reason: string;
+            didYouMean: string | null;
+            disposable: boolean | null;
+            role: boolean | null;
+            free: boolean | null;
+            /** @description Signed, 15 minutes, bound to the address and key: the form's backend confirms it with POST /v1/widget/confirm */
+            token: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  widgetConfirm: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          token: string;
+          email: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            email: string;
+            keyId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            checkedAt: string;
+            /** @description true: the visitor saw unknown and this verdict was looked up now */
+            fresh: boolean;
+            /** @description valid, invalid, risky or unknown (never blocks: fail open) */
+            status: string;
+            /** @description The email check's reason, or: typo (a known look-alike domain), deadline (not settled in time; the probe goes on), unavailable (not checked: fail open), not_scripted (test mode). */
+            reason: string;
+            didYouMean: string | null;
+            disposable: boolean | null;
+            role: boolean | null;
+            free: boolean | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
         headers: {
           [name: string]: unknown;
         };

@@ -198,9 +198,13 @@
         }
         form.leadcheckPassed = true;
         const submitter = event.submitter;
-        if (form.requestSubmit)
-          form.requestSubmit(submitter && submitter.form === form ? submitter : undefined);
-        else form.submit();
+        // A known verdict settles while the first submit is still being dispatched, and a form
+        // ignores a submit requested during its own submit event: request it on the next task.
+        setTimeout(() => {
+          if (form.requestSubmit)
+            form.requestSubmit(submitter && submitter.form === form ? submitter : undefined);
+          else form.submit();
+        }, 0);
       });
     });
   }

@@ -14,6 +14,7 @@ import { type FakeInternet, startFakeInternet } from "../support/fake-internet.j
 import { TEST_ADMIN_TOKEN, TEST_JWT_SECRET, UNLIMITED_RATE_ENV } from "../support/harness.js";
 import { freePort, type Proc, runCli, startProcess, waitHealthy } from "../support/process.js";
 import { type RdapAnswer, startRdapServer } from "../support/rdap-server.js";
+import type { MxBehaviour } from "../support/smtp-server.js";
 
 export const CHROMIUM = "/usr/bin/chromium";
 const DIST_INDEX = fileURLToPath(new URL("../../dashboard/dist/index.html", import.meta.url));
@@ -66,6 +67,8 @@ export interface Service {
 export interface FakeWorld {
   zone?: Zone;
   registry?: Record<string, RdapAnswer>;
+  /** Mail hosts (see startFakeInternet). */
+  mx?: Record<string, MxBehaviour>;
 }
 
 /** The real `leadcheck serve` on SQLite with its embedded worker, against the fake internet. */
@@ -76,10 +79,13 @@ export async function startService(
   if (!existsSync(DIST_INDEX)) {
     throw new Error("dashboard/dist is missing: run `npm run build:dashboard` (npm install runs it)");
   }
-  const fake = await startFakeInternet({
-    ...(world.registry ? { "rdap.test": { A: ["127.0.0.1"] } } : {}),
-    ...world.zone,
-  });
+  const fake = await startFakeInternet(
+    {
+      ...(world.registry ? { "rdap.test": { A: ["127.0.0.1"] } } : {}),
+      ...world.zone,
+    },
+    world.mx ?? {},
+  );
   const rdap = world.registry
     ? await startRdapServer(world.registry, await fake.pki.issue(["rdap.test"]))
     : null;
@@ -147,7 +153,8 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(): Promise<Browser> {
+/** `extraArgs`: more Chromium flags (the widget test maps test host names to loopback). */
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), "leadcheck-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -161,6 +168,7 @@ export async function launchBrowser(): Promise<Browser> {
       "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
+      ...extraArgs,
     ],
     viewport: { width: 1280, height: 800 },
     locale: "en-US",

@@ -14,6 +14,8 @@ export interface WidgetWorld {
   h: Harness;
   fake: FakeInternet;
   captcha: FakeCaptcha;
+  /** The environment the service was configured from (a second instance can share it). */
+  env: Record<string, string>;
   /** Moves the service's clock (token expiry, UTC day). */
   advance(ms: number): void;
   keyOf(accountId: string, payload: Record<string, unknown>): Promise<{ api_key: string; key_id: string }>;
@@ -40,23 +42,21 @@ export async function startWidgetWorld(
   );
   const captcha = await startFakeCaptcha();
   let offsetMs = 0;
-  const h = await startHarness(
-    kind,
-    {
-      ...fake.env,
-      ...captcha.env,
-      ...UNLIMITED_RATE_ENV,
-      WIDGET_DEADLINE_MS: String(WIDGET_DEADLINE_MS),
-      WIDGET_TOKEN_SECRET: "widget-test-secret-of-at-least-32-chars",
-      ...env,
-    },
-    { clock: { now: () => new Date(Date.now() + offsetMs) } },
-  );
+  const serviceEnv = {
+    ...fake.env,
+    ...captcha.env,
+    ...UNLIMITED_RATE_ENV,
+    WIDGET_DEADLINE_MS: String(WIDGET_DEADLINE_MS),
+    WIDGET_TOKEN_SECRET: "widget-test-secret-of-at-least-32-chars",
+    ...env,
+  };
+  const h = await startHarness(kind, serviceEnv, { clock: { now: () => new Date(Date.now() + offsetMs) } });
   const db = h.services.database.db;
   return {
     h,
     fake,
     captcha,
+    env: { ...serviceEnv, DATABASE_URL: h.testDb.url },
     advance: (ms) => {
       offsetMs += ms;
     },

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Type } from "@sinclair/typebox";
-import type { FastifyReply } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import { requestOrigin } from "../../keys/key-policy.js";
 import type { WidgetService } from "../../widget/widget.service.js";
 import type { App } from "../app-types.js";
@@ -62,6 +62,16 @@ const TOKEN_FIELDS = {
   key_mismatch: "token",
 } as const;
 
+function originRefused(origin: string | null): AppError {
+  return new AppError(
+    "ORIGIN_NOT_ALLOWED",
+    origin === null
+      ? "Neither Origin nor Referer names the page: the widget answers only pages on the key's allowed origins"
+      : "This origin is not allowed for this publishable key",
+    { origin },
+  );
+}
+
 export interface WidgetRouteDeps {
   widget: WidgetService;
 }
@@ -96,10 +106,18 @@ export async function widgetRoutes(app: App, deps: WidgetRouteDeps): Promise<voi
     },
   );
 
+  // Before the body is read: a page on another origin learns nothing, not even a 422.
+  const originFirst = async (request: FastifyRequest) => {
+    const { policy } = principalOf(request);
+    const origin = requestOrigin(request.headers.origin, request.headers.referer);
+    if (!policy || !widget.originAllowed(policy, origin)) throw originRefused(origin);
+  };
+
   app.post(
     "/v1/widget/check-email",
     {
       config: publishable,
+      onRequest: originFirst,
       schema: {
         tags: ["widget"],
         security: PUBLISHABLE_SECURITY,
@@ -132,14 +150,7 @@ export async function widgetRoutes(app: App, deps: WidgetRouteDeps): Promise<voi
         email: request.body.email,
         captchaToken: request.body.captchaToken,
       });
-      if (outcome.kind === "origin_not_allowed")
-        throw new AppError(
-          "ORIGIN_NOT_ALLOWED",
-          origin === null
-            ? "Neither Origin nor Referer names the page: the widget answers only pages on the key's allowed origins"
-            : "This origin is not allowed for this publishable key",
-          { origin },
-        );
+      if (outcome.kind === "origin_not_allowed") throw originRefused(origin);
       allowOrigin(reply, origin!);
       if (outcome.kind === "captcha_failed")
         throw new AppError("FORBIDDEN", "The CAPTCHA was not solved", { reason: outcome.reason });
