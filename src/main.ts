@@ -5,6 +5,8 @@ import pino from "pino";
 import { IdentityVerifier } from "./accounts/identity.js";
 import { SigninService } from "./accounts/signin.service.js";
 import { SigninTokensRepo } from "./accounts/signin-tokens.repo.js";
+import { SsoRepo } from "./accounts/sso.repo.js";
+import { SsoService } from "./accounts/sso.service.js";
 import { batchJobDefinitions } from "./batches/batch.jobs.js";
 import { BatchLimits } from "./batches/batch-limits.js";
 import { BatchRunner } from "./batches/batch-runner.js";
@@ -86,6 +88,7 @@ export interface Services {
   webhooks: WebhooksService;
   widget: WidgetService;
   teams: TeamsService;
+  sso: SsoService;
   sweeper: StalledWorkSweeper;
   queue: JobQueue;
   /** Every background job kind with its policy and handler (see src/jobs/catalog.ts). */
@@ -383,6 +386,16 @@ export async function createServices(
     webhooks,
     widget,
     teams: teamServices.teams,
+    sso: new SsoService(
+      {
+        ...config.oidc,
+        redirectUrl:
+          config.oidc.redirectUrl ??
+          `${(config.payments.publicUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, "")}/v1/auth/sso/callback`,
+      },
+      new SsoRepo(database),
+      clock,
+    ),
     sweeper,
     queue,
     jobCatalog,

@@ -1,6 +1,7 @@
 // One schema over process.env, parsed once and frozen. Every tunable of the service lives here,
 // with units in the names. Defaults follow the product decisions (§1 operating contract).
 import { hostname } from "node:os";
+import { loadOidcConfig, type OidcConfig } from "../accounts/oidc-config.js";
 import { parseZones } from "../intel/dnsbl.js";
 import { loadWidgetConfig, type WidgetConfig } from "../widget/widget-config.js";
 
@@ -157,6 +158,8 @@ export interface Config {
   };
   /** The signup-form widget and publishable keys (src/widget/, docs/widget.md). */
   widget: WidgetConfig;
+  /** Dashboard single sign-on over OpenID Connect (src/accounts/oidc-config.ts). */
+  oidc: OidcConfig;
   shutdownTimeoutMs: number;
   /** After SIGTERM, readiness answers 503 this long before the listener closes (load balancers
    *  stop sending first). */
@@ -382,6 +385,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       publicUrl: httpUrl(env, "PUBLIC_URL"),
     },
     widget: loadWidgetConfig(env),
+    oidc: loadOidcConfig(env),
     shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 25_000, 0),
     shutdownDrainMs: int(env, "SHUTDOWN_DRAIN_MS", 0, 0),
   };

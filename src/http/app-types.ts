@@ -5,6 +5,7 @@ import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { Redis } from "ioredis";
 import type { IdentityVerifier } from "../accounts/identity.js";
 import type { SigninService } from "../accounts/signin.service.js";
+import type { SsoService } from "../accounts/sso.service.js";
 import type { BatchesService } from "../batches/batches.service.js";
 import type { EmailEngine } from "../checks/email/email-engine.js";
 import type { WebsiteEngine } from "../checks/website/website.engine.js";
@@ -43,6 +44,7 @@ export interface AppDeps {
   webhooks: WebhooksService;
   widget: WidgetService;
   teams: TeamsService;
+  sso: SsoService;
   emailChecks: EmailChecksService;
   websiteChecks: WebsiteChecksService;
   normalizeWebsite: WebsiteNormalizer;

@@ -24,6 +24,7 @@ import { leadsRoutes } from "./routes/leads.routes.js";
 import { paymentsRoutes } from "./routes/payments.routes.js";
 import { probeRoutes } from "./routes/probes.routes.js";
 import { sessionRoutes } from "./routes/session.routes.js";
+import { ssoRoutes } from "./routes/sso.routes.js";
 import { teamRoutes } from "./routes/team.routes.js";
 import { usageRoutes } from "./routes/usage.routes.js";
 import { webhooksRoutes } from "./routes/webhooks.routes.js";
@@ -189,6 +190,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await usageRoutes(scope as App, deps);
     await widgetRoutes(scope as App, deps);
     await teamRoutes(scope as App, deps);
+    await ssoRoutes(scope as App, deps);
   });
   await dashboardRoutes(app);
 

@@ -9,6 +9,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Identity, IdentityVerifier } from "../accounts/identity.js";
+import type { SsoService } from "../accounts/sso.service.js";
 import type { CreditsService } from "../credits/credits.service.js";
 import { hasPermission, ipAllowed, type KeyPolicy, type Permission } from "../keys/key-policy.js";
 import type { KeysService } from "../keys/keys.service.js";
@@ -38,7 +39,7 @@ export type RouteAccess = Permission | MemberPermission | "none" | "identity" | 
 
 export interface Principal {
   accountId: string;
-  via: "api_key" | "jwt" | "admin" | "publishable_key";
+  via: "api_key" | "jwt" | "session" | "admin" | "publishable_key";
   keyId: string | null;
   /** The key's policy; null for JWTs and the admin token (they hold every permission). */
   policy: KeyPolicy | null;
@@ -67,8 +68,27 @@ export interface AuthDeps {
   identity: IdentityVerifier;
   credits: CreditsService;
   teams: TeamsService;
+  /** Dashboard SSO sessions (cookie); absent or disabled: no cookie authentication. */
+  sso?: SsoService | undefined;
   clock: Clock;
   adminToken: string | undefined;
+}
+
+/** The dashboard session cookie (HttpOnly; see sso.routes.ts for its attributes). */
+export const SESSION_COOKIE = "lc_session";
+/** The header a cookie-authenticated state-changing request carries its session's CSRF token in. */
+export const CSRF_HEADER = "x-csrf-token";
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** One cookie's value from the Cookie header. */
+export function cookieOf(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
 }
 
 function bearerOf(request: FastifyRequest): string | undefined {
@@ -99,6 +119,32 @@ export function authHook(deps: AuthDeps) {
   async function fromJwt(request: FastifyRequest, token: string): Promise<Principal> {
     const identity = await deps.identity.verify(token);
     if (!identity) throw invalidToken();
+    return asMember(request, identity, "jwt");
+  }
+
+  /**
+   * A dashboard session cookie. Browsers send cookies on cross-site requests too, so a
+   * state-changing request must also carry the session's CSRF token in X-CSRF-Token, which a
+   * page of another origin cannot read (double submit against the server-side copy).
+   */
+  async function fromSession(request: FastifyRequest, sessionId: string): Promise<Principal> {
+    const session = await deps.sso?.session(sessionId);
+    if (!session) throw new AppError("UNAUTHORIZED", "Your session has ended: sign in again");
+    if (!SAFE_METHODS.has(request.method)) {
+      const sent = request.headers[CSRF_HEADER];
+      if (typeof sent !== "string" || !safeEqual(sent, session.csrfToken))
+        throw new AppError("FORBIDDEN", "Missing or wrong CSRF token: send the session's X-CSRF-Token", {
+          reason: "csrf",
+        });
+    }
+    return asMember(request, session.identity, "session");
+  }
+
+  async function asMember(
+    request: FastifyRequest,
+    identity: Identity,
+    via: "jwt" | "session",
+  ): Promise<Principal> {
     const chosen = request.headers["x-account-id"];
     if (Array.isArray(chosen)) throw new AppError("BAD_REQUEST", "Send one X-Account-Id header");
     const accountId = chosen && chosen !== "" ? chosen : identity.accountId;
@@ -109,7 +155,7 @@ export function authHook(deps: AuthDeps) {
     const { memberId, role } = membership.member;
     return {
       accountId,
-      via: "jwt",
+      via,
       keyId: null,
       policy: null,
       rateLimitKey: `acct:${accountId}`,
@@ -159,6 +205,11 @@ export function authHook(deps: AuthDeps) {
     const apiKey = request.headers["x-api-key"];
     if (Array.isArray(apiKey)) throw invalidKey();
     const token = bearerOf(request);
+    const sessionId = token || apiKey ? undefined : cookieOf(request, SESSION_COOKIE);
+    if (sessionId && (mode === "identity" || mode === "data")) {
+      request.principal = await fromSession(request, sessionId);
+      return;
+    }
     if (mode === "identity") {
       if (token) {
         request.principal = await fromJwt(request, token);

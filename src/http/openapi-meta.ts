@@ -24,6 +24,10 @@ export const OPENAPI_TAGS = [
     name: "team",
     description: "Members and roles of an account, and invitations bound to a verified email.",
   },
+  {
+    name: "session",
+    description: "Dashboard single sign-on over OpenID Connect: session cookie and logout.",
+  },
 ];
 
 const DEFAULT_PUBLIC_URL = "http://localhost:8080";

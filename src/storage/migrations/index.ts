@@ -16,6 +16,7 @@ import * as m0013 from "./0013-rerate-leads.js";
 import * as m0014 from "./0014-checkout-sessions.js";
 import * as m0050 from "./0050-key-policies.js";
 import * as m0060 from "./0060-teams.js";
+import * as m0061 from "./0061-sso-sessions.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-foundation": m0001,
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   "0014-checkout-sessions": m0014,
   "0050-key-policies": m0050,
   "0060-teams": m0060,
+  "0061-sso-sessions": m0061,
 };
