@@ -15,6 +15,7 @@ import { LeadValidationService } from "./batches/lead-validation.js";
 import { EmailEngine } from "./checks/email/email-engine.js";
 import { fetchHeadStatus, M365PersonalSite } from "./checks/email/m365-personal-site.js";
 import { SmtpSelfCheck } from "./checks/email/smtp-self-check.js";
+import { NetworkGuardedEmail, NetworkGuardedWebsite } from "./checks/network-guard.js";
 import { normalizeWebsite } from "./checks/website/normalize.js";
 import { WebsiteEngine } from "./checks/website/website.engine.js";
 import { websiteScore } from "./checks/website/website-score.js";
@@ -33,12 +34,15 @@ import { LeadBulkActions } from "./leads/lead-bulk-actions.js";
 import { LeadSearchIndexer } from "./leads/lead-search-indexer.js";
 import { LeadsService, type WebsiteNormalizer } from "./leads/leads.service.js";
 import { type Clock, systemClock } from "./lib/clock.js";
+import { prettyStream } from "./lib/pretty-log.js";
 import { StalledWorkSweeper } from "./lifecycle/stalled-work.sweeper.js";
 import { meterChecks, meterCredits, meterJobs } from "./metrics/instrument.js";
 import { Metrics } from "./metrics/metrics.js";
+import { createNetworkHealth } from "./net/create-network-health.js";
 import { DnsResolver } from "./net/dns.js";
 import { classifyAddress } from "./net/guard.js";
 import { HttpClient } from "./net/http-client.js";
+import type { NetworkHealth } from "./net/network-health.js";
 import { smtpConnector } from "./net/smtp-client.js";
 import type { PaymentGateway } from "./payments/payment-gateway.js";
 import { PaymentsService } from "./payments/payments.service.js";
@@ -73,6 +77,8 @@ export interface Services {
   domainIntel: DomainIntelEngine | undefined;
   emailEngine: EmailEngine;
   smtpSelfCheck: SmtpSelfCheck;
+  /** Resolver and SMTP egress health; `serve` and `worker` start it (ADR 0020). */
+  networkHealth: NetworkHealth;
   websiteEngine: WebsiteEngine;
   normalizeWebsite: WebsiteNormalizer;
   leads: LeadsService;
@@ -242,11 +248,15 @@ export async function createServices(
     totalDeadlineMs: config.website.totalDeadlineMs,
   });
   meterChecks(metrics, { website: websiteEngine, email: emailEngine });
+  const network = createNetworkHealth({ config, clock, logger, dns, smtpSelfCheck });
+  // Every check made for a user goes through these: no DNS answer is a fact while DNS is distrusted.
+  const checkedEmail = new NetworkGuardedEmail({ inner: emailEngine, dns: network.health });
+  const checkedWebsite = new NetworkGuardedWebsite({ inner: websiteEngine, dns: network.health, clock });
   const normalize: WebsiteNormalizer = (input) => {
     const n = normalizeWebsite(input);
     return n.ok ? { ok: true, url: n.url } : { ok: false, message: n.message };
   };
-  const validator = new LeadValidator({ email: emailEngine, website: websiteEngine, websiteScore });
+  const validator = new LeadValidator({ email: checkedEmail, website: checkedWebsite, websiteScore });
   let adHocCallback: (url: string, payload: Record<string, unknown>) => Promise<void> = async () => {};
   const batches = new BatchesService({
     database,
@@ -263,7 +273,7 @@ export async function createServices(
     events,
     clock,
     validator,
-    website: websiteEngine,
+    website: checkedWebsite,
     chunkSize: config.limits.batchChunkSize,
     sendCallback: (url, payload) => adHocCallback(url, payload),
     onError: logError,
@@ -285,7 +295,7 @@ export async function createServices(
   });
   const websiteChecks = new WebsiteChecksService({
     credits,
-    website: websiteEngine,
+    website: checkedWebsite,
     normalizeWebsite: normalize,
     priceMilli: config.prices.websiteCheck,
   });
@@ -295,7 +305,7 @@ export async function createServices(
     credits,
     clock,
     queue,
-    email: emailEngine,
+    email: checkedEmail,
     priceMilli: config.prices.emailCheck,
     retryDelayCapMs: config.smtp.retryDelayCapMs,
     sendCallback: (url, payload) => adHocCallback(url, payload),
@@ -372,6 +382,7 @@ export async function createServices(
     domainIntel,
     emailEngine,
     smtpSelfCheck,
+    networkHealth: network.health,
     websiteEngine,
     normalizeWebsite: normalize,
     leads,
@@ -408,6 +419,7 @@ export async function createServices(
       await queue
         .stop({ graceful: false, timeoutMs: 0 })
         .catch((error: unknown) => logError(error, "job queue did not stop cleanly"));
+      network.close();
       await emailEngine.close();
       dns.close();
       redis?.disconnect();
@@ -462,9 +474,11 @@ function logRepeatedErrorOnce(logger: pino.Logger, message: string, windowMs: nu
   };
 }
 
-export function createLogger(config: Readonly<Config>): pino.Logger {
-  return pino({
+/** JSON lines; pretty-printed (pino-pretty) when stdout is a terminal, unless `pretty` says otherwise. */
+export function createLogger(config: Readonly<Config>, options: { pretty?: boolean } = {}): pino.Logger {
+  const settings = {
     level: config.logLevel,
     redact: ["req.headers.authorization", 'req.headers["x-api-key"]', "*.secret", "*.api_key"],
-  });
+  };
+  return (options.pretty ?? process.stdout.isTTY === true) ? pino(settings, prettyStream()) : pino(settings);
 }

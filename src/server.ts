@@ -4,6 +4,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Config } from "./config/config.js";
 import type { App } from "./http/app.js";
+import { listeningLine } from "./lifecycle/startup-line.js";
 import { buildHttpApp, createLogger, createServices, type Services, startQueue } from "./main.js";
 import { startWorkerEndpoint, type WorkerEndpoint } from "./metrics/worker-endpoint.js";
 import { isDatabaseReachable } from "./storage/ping.js";
@@ -17,13 +18,31 @@ function startSmtpSelfCheck(services: Services, logger: { info: LogFn; warn: Log
       if (s.egress === "blocked")
         logger.warn(
           { egress: s.egress, reason: s.egressMessage },
-          "SMTP egress blocked: email results will be unknown (egress_blocked) until a restart finds port 25 reachable",
+          "SMTP egress blocked: email results will be unknown (egress_blocked) until a restart finds port 25 reachable (NETWORK_CHECK=true re-checks every NETWORK_CHECK_INTERVAL_MS)",
         );
       else logger.info({ egress: s.egress, detail: s.egressMessage }, "SMTP egress reachable");
       for (const warning of s.heloWarnings)
         logger.warn({ heloName: s.heloName }, `SMTP identity: ${warning}`);
     },
     (err: unknown) => logger.warn({ err }, "SMTP self-check failed"),
+  );
+}
+
+/** NETWORK_CHECK: canaries and the egress check at start-up and every NETWORK_CHECK_INTERVAL_MS
+ *  (state changes are logged by NetworkHealth's wiring); off: the egress check once, as before. */
+function startNetworkChecks(services: Services, logger: { info: LogFn; warn: LogFn }): void {
+  if (!services.config.network.check) {
+    startSmtpSelfCheck(services, logger);
+    return;
+  }
+  void services.networkHealth.start().then(
+    () => {
+      if (!services.config.smtp.selfCheck) return;
+      const s = services.smtpSelfCheck.snapshot();
+      for (const warning of s.heloWarnings)
+        logger.warn({ heloName: s.heloName }, `SMTP identity: ${warning}`);
+    },
+    (err: unknown) => logger.warn({ err }, "network check failed"),
   );
 }
 
@@ -40,7 +59,7 @@ export async function startServe(config: Readonly<Config>, options: { worker: bo
   const services = await createServices(config, { logger });
   services.metrics.collectProcessMetrics();
   await startQueue(services);
-  startSmtpSelfCheck(services, logger);
+  startNetworkChecks(services, logger);
   if (options.worker) await registerWorkers(services);
   const app = await buildHttpApp(services, logger);
   // While draining, answers close their connection: clients reconnect to another instance, and
@@ -59,6 +78,7 @@ export async function startServe(config: Readonly<Config>, options: { worker: bo
     },
     "leadcheck API listening",
   );
+  process.stderr.write(`${listeningLine(app.server.address(), config.host)}\n`);
   return {
     services,
     app,
@@ -71,7 +91,7 @@ export async function startWorker(config: Readonly<Config>): Promise<Running> {
   const services = await createServices(config, { logger });
   services.metrics.collectProcessMetrics();
   await startQueue(services);
-  startSmtpSelfCheck(services, logger);
+  startNetworkChecks(services, logger);
   await registerWorkers(services);
   const endpoint =
     config.worker.port === undefined

@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { LeadcheckError } from "../../sdk/src/errors.js";
 import { type Api, ApiContext, makeGuard, useApi } from "./api.js";
+import { NetworkBanner } from "./components/network-banner.js";
 import { BatchPage } from "./pages/batch.js";
 import { CreditsPage } from "./pages/credits.js";
 import { ImportPage } from "./pages/import.js";
@@ -149,6 +150,7 @@ function Shell() {
         </div>
       </header>
       <main id="main">
+        <NetworkBanner />
         <Page path={path} />
       </main>
     </>

@@ -55,6 +55,7 @@ export const REASON: Record<NonNullable<Lead["emailReason"]>, string> = {
   smtp_protocol_error: "Mail server protocol error",
   smtp_unknown_reply: "Refused without a reason",
   egress_blocked: "Port 25 blocked on our side",
+  resolver_unavailable: "Our DNS resolver is unreliable; retried",
   probe_queue_full: "Too busy with this mail server; retried",
   proxy_error: "Proxy failure",
   internal_error: "Internal error",

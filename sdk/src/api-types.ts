@@ -25,6 +25,8 @@ export type ErrorBody = components["schemas"]["ErrorResponse"];
 // Probes
 export type HealthStatus = ResponseBody<"/health", "get">;
 export type ReadinessStatus = ResponseBody<"/readiness", "get">;
+/** GET /v1/status: whether the server's DNS and SMTP egress work, and since when. */
+export type NetworkStatus = ResponseBody<"/v1/status", "get">;
 
 // Checks
 export type WebsiteCheckInput = RequestBody<"/v1/check-website", "post">;

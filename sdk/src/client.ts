@@ -6,6 +6,7 @@ import type {
   EmailCheckInput,
   EmailCheckResult,
   HealthStatus,
+  NetworkStatus,
   ReadinessStatus,
   ValidationJob,
   WebsiteCheckInput,
@@ -53,6 +54,12 @@ export class LeadcheckClient {
   /** GET /readiness: database and queue; a 503 (not ready) is thrown as LeadcheckError. */
   readiness(call?: CallOptions): Promise<ReadinessStatus> {
     return this.http.json({ method: "GET", path: "/readiness", auth: "none" }, call);
+  }
+
+  /** GET /v1/status: whether the server can see the world (DNS, SMTP egress), and since when.
+   *  While `dns` is down, checks are refused with 503 SERVICE_UNAVAILABLE and nothing is charged. */
+  status(call?: CallOptions): Promise<NetworkStatus> {
+    return this.http.json({ method: "GET", path: "/v1/status" }, call);
   }
 
   /** Checks a website (synchronous on the server, up to about 30 s). */

@@ -320,26 +320,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v1/leads/import": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Import leads from CSV (text/csv body or multipart file); header row maps to lead fields
-     * @description Unknown columns become customFields; source is csv. Any bad row refuses the whole file (422 listing rows by line number). `?validate=false` imports without validation and without charge. API keys need the permission `leads:write`.
-     */
-    post: operations["importLeads"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   "/v1/leads/import/emails": {
     parameters: {
       query?: never;
@@ -354,30 +334,6 @@ export interface paths {
      * @description Like the CSV import: all lines or none. Any bad or duplicate address refuses the whole list (422, `details.errors[].field` is `line N`). Spaces inside a line are not separators. Source is `manual` (the spec's sources). API keys need the permission `leads:write`.
      */
     post: operations["importEmailList"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  "/v1/leads/export": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Export the account's leads with their ratings as CSV (streamed)
-     * @description Streams the account's live leads as CSV, one row per lead with its ratings and results. API keys need the permission `leads:read`. API keys need the permission `leads:read`.
-     */
-    get: operations["exportLeads"];
-    put?: never;
-    /**
-     * Export a selection of leads as CSV (the columns of GET /v1/leads/export)
-     * @description The same CSV as GET /v1/leads/export, for the given lead ids only. API keys need the permission `leads:read`.
-     */
-    post: operations["exportLeadSelection"];
     delete?: never;
     options?: never;
     head?: never;
@@ -424,6 +380,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/leads/export": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Export the account's leads as CSV (streamed), with the list's filters and search
+     * @description Takes the filters and search of `GET /v1/leads` (not its paging). Columns: the lead's fields, its verdict (`emailStatus`), reason (`emailReason`, and `emailReasonLabel` in words), `didYouMean`, ratings and `validatedAt`, then one column per custom field (named `customFields.<name>` where the name alone would read as a lead column). Text cells starting with `=` `+` `-` `@`, tab or CR get a leading `'` so spreadsheets show them as text; NUL characters are dropped. API keys need the permission `leads:read`. API keys need the permission `leads:read`.
+     */
+    get: operations["exportLeads"];
+    put?: never;
+    /**
+     * Export a selection of leads as CSV (the columns of GET /v1/leads/export)
+     * @description The same CSV as GET /v1/leads/export, for the given lead ids only. API keys need the permission `leads:read`.
+     */
+    post: operations["exportLeadSelection"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/leads/validate": {
     parameters: {
       query?: never;
@@ -438,6 +418,30 @@ export interface paths {
      * @description Starts a batch that validates the given leads in the background; poll the batch for progress. Credits are charged when the batch is accepted. API keys need the permission `batches:write`.
      */
     post: operations["validateLeads"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/leads/import": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import leads from CSV (text/csv body or multipart file); header row maps to lead fields
+     * @description The encoding is detected (UTF-8 with or without BOM, UTF-16 LE/BE with BOM, Windows-1252/Latin-1), and the delimiter from the header row (`,` `;` tab `|`).
+     *
+     *     Unknown columns become customFields; source is csv. A file exported by `GET /v1/leads/export` re-imports to the same leads: its computed columns are skipped, `customFields.<name>` columns are custom fields, and a leading `'` before `=` `+` `-` `@` (added on export so spreadsheets show text) is removed.
+     *
+     *     Any bad row refuses the whole file (422 listing rows by line number, `line N: ...`). `?validate=false` imports without validation and without charge. API keys need the permission `leads:write`.
+     */
+    post: operations["importLeads"];
     delete?: never;
     options?: never;
     head?: never;
@@ -796,6 +800,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/status": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Network status: whether DNS and SMTP egress work, and since when
+     * @description Checked at start-up and every NETWORK_CHECK_INTERVAL_MS (60 s by default). While `dns` is down, checks are answered 503 SERVICE_UNAVAILABLE before any charge (REFUSE_WHEN_NETWORK_DOWN) and queued work says `resolver_unavailable`; while `smtp` is down, email results say `egress_blocked`. Any API key, whatever its permissions. Any API key, whatever its permissions.
+     */
+    get: operations["getStatus"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/widget/check-email": {
     parameters: {
       query?: never;
@@ -893,7 +917,7 @@ export interface operations {
             };
             details?: {
               smtp?: {
-                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at its last check (start-up, then every NETWORK_CHECK_INTERVAL_MS). blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
                 egress: "unchecked" | "ok" | "blocked";
                 egressMessage?: string;
                 egressAddress?: string;
@@ -901,6 +925,27 @@ export interface operations {
                 /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
                 heloWarnings: string[];
                 checkedAt?: string;
+              };
+              /** @description DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work). */
+              network?: {
+                dns: {
+                  /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                smtp: {
+                  /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                /** @description End of the last round of checks; null before the first. */
+                checkedAt: string | null;
               };
             };
           };
@@ -985,7 +1030,7 @@ export interface operations {
             };
             details?: {
               smtp?: {
-                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at its last check (start-up, then every NETWORK_CHECK_INTERVAL_MS). blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
                 egress: "unchecked" | "ok" | "blocked";
                 egressMessage?: string;
                 egressAddress?: string;
@@ -993,6 +1038,27 @@ export interface operations {
                 /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
                 heloWarnings: string[];
                 checkedAt?: string;
+              };
+              /** @description DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work). */
+              network?: {
+                dns: {
+                  /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                smtp: {
+                  /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                /** @description End of the last round of checks; null before the first. */
+                checkedAt: string | null;
               };
             };
           };
@@ -1077,7 +1143,7 @@ export interface operations {
             };
             details?: {
               smtp?: {
-                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at its last check (start-up, then every NETWORK_CHECK_INTERVAL_MS). blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
                 egress: "unchecked" | "ok" | "blocked";
                 egressMessage?: string;
                 egressAddress?: string;
@@ -1085,6 +1151,27 @@ export interface operations {
                 /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
                 heloWarnings: string[];
                 checkedAt?: string;
+              };
+              /** @description DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work). */
+              network?: {
+                dns: {
+                  /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                smtp: {
+                  /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                /** @description End of the last round of checks; null before the first. */
+                checkedAt: string | null;
               };
             };
           };
@@ -1158,7 +1245,7 @@ export interface operations {
             };
             details?: {
               smtp?: {
-                /** @description Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
+                /** @description Whether this host reached port 25 (or its SOCKS proxy) at its last check (start-up, then every NETWORK_CHECK_INTERVAL_MS). blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready. */
                 egress: "unchecked" | "ok" | "blocked";
                 egressMessage?: string;
                 egressAddress?: string;
@@ -1166,6 +1253,27 @@ export interface operations {
                 /** @description SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back. */
                 heloWarnings: string[];
                 checkedAt?: string;
+              };
+              /** @description DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work). */
+              network?: {
+                dns: {
+                  /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                smtp: {
+                  /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                  state: "ok" | "down" | "unknown";
+                  /** @description When the path entered this state; null before the first check. */
+                  since: string | null;
+                  /** @description Why the path is down or unknown; null when ok. */
+                  reason: string | null;
+                };
+                /** @description End of the last round of checks; null before the first. */
+                checkedAt: string | null;
               };
             };
           };
@@ -2224,7 +2332,39 @@ export interface operations {
               emailScore: number | null;
               emailType: string | null;
               emailRisk: string | null;
-              /** @description The email verdict's reason (see EmailReason in check-email); null until validated. */
+              /**
+               * @description The email verdict's reason; null until validated:
+               *     - `deliverable` (Mailbox accepts mail): The mailbox accepted the address at RCPT and the domain is not catch-all.
+               *     - `accept_all` (Domain accepts every address): The domain accepts every address (a random address was accepted too): risky.
+               *     - `tenant_accept_all` (Microsoft 365 tenant accepts every address): A Microsoft 365 tenant that accepts every address at RCPT: catch-all, and mail may still bounce later.
+               *     - `provider_unverifiable` (Provider cannot be verified (accepts, bounces later)): The provider (Yahoo, AOL and other accept-then-bounce providers) accepts every RCPT and bounces later: an accepted RCPT proves nothing, so the verdict is unknown.
+               *     - `disposable` (Disposable address service): The mailbox accepted the address but the domain is a disposable-address service: risky.
+               *     - `invalid_syntax` (Not a valid address): The address is not a valid RFC 5321 address: invalid.
+               *     - `unsupported_syntax` (Address form not supported): The address uses a form this service does not accept (quoted or UTF-8 local part, address literal): invalid.
+               *     - `dns_nxdomain` (Domain does not exist): The domain does not exist: invalid.
+               *     - `null_mx` (Domain accepts no mail (Null MX)): The domain publishes a Null MX (RFC 7505): it accepts no mail: invalid.
+               *     - `no_mx` (Domain has no mail server): The domain has neither MX nor A/AAAA records: no host accepts its mail: invalid.
+               *     - `dns_servfail` (DNS failure): DNS answered SERVFAIL for the domain: unknown, retried later.
+               *     - `dns_timeout` (DNS timed out): DNS did not answer in time: unknown, retried later.
+               *     - `dns_error` (DNS error): Another DNS failure: unknown, retried later.
+               *     - `mailbox_not_found` (Mailbox does not exist): The mail server said the mailbox does not exist: invalid.
+               *     - `mailbox_disabled` (Mailbox disabled): The mail server said the mailbox is disabled, inactive or blocked: invalid.
+               *     - `mailbox_full` (Mailbox full): The mailbox exists but is over quota: risky.
+               *     - `rate_limited` (Mailbox rate-limited (exists)): The mailbox exists but is receiving mail too fast right now (a per-mailbox rate limit): risky, retried later.
+               *     - `greylisted` (Greylisted, retry later): The server asked us to come back later (greylisting): unknown, retried later.
+               *     - `smtp_temporary` (Temporary mail server failure): The server answered with a temporary failure: unknown, retried later.
+               *     - `ip_blocked` (Our server was refused (not the mailbox)): The server refused our IP address, HELO name or sender (block list, reputation, reverse DNS, relay or policy): unknown, never invalid.
+               *     - `smtp_timeout` (Mail server timed out): The mail server did not answer in time: unknown, retried later.
+               *     - `smtp_connect_failed` (Mail server unreachable): No connection to any mail host: unknown, retried later.
+               *     - `smtp_connection_dropped` (Mail server hung up): The mail server closed the connection mid-conversation: unknown, retried later.
+               *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
+               *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
+               *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+               *     - `resolver_unavailable` (Our DNS resolver is unreliable; retried): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
+               *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
+               *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
+               *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
+               */
               emailReason:
                 | (
                     | "deliverable"
@@ -2253,12 +2393,13 @@ export interface operations {
                     | "smtp_protocol_error"
                     | "smtp_unknown_reply"
                     | "egress_blocked"
+                    | "resolver_unavailable"
                     | "probe_queue_full"
                     | "proxy_error"
                     | "internal_error"
                   )
                 | null;
-              /** @description The email verdict: valid, risky, invalid or unknown; null until the lead's first validation */
+              /** @description The email verdict, null until the lead's first validation: `valid` (Valid): the mailbox accepts mail and the address is neither catch-all nor disposable; `risky` (Risky): mail may arrive but is not assured (catch-all, disposable, mailbox full); `invalid` (Invalid): mail will not arrive (no such mailbox or domain, no mail server, bad syntax); `unknown` (Unknown): the check could not reach an answer (network or server trouble); never charged as invalid */
               emailStatus: string | null;
               domainHttpStatus: number | null;
               domainFinalUrl: string | null;
@@ -2502,7 +2643,39 @@ export interface operations {
             emailScore: number | null;
             emailType: string | null;
             emailRisk: string | null;
-            /** @description The email verdict's reason (see EmailReason in check-email); null until validated. */
+            /**
+             * @description The email verdict's reason; null until validated:
+             *     - `deliverable` (Mailbox accepts mail): The mailbox accepted the address at RCPT and the domain is not catch-all.
+             *     - `accept_all` (Domain accepts every address): The domain accepts every address (a random address was accepted too): risky.
+             *     - `tenant_accept_all` (Microsoft 365 tenant accepts every address): A Microsoft 365 tenant that accepts every address at RCPT: catch-all, and mail may still bounce later.
+             *     - `provider_unverifiable` (Provider cannot be verified (accepts, bounces later)): The provider (Yahoo, AOL and other accept-then-bounce providers) accepts every RCPT and bounces later: an accepted RCPT proves nothing, so the verdict is unknown.
+             *     - `disposable` (Disposable address service): The mailbox accepted the address but the domain is a disposable-address service: risky.
+             *     - `invalid_syntax` (Not a valid address): The address is not a valid RFC 5321 address: invalid.
+             *     - `unsupported_syntax` (Address form not supported): The address uses a form this service does not accept (quoted or UTF-8 local part, address literal): invalid.
+             *     - `dns_nxdomain` (Domain does not exist): The domain does not exist: invalid.
+             *     - `null_mx` (Domain accepts no mail (Null MX)): The domain publishes a Null MX (RFC 7505): it accepts no mail: invalid.
+             *     - `no_mx` (Domain has no mail server): The domain has neither MX nor A/AAAA records: no host accepts its mail: invalid.
+             *     - `dns_servfail` (DNS failure): DNS answered SERVFAIL for the domain: unknown, retried later.
+             *     - `dns_timeout` (DNS timed out): DNS did not answer in time: unknown, retried later.
+             *     - `dns_error` (DNS error): Another DNS failure: unknown, retried later.
+             *     - `mailbox_not_found` (Mailbox does not exist): The mail server said the mailbox does not exist: invalid.
+             *     - `mailbox_disabled` (Mailbox disabled): The mail server said the mailbox is disabled, inactive or blocked: invalid.
+             *     - `mailbox_full` (Mailbox full): The mailbox exists but is over quota: risky.
+             *     - `rate_limited` (Mailbox rate-limited (exists)): The mailbox exists but is receiving mail too fast right now (a per-mailbox rate limit): risky, retried later.
+             *     - `greylisted` (Greylisted, retry later): The server asked us to come back later (greylisting): unknown, retried later.
+             *     - `smtp_temporary` (Temporary mail server failure): The server answered with a temporary failure: unknown, retried later.
+             *     - `ip_blocked` (Our server was refused (not the mailbox)): The server refused our IP address, HELO name or sender (block list, reputation, reverse DNS, relay or policy): unknown, never invalid.
+             *     - `smtp_timeout` (Mail server timed out): The mail server did not answer in time: unknown, retried later.
+             *     - `smtp_connect_failed` (Mail server unreachable): No connection to any mail host: unknown, retried later.
+             *     - `smtp_connection_dropped` (Mail server hung up): The mail server closed the connection mid-conversation: unknown, retried later.
+             *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
+             *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
+             *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+             *     - `resolver_unavailable` (Our DNS resolver is unreliable; retried): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
+             *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
+             *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
+             *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
+             */
             emailReason:
               | (
                   | "deliverable"
@@ -2531,12 +2704,13 @@ export interface operations {
                   | "smtp_protocol_error"
                   | "smtp_unknown_reply"
                   | "egress_blocked"
+                  | "resolver_unavailable"
                   | "probe_queue_full"
                   | "proxy_error"
                   | "internal_error"
                 )
               | null;
-            /** @description The email verdict: valid, risky, invalid or unknown; null until the lead's first validation */
+            /** @description The email verdict, null until the lead's first validation: `valid` (Valid): the mailbox accepts mail and the address is neither catch-all nor disposable; `risky` (Risky): mail may arrive but is not assured (catch-all, disposable, mailbox full); `invalid` (Invalid): mail will not arrive (no such mailbox or domain, no mail server, bad syntax); `unknown` (Unknown): the check could not reach an answer (network or server trouble); never charged as invalid */
             emailStatus: string | null;
             domainHttpStatus: number | null;
             domainFinalUrl: string | null;
@@ -2839,7 +3013,39 @@ export interface operations {
             emailScore: number | null;
             emailType: string | null;
             emailRisk: string | null;
-            /** @description The email verdict's reason (see EmailReason in check-email); null until validated. */
+            /**
+             * @description The email verdict's reason; null until validated:
+             *     - `deliverable` (Mailbox accepts mail): The mailbox accepted the address at RCPT and the domain is not catch-all.
+             *     - `accept_all` (Domain accepts every address): The domain accepts every address (a random address was accepted too): risky.
+             *     - `tenant_accept_all` (Microsoft 365 tenant accepts every address): A Microsoft 365 tenant that accepts every address at RCPT: catch-all, and mail may still bounce later.
+             *     - `provider_unverifiable` (Provider cannot be verified (accepts, bounces later)): The provider (Yahoo, AOL and other accept-then-bounce providers) accepts every RCPT and bounces later: an accepted RCPT proves nothing, so the verdict is unknown.
+             *     - `disposable` (Disposable address service): The mailbox accepted the address but the domain is a disposable-address service: risky.
+             *     - `invalid_syntax` (Not a valid address): The address is not a valid RFC 5321 address: invalid.
+             *     - `unsupported_syntax` (Address form not supported): The address uses a form this service does not accept (quoted or UTF-8 local part, address literal): invalid.
+             *     - `dns_nxdomain` (Domain does not exist): The domain does not exist: invalid.
+             *     - `null_mx` (Domain accepts no mail (Null MX)): The domain publishes a Null MX (RFC 7505): it accepts no mail: invalid.
+             *     - `no_mx` (Domain has no mail server): The domain has neither MX nor A/AAAA records: no host accepts its mail: invalid.
+             *     - `dns_servfail` (DNS failure): DNS answered SERVFAIL for the domain: unknown, retried later.
+             *     - `dns_timeout` (DNS timed out): DNS did not answer in time: unknown, retried later.
+             *     - `dns_error` (DNS error): Another DNS failure: unknown, retried later.
+             *     - `mailbox_not_found` (Mailbox does not exist): The mail server said the mailbox does not exist: invalid.
+             *     - `mailbox_disabled` (Mailbox disabled): The mail server said the mailbox is disabled, inactive or blocked: invalid.
+             *     - `mailbox_full` (Mailbox full): The mailbox exists but is over quota: risky.
+             *     - `rate_limited` (Mailbox rate-limited (exists)): The mailbox exists but is receiving mail too fast right now (a per-mailbox rate limit): risky, retried later.
+             *     - `greylisted` (Greylisted, retry later): The server asked us to come back later (greylisting): unknown, retried later.
+             *     - `smtp_temporary` (Temporary mail server failure): The server answered with a temporary failure: unknown, retried later.
+             *     - `ip_blocked` (Our server was refused (not the mailbox)): The server refused our IP address, HELO name or sender (block list, reputation, reverse DNS, relay or policy): unknown, never invalid.
+             *     - `smtp_timeout` (Mail server timed out): The mail server did not answer in time: unknown, retried later.
+             *     - `smtp_connect_failed` (Mail server unreachable): No connection to any mail host: unknown, retried later.
+             *     - `smtp_connection_dropped` (Mail server hung up): The mail server closed the connection mid-conversation: unknown, retried later.
+             *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
+             *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
+             *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+             *     - `resolver_unavailable` (Our DNS resolver is unreliable; retried): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
+             *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
+             *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
+             *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
+             */
             emailReason:
               | (
                   | "deliverable"
@@ -2868,12 +3074,13 @@ export interface operations {
                   | "smtp_protocol_error"
                   | "smtp_unknown_reply"
                   | "egress_blocked"
+                  | "resolver_unavailable"
                   | "probe_queue_full"
                   | "proxy_error"
                   | "internal_error"
                 )
               | null;
-            /** @description The email verdict: valid, risky, invalid or unknown; null until the lead's first validation */
+            /** @description The email verdict, null until the lead's first validation: `valid` (Valid): the mailbox accepts mail and the address is neither catch-all nor disposable; `risky` (Risky): mail may arrive but is not assured (catch-all, disposable, mailbox full); `invalid` (Invalid): mail will not arrive (no such mailbox or domain, no mail server, bad syntax); `unknown` (Unknown): the check could not reach an answer (network or server trouble); never charged as invalid */
             emailStatus: string | null;
             domainHttpStatus: number | null;
             domainFinalUrl: string | null;
@@ -3110,7 +3317,39 @@ export interface operations {
             emailScore: number | null;
             emailType: string | null;
             emailRisk: string | null;
-            /** @description The email verdict's reason (see EmailReason in check-email); null until validated. */
+            /**
+             * @description The email verdict's reason; null until validated:
+             *     - `deliverable` (Mailbox accepts mail): The mailbox accepted the address at RCPT and the domain is not catch-all.
+             *     - `accept_all` (Domain accepts every address): The domain accepts every address (a random address was accepted too): risky.
+             *     - `tenant_accept_all` (Microsoft 365 tenant accepts every address): A Microsoft 365 tenant that accepts every address at RCPT: catch-all, and mail may still bounce later.
+             *     - `provider_unverifiable` (Provider cannot be verified (accepts, bounces later)): The provider (Yahoo, AOL and other accept-then-bounce providers) accepts every RCPT and bounces later: an accepted RCPT proves nothing, so the verdict is unknown.
+             *     - `disposable` (Disposable address service): The mailbox accepted the address but the domain is a disposable-address service: risky.
+             *     - `invalid_syntax` (Not a valid address): The address is not a valid RFC 5321 address: invalid.
+             *     - `unsupported_syntax` (Address form not supported): The address uses a form this service does not accept (quoted or UTF-8 local part, address literal): invalid.
+             *     - `dns_nxdomain` (Domain does not exist): The domain does not exist: invalid.
+             *     - `null_mx` (Domain accepts no mail (Null MX)): The domain publishes a Null MX (RFC 7505): it accepts no mail: invalid.
+             *     - `no_mx` (Domain has no mail server): The domain has neither MX nor A/AAAA records: no host accepts its mail: invalid.
+             *     - `dns_servfail` (DNS failure): DNS answered SERVFAIL for the domain: unknown, retried later.
+             *     - `dns_timeout` (DNS timed out): DNS did not answer in time: unknown, retried later.
+             *     - `dns_error` (DNS error): Another DNS failure: unknown, retried later.
+             *     - `mailbox_not_found` (Mailbox does not exist): The mail server said the mailbox does not exist: invalid.
+             *     - `mailbox_disabled` (Mailbox disabled): The mail server said the mailbox is disabled, inactive or blocked: invalid.
+             *     - `mailbox_full` (Mailbox full): The mailbox exists but is over quota: risky.
+             *     - `rate_limited` (Mailbox rate-limited (exists)): The mailbox exists but is receiving mail too fast right now (a per-mailbox rate limit): risky, retried later.
+             *     - `greylisted` (Greylisted, retry later): The server asked us to come back later (greylisting): unknown, retried later.
+             *     - `smtp_temporary` (Temporary mail server failure): The server answered with a temporary failure: unknown, retried later.
+             *     - `ip_blocked` (Our server was refused (not the mailbox)): The server refused our IP address, HELO name or sender (block list, reputation, reverse DNS, relay or policy): unknown, never invalid.
+             *     - `smtp_timeout` (Mail server timed out): The mail server did not answer in time: unknown, retried later.
+             *     - `smtp_connect_failed` (Mail server unreachable): No connection to any mail host: unknown, retried later.
+             *     - `smtp_connection_dropped` (Mail server hung up): The mail server closed the connection mid-conversation: unknown, retried later.
+             *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
+             *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
+             *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+             *     - `resolver_unavailable` (Our DNS resolver is unreliable; retried): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
+             *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
+             *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
+             *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
+             */
             emailReason:
               | (
                   | "deliverable"
@@ -3139,12 +3378,13 @@ export interface operations {
                   | "smtp_protocol_error"
                   | "smtp_unknown_reply"
                   | "egress_blocked"
+                  | "resolver_unavailable"
                   | "probe_queue_full"
                   | "proxy_error"
                   | "internal_error"
                 )
               | null;
-            /** @description The email verdict: valid, risky, invalid or unknown; null until the lead's first validation */
+            /** @description The email verdict, null until the lead's first validation: `valid` (Valid): the mailbox accepts mail and the address is neither catch-all nor disposable; `risky` (Risky): mail may arrive but is not assured (catch-all, disposable, mailbox full); `invalid` (Invalid): mail will not arrive (no such mailbox or domain, no mail server, bad syntax); `unknown` (Unknown): the check could not reach an answer (network or server trouble); never charged as invalid */
             emailStatus: string | null;
             domainHttpStatus: number | null;
             domainFinalUrl: string | null;
@@ -3489,97 +3729,6 @@ export interface operations {
       };
     };
   };
-  importLeads: {
-    parameters: {
-      query?: {
-        validate?: boolean;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            batchId: string | null;
-            status: string;
-            created: number;
-            pollUrl: string | null;
-            leadIds: string[];
-          };
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-    };
-  };
   importEmailList: {
     parameters: {
       query?: never;
@@ -3611,181 +3760,6 @@ export interface operations {
             pollUrl: string | null;
             leadIds: string[];
           };
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-    };
-  };
-  exportLeads: {
-    parameters: {
-      query?: {
-        format?: "csv";
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description One header row, then one row per lead */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "text/csv": string;
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-    };
-  };
-  exportLeadSelection: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          /** @description 1-500 ids of the account's live leads; any other id refuses the whole request (404 with details.missingLeadIds) */
-          leadIds: string[];
-        };
-      };
-    };
-    responses: {
-      /** @description One header row, then one row per selected lead, in id order */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "text/csv": string;
         };
       };
       /** @description The one error body (decisions §7) */
@@ -4041,6 +4015,203 @@ export interface operations {
       };
     };
   };
+  exportLeads: {
+    parameters: {
+      query?: {
+        emailValid?: boolean;
+        minDeliverabilityRating?: number;
+        maxDeliverabilityRating?: number;
+        min_score?: number;
+        max_score?: number;
+        validationStatus?: "new" | "processing" | "valid" | "invalid" | "risky";
+        status?: "new" | "processing" | "valid" | "invalid" | "risky";
+        leadRecommendation?: "high_priority" | "validate" | "research" | "skip";
+        campaign?: string;
+        source?: "manual" | "api" | "csv" | "google_sheets";
+        /** @description Case-insensitive text found anywhere in the email, first name, last name or company (indexed from 3 characters) */
+        search?: string;
+        /** @description Leads carrying this tag */
+        tag?: string;
+        /** @description Leads whose domain was registered at least this many days before validation */
+        minDomainAgeDays?: number;
+        /** @description Leads whose domain was registered at most this many days before validation (young domains) */
+        maxDomainAgeDays?: number;
+        /** @description true: domain or MX address on a block list; false: checked and not listed */
+        domainListed?: boolean;
+        /** @description true: the email's domain looks mistyped */
+        hasDidYouMean?: boolean;
+        format?: "csv";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One header row, then one row per lead */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  exportLeadSelection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description 1-500 ids of the account's live leads; any other id refuses the whole request (404 with details.missingLeadIds) */
+          leadIds: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description One header row, then one row per selected lead, in id order */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   validateLeads: {
     parameters: {
       query?: never;
@@ -4076,6 +4247,97 @@ export interface operations {
             pollUrl: string;
             totalLeads: number;
             total_leads: number;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  importLeads: {
+    parameters: {
+      query?: {
+        validate?: boolean;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            batchId: string | null;
+            status: string;
+            created: number;
+            pollUrl: string | null;
+            leadIds: string[];
           };
         };
       };
@@ -4798,6 +5060,15 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description The one error body (decisions §7) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   checkDomain: {
@@ -4910,6 +5181,15 @@ export interface operations {
           "application/json": components["schemas"]["ErrorResponse"];
         };
       };
+      /** @description The one error body (decisions §7) */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
     };
   };
   checkEmail: {
@@ -4940,41 +5220,42 @@ export interface operations {
         content: {
           "application/json": {
             email: string;
-            /** @description valid, invalid, risky, unknown or processing */
+            /** @description The email verdict, or `processing` while an asynchronous check runs: `valid` (Valid): the mailbox accepts mail and the address is neither catch-all nor disposable; `risky` (Risky): mail may arrive but is not assured (catch-all, disposable, mailbox full); `invalid` (Invalid): mail will not arrive (no such mailbox or domain, no mail server, bad syntax); `unknown` (Unknown): the check could not reach an answer (network or server trouble); never charged as invalid */
             status: string;
             /** @description true when the mailbox accepted the address (catch-all or not) or proved it exists; false when the verdict is invalid or the mailbox is full; null when the verdict is unknown (never false for a fact the check did not reach). */
             valid?: boolean | null;
             /**
              * @description Why the email verdict is what it is, from a closed list:
-             *     - `deliverable`: The mailbox accepted the address at RCPT and the domain is not catch-all.
-             *     - `accept_all`: The domain accepts every address (a random address was accepted too): risky.
-             *     - `tenant_accept_all`: A Microsoft 365 tenant that accepts every address at RCPT: catch-all, and mail may still bounce later.
-             *     - `provider_unverifiable`: The provider (Yahoo, AOL and other accept-then-bounce providers) accepts every RCPT and bounces later: an accepted RCPT proves nothing, so the verdict is unknown.
-             *     - `disposable`: The mailbox accepted the address but the domain is a disposable-address service: risky.
-             *     - `invalid_syntax`: The address is not a valid RFC 5321 address: invalid.
-             *     - `unsupported_syntax`: The address uses a form this service does not accept (quoted or UTF-8 local part, address literal): invalid.
-             *     - `dns_nxdomain`: The domain does not exist: invalid.
-             *     - `null_mx`: The domain publishes a Null MX (RFC 7505): it accepts no mail: invalid.
-             *     - `no_mx`: The domain has neither MX nor A/AAAA records: no host accepts its mail: invalid.
-             *     - `dns_servfail`: DNS answered SERVFAIL for the domain: unknown, retried later.
-             *     - `dns_timeout`: DNS did not answer in time: unknown, retried later.
-             *     - `dns_error`: Another DNS failure: unknown, retried later.
-             *     - `mailbox_not_found`: The mail server said the mailbox does not exist: invalid.
-             *     - `mailbox_disabled`: The mail server said the mailbox is disabled, inactive or blocked: invalid.
-             *     - `mailbox_full`: The mailbox exists but is over quota: risky.
-             *     - `rate_limited`: The mailbox exists but is receiving mail too fast right now (a per-mailbox rate limit): risky, retried later.
-             *     - `greylisted`: The server asked us to come back later (greylisting): unknown, retried later.
-             *     - `smtp_temporary`: The server answered with a temporary failure: unknown, retried later.
-             *     - `ip_blocked`: The server refused our IP address, HELO name or sender (block list, reputation, reverse DNS, relay or policy): unknown, never invalid.
-             *     - `smtp_timeout`: The mail server did not answer in time: unknown, retried later.
-             *     - `smtp_connect_failed`: No connection to any mail host: unknown, retried later.
-             *     - `smtp_connection_dropped`: The mail server closed the connection mid-conversation: unknown, retried later.
-             *     - `smtp_protocol_error`: The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
-             *     - `smtp_unknown_reply`: The server refused without a recognisable reason: unknown.
-             *     - `egress_blocked`: This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
-             *     - `probe_queue_full`: Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
-             *     - `proxy_error`: The SOCKS proxy failed: unknown.
-             *     - `internal_error`: A defect of ours, logged: unknown.
+             *     - `deliverable` (Mailbox accepts mail): The mailbox accepted the address at RCPT and the domain is not catch-all.
+             *     - `accept_all` (Domain accepts every address): The domain accepts every address (a random address was accepted too): risky.
+             *     - `tenant_accept_all` (Microsoft 365 tenant accepts every address): A Microsoft 365 tenant that accepts every address at RCPT: catch-all, and mail may still bounce later.
+             *     - `provider_unverifiable` (Provider cannot be verified (accepts, bounces later)): The provider (Yahoo, AOL and other accept-then-bounce providers) accepts every RCPT and bounces later: an accepted RCPT proves nothing, so the verdict is unknown.
+             *     - `disposable` (Disposable address service): The mailbox accepted the address but the domain is a disposable-address service: risky.
+             *     - `invalid_syntax` (Not a valid address): The address is not a valid RFC 5321 address: invalid.
+             *     - `unsupported_syntax` (Address form not supported): The address uses a form this service does not accept (quoted or UTF-8 local part, address literal): invalid.
+             *     - `dns_nxdomain` (Domain does not exist): The domain does not exist: invalid.
+             *     - `null_mx` (Domain accepts no mail (Null MX)): The domain publishes a Null MX (RFC 7505): it accepts no mail: invalid.
+             *     - `no_mx` (Domain has no mail server): The domain has neither MX nor A/AAAA records: no host accepts its mail: invalid.
+             *     - `dns_servfail` (DNS failure): DNS answered SERVFAIL for the domain: unknown, retried later.
+             *     - `dns_timeout` (DNS timed out): DNS did not answer in time: unknown, retried later.
+             *     - `dns_error` (DNS error): Another DNS failure: unknown, retried later.
+             *     - `mailbox_not_found` (Mailbox does not exist): The mail server said the mailbox does not exist: invalid.
+             *     - `mailbox_disabled` (Mailbox disabled): The mail server said the mailbox is disabled, inactive or blocked: invalid.
+             *     - `mailbox_full` (Mailbox full): The mailbox exists but is over quota: risky.
+             *     - `rate_limited` (Mailbox rate-limited (exists)): The mailbox exists but is receiving mail too fast right now (a per-mailbox rate limit): risky, retried later.
+             *     - `greylisted` (Greylisted, retry later): The server asked us to come back later (greylisting): unknown, retried later.
+             *     - `smtp_temporary` (Temporary mail server failure): The server answered with a temporary failure: unknown, retried later.
+             *     - `ip_blocked` (Our server was refused (not the mailbox)): The server refused our IP address, HELO name or sender (block list, reputation, reverse DNS, relay or policy): unknown, never invalid.
+             *     - `smtp_timeout` (Mail server timed out): The mail server did not answer in time: unknown, retried later.
+             *     - `smtp_connect_failed` (Mail server unreachable): No connection to any mail host: unknown, retried later.
+             *     - `smtp_connection_dropped` (Mail server hung up): The mail server closed the connection mid-conversation: unknown, retried later.
+             *     - `smtp_protocol_error` (Mail server protocol error): The mail server broke the SMTP protocol or the TLS handshake failed: unknown.
+             *     - `smtp_unknown_reply` (Refused without a reason): The server refused without a recognisable reason: unknown.
+             *     - `egress_blocked` (Port 25 blocked on our side): This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.
+             *     - `resolver_unavailable` (Our DNS resolver is unreliable; retried): The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.
+             *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
+             *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
+             *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
              */
             reason?:
               | "deliverable"
@@ -5003,6 +5284,7 @@ export interface operations {
               | "smtp_protocol_error"
               | "smtp_unknown_reply"
               | "egress_blocked"
+              | "resolver_unavailable"
               | "probe_queue_full"
               | "proxy_error"
               | "internal_error";
@@ -5090,6 +5372,15 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      503: {
         headers: {
           [name: string]: unknown;
         };
@@ -6418,6 +6709,110 @@ export interface operations {
               /** @description Lead validations and batch items counted toward the daily validation limit */
               validations: number;
             };
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            network: {
+              dns: {
+                /** @description The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                state: "ok" | "down" | "unknown";
+                /** @description When the path entered this state; null before the first check. */
+                since: string | null;
+                /** @description Why the path is down or unknown; null when ok. */
+                reason: string | null;
+              };
+              smtp: {
+                /** @description SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`. ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now). */
+                state: "ok" | "down" | "unknown";
+                /** @description When the path entered this state; null before the first check. */
+                since: string | null;
+                /** @description Why the path is down or unknown; null when ok. */
+                reason: string | null;
+              };
+            };
+            /** @description End of the last round of checks; null before the first. */
+            checkedAt: string | null;
           };
         };
       };

@@ -157,10 +157,16 @@ export class LeadsApi {
     );
   }
 
-  /** All the account's leads with their ratings, as CSV text. */
-  exportCsv(call?: CallOptions): Promise<string> {
+  /** The account's leads with their ratings, as CSV text: all of them, or those the list's
+   *  filters and search select (the same parameters as `list`, without paging). */
+  exportCsv(filters: Omit<LeadListQuery, "limit" | "offset"> = {}, call?: CallOptions): Promise<string> {
     return this.http.text(
-      { method: "GET", path: "/v1/leads/export", query: { format: "csv" }, accept: "text/csv" },
+      {
+        method: "GET",
+        path: "/v1/leads/export",
+        query: { ...filters, format: "csv" },
+        accept: "text/csv",
+      },
       call,
     );
   }

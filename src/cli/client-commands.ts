@@ -5,6 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { type Batch, LeadcheckClient, LeadcheckError } from "../../sdk/src/index.js";
+import { networkLine } from "./network-line.js";
 import { type EmailResultLike, formatEmailResult, formatWebsiteResult, paintFor } from "./verdict-format.js";
 
 interface ConnectionOptions {
@@ -74,6 +75,19 @@ function describeError(error: LeadcheckError): string {
   return `${error.message} (${where.filter(Boolean).join(", ")})${fields}`;
 }
 
+/** Runs a check while asking the server's network status alongside; when a path is down, one line
+ *  on stderr says so after the answer (or the refusal). An older server without GET /v1/status
+ *  prints nothing more. */
+async function withNetworkNotice<T>(client: LeadcheckClient, check: () => Promise<T>): Promise<T> {
+  const status = client.status().catch(() => undefined);
+  try {
+    return await check();
+  } finally {
+    const line = networkLine(await status);
+    if (line) process.stderr.write(`${line}\n`);
+  }
+}
+
 /** A one-line progress bar: redrawn in place on a terminal, one line per change otherwise. */
 export function renderProgress(batch: Batch, width = 30): string {
   const total = batch.totalLeads;
@@ -122,7 +136,9 @@ export function registerClientCommands(program: Command): void {
         opts: ConnectionOptions & { timeout: string; wait: boolean; pollMs: number; json?: boolean },
       ) => {
         const client = clientFor(opts);
-        const result = await client.checkEmail({ email: address, timeout: Number(opts.timeout) });
+        const result = await withNetworkNotice(client, () =>
+          client.checkEmail({ email: address, timeout: Number(opts.timeout) }),
+        );
         if (result.status !== "processing" || !result.jobId || !opts.wait) {
           if (opts.json) print(result);
           else printVerdict(formatEmailResult(result, paintFor(process.stdout, process.env)));
@@ -155,7 +171,8 @@ export function registerClientCommands(program: Command): void {
       .option("--json", "print the API's JSON answer (for scripts) instead of the verdict line"),
   ).action(
     run(async (url: string, opts: ConnectionOptions & { json?: boolean }) => {
-      const result = await clientFor(opts).checkWebsite(url);
+      const client = clientFor(opts);
+      const result = await withNetworkNotice(client, () => client.checkWebsite(url));
       if (opts.json) print(result);
       else printVerdict(formatWebsiteResult(result, paintFor(process.stdout, process.env)));
       return 0;
@@ -199,14 +216,16 @@ export function registerClientCommands(program: Command): void {
   );
 }
 
-async function readCsv(file: string): Promise<string> {
+/** The file's bytes as they are: the server detects the encoding (a Latin-1 file read as UTF-8
+ *  here would reach it with its umlauts already lost). */
+async function readCsv(file: string): Promise<Buffer> {
   if (file === "-") {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString("utf8");
+    return Buffer.concat(chunks);
   }
   try {
-    return await readFile(file, "utf8");
+    return await readFile(file);
   } catch (error) {
     throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
   }

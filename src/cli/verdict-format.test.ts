@@ -31,16 +31,21 @@ describe("CLI verdict lines", () => {
     );
   });
 
-  it("gives the reason of a risky and an invalid address, preferring the API's reason code", () => {
+  it("gives the reason of a risky and an invalid address in the vocabulary's words for the API's code", () => {
     assert.match(
       formatEmailResult({ email: "x@c.test", status: "risky", catchAll: true }, PLAIN),
       /^! RISKY .*catch-all/,
     );
     assert.match(
       formatEmailResult({ email: "x@c.test", status: "invalid", emailReason: "mailbox_not_found" }, PLAIN),
-      /^✖ INVALID {2}x@c\.test {2}mailbox not found/,
+      /^✖ INVALID {2}x@c\.test {2}Mailbox does not exist/,
     );
     assert.match(formatEmailResult({ email: "x@c.test", status: "unknown" }, PLAIN), /catch-all unknown/);
+    assert.match(
+      formatEmailResult({ email: "x@c.test", status: "invalid", reason: "dns_nxdomain" }, PLAIN),
+      /x@c\.test {2}Domain does not exist$/m,
+      "never the raw code's words (dns nxdomain)",
+    );
   });
 
   it("states a website verdict: active, parked, or down with the error", () => {
@@ -69,7 +74,7 @@ describe("CLI verdict lines", () => {
         { website: "d.test", status: "inactive", error: "dns_nxdomain", sslValid: false },
         PLAIN,
       ),
-      /^✖ INACTIVE {2}d\.test {2}dns_nxdomain/,
+      /^✖ INACTIVE {2}d\.test {2}Domain does not exist/,
     );
   });
 

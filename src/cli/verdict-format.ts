@@ -1,6 +1,8 @@
 // Human-readable check results for `leadcheck check email|website`: one coloured verdict line with
 // the reason, then the key facts. `--json` prints the API's answer instead (for scripts).
-// Credits are shown in display credits (1 per check), as the dashboard shows them.
+// Credits are shown in display credits (1 per check), as the dashboard shows them. Reasons read
+// as the vocabulary table's labels (src/checks/vocabulary.ts), the words every surface uses.
+import { reasonLabel } from "../checks/vocabulary.js";
 
 export interface Paint {
   green(text: string): string;
@@ -80,7 +82,7 @@ export interface EmailResultLike {
 
 function emailReason(result: EmailResultLike): string {
   const code = result.reason ?? result.emailReason;
-  if (typeof code === "string" && code) return code.replaceAll("_", " ");
+  if (typeof code === "string" && code) return reasonLabel(code);
   if (result.error) return result.error;
   switch (result.status) {
     case "valid":
@@ -137,7 +139,7 @@ export function formatWebsiteResult(result: WebsiteResultLike, paint: Paint): st
   const parked = result.isParked === true;
   const tone: Tone = status === "active" && !parked ? "good" : status === "active" ? "warn" : "bad";
   const reason = result.error
-    ? result.error
+    ? reasonLabel(result.error)
     : parked
       ? "the domain is parked (no real site)"
       : status === "active"

@@ -3,6 +3,7 @@
 import { hostname } from "node:os";
 import { loadOidcConfig, type OidcConfig } from "../accounts/oidc-config.js";
 import { parseZones } from "../intel/dnsbl.js";
+import { type Canary, DEFAULT_CANARY_NAMES, parseCanaries } from "../net/network-health.js";
 import { loadWidgetConfig, type WidgetConfig } from "../widget/widget-config.js";
 
 export type DatabaseKind = "sqlite" | "postgres";
@@ -56,6 +57,17 @@ export interface Config {
     selfCheck: boolean;
     /** Ask Microsoft 365 personal sites to confirm mailboxes of accept-all tenants (positive only). */
     m365PersonalSiteCheck: boolean;
+  };
+  /** Resolver and SMTP egress health (ADR 0020). */
+  network: {
+    /** Watch the paths in `serve` and `worker` (NETWORK_CHECK); tests of other things turn it off. */
+    check: boolean;
+    /** DNS_CANARY_NAMES: lookups no working resolver fails all at once. */
+    canaries: Canary[];
+    /** Between rounds of canaries and the egress check; 0: only at start-up. */
+    intervalMs: number;
+    /** Answer a check 503 before any debit when every path it needs is known down. */
+    refuseWhenDown: boolean;
   };
   allowPrivateTargets: boolean;
   /** Prices in milli-credits (1 milli-credit = 0.001 stored credits = 1 display credit). */
@@ -181,6 +193,14 @@ function int(env: Env, name: string, fallback: number, min = 0): number {
     throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
   }
   return n;
+}
+
+function canaryNames(env: Env): Canary[] {
+  try {
+    return parseCanaries(str(env, "DNS_CANARY_NAMES") ?? DEFAULT_CANARY_NAMES);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
 }
 
 function bool(env: Env, name: string, fallback: boolean): boolean {
@@ -314,6 +334,12 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       egressProbeHost: str(env, "SMTP_EGRESS_PROBE_HOST") ?? "gmail-smtp-in.l.google.com",
       selfCheck: bool(env, "SMTP_SELF_CHECK", true),
       m365PersonalSiteCheck: bool(env, "EMAIL_M365_PERSONAL_SITE_CHECK", false),
+    },
+    network: {
+      check: bool(env, "NETWORK_CHECK", true),
+      canaries: canaryNames(env),
+      intervalMs: int(env, "NETWORK_CHECK_INTERVAL_MS", 60_000, 0),
+      refuseWhenDown: bool(env, "REFUSE_WHEN_NETWORK_DOWN", true),
     },
     allowPrivateTargets: bool(env, "ALLOW_PRIVATE_TARGETS", false),
     prices: {

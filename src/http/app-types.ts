@@ -18,6 +18,7 @@ import type { LeadBulkActions } from "../leads/lead-bulk-actions.js";
 import type { LeadsService, WebsiteNormalizer } from "../leads/leads.service.js";
 import type { Clock } from "../lib/clock.js";
 import type { Metrics } from "../metrics/metrics.js";
+import type { NetworkHealth } from "../net/network-health.js";
 import type { PaymentsService } from "../payments/payments.service.js";
 import type { Database } from "../storage/db.js";
 import type { TeamsService } from "../teams/teams.service.js";
@@ -54,6 +55,8 @@ export interface AppDeps {
   redis?: Redis | undefined;
   /** The SMTP egress and HELO self-checks, shown as a detail of /readiness. */
   smtpSelfCheck?: { snapshot(): import("../checks/email/smtp-self-check.js").SelfCheckSnapshot } | undefined;
+  /** Resolver and SMTP egress health (GET /v1/status, /readiness, 503 on checks); absent: not watched. */
+  networkHealth?: Pick<NetworkHealth, "status" | "dnsDown"> | undefined;
   /** Readiness of the job queue (absent: not part of this process). */
   queueReady?: () => Promise<boolean>;
   /** Set when the process is shutting down: readiness turns 503 first. */

@@ -7,6 +7,7 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyServerOptions } from "fastify";
+import { MULTILINE } from "../lib/safe-text.js";
 import { registerHttpMetrics } from "../metrics/http-metrics.js";
 import { API_VERSION } from "../version.js";
 import type { App, AppDeps } from "./app-types.js";
@@ -15,16 +16,19 @@ import { dashboardRoutes } from "./dashboard.js";
 import { AppError, errorHandler, notFoundHandler, sendError } from "./errors.js";
 import { OPENAPI_TAGS, openApiContact, publicBaseUrl } from "./openapi-meta.js";
 import { RATE_LIMIT_HEADERS, RateLimits } from "./rate-limit.js";
+import { guardRequest } from "./request-guard.js";
 import { adminRoutes } from "./routes/admin.routes.js";
 import { batchesRoutes } from "./routes/batches.routes.js";
 import { checksRoutes } from "./routes/checks.routes.js";
 import { creditsRoutes } from "./routes/credits.routes.js";
 import { keysRoutes } from "./routes/keys.routes.js";
+import { leadFilesRoutes } from "./routes/lead-files.routes.js";
 import { leadsRoutes } from "./routes/leads.routes.js";
 import { paymentsRoutes } from "./routes/payments.routes.js";
 import { probeRoutes } from "./routes/probes.routes.js";
 import { sessionRoutes } from "./routes/session.routes.js";
 import { ssoRoutes } from "./routes/sso.routes.js";
+import { statusRoutes } from "./routes/status.routes.js";
 import { teamRoutes } from "./routes/team.routes.js";
 import { usageRoutes } from "./routes/usage.routes.js";
 import { webhooksRoutes } from "./routes/webhooks.routes.js";
@@ -45,7 +49,8 @@ function partAwareValidator(): NonNullable<
   NonNullable<FastifyServerOptions["schemaController"]>["compilersFactory"]
 >["buildValidator"] {
   const pool = AjvCompiler();
-  const common = { allErrors: true, useDefaults: true, removeAdditional: false } as const;
+  // MULTILINE is an annotation (src/lib/safe-text.ts), declared so Ajv's strict mode accepts it.
+  const common = { allErrors: true, useDefaults: true, removeAdditional: false, keywords: [MULTILINE] };
   type Build = ReturnType<typeof pool>;
   return (externalSchemas: unknown) => {
     const forBody: Build = pool(externalSchemas as never, {
@@ -105,10 +110,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   app.addSchema(ErrorResponse);
-  // CSV imports arrive as text/csv bodies or multipart uploads.
-  app.addContentTypeParser(["text/csv", "text/plain"], { parseAs: "string" }, (_req, body, done) =>
+  // CSV imports arrive as text/csv bodies or multipart uploads, as bytes: the import detects
+  // their encoding (a Latin-1 file decoded as UTF-8 loses its umlauts).
+  app.addContentTypeParser(["text/csv", "text/plain"], { parseAs: "buffer" }, (_req, body, done) =>
     done(null, body),
   );
+  app.addHook("preValidation", guardRequest);
   await app.register(multipart, {
     limits: { fileSize: deps.config.limits.maxBodyBytes, files: 1, fields: 10 },
   });
@@ -183,11 +190,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await paymentsRoutes(scope as App, deps);
     await adminRoutes(scope as App, deps);
     await leadsRoutes(scope as App, deps);
+    await leadFilesRoutes(scope as App, deps);
     await batchesRoutes(scope as App, deps);
     await checksRoutes(scope as App, deps);
     await webhooksRoutes(scope as App, deps);
     await sessionRoutes(scope as App, deps);
     await usageRoutes(scope as App, deps);
+    await statusRoutes(scope as App, deps);
     await widgetRoutes(scope as App, deps);
     await teamRoutes(scope as App, deps);
     await ssoRoutes(scope as App, deps);

@@ -30,12 +30,21 @@ export type AuthMode = "none" | "data" | "identity" | "admin" | "publishable";
 
 /**
  * What a route asks of a key: one of the documented permissions (data routes), or how the route
- * is reached without one: `none` (probes, sign-in, the Stripe webhook), `identity` (key
- * management), `admin`, `publishable` (the widget). Member permissions (`keys:write`,
- * `team:read`, ...) are held only through a role. Every route declares it; a test fails when
- * one does not (test/http/route-permissions.test.ts, test/teams/role-matrix.test.ts).
+ * is reached without one: `authenticated` (any secret key, whatever its permissions: the
+ * service's own status), `none` (probes, sign-in, the Stripe webhook), `identity` (any identity:
+ * accepting an invitation, the SSO session), `admin`, `publishable` (the widget). Member
+ * permissions (`keys:write`, `team:read`, ...) are held only through a role. Every route declares
+ * it; a test fails when one does not (test/http/route-permissions.test.ts,
+ * test/teams/role-matrix.test.ts).
  */
-export type RouteAccess = Permission | MemberPermission | "none" | "identity" | "admin" | "publishable";
+export type RouteAccess =
+  | Permission
+  | MemberPermission
+  | "authenticated"
+  | "none"
+  | "identity"
+  | "admin"
+  | "publishable";
 
 export interface Principal {
   accountId: string;
@@ -252,6 +261,7 @@ export async function settleKey(request: FastifyRequest): Promise<void> {
 
 const ROLE_CHECKED = (access: RouteAccess | undefined): access is RolePermission =>
   access !== undefined &&
+  access !== "authenticated" &&
   access !== "none" &&
   access !== "identity" &&
   access !== "admin" &&
@@ -314,6 +324,7 @@ export function authorizeKey(request: FastifyRequest, now: Date): void {
       "A publishable key works only on the widget endpoint (POST /v1/widget/check-email)",
       { required: access ?? "unknown", keyType: "publishable" },
     );
+  if (access === "authenticated") return;
   if (access === undefined || access === "none" || access === "identity" || access === "admin")
     throw new AppError("INSUFFICIENT_PERMISSIONS", "This endpoint declares no permission a key can hold", {
       required: access ?? "undeclared",
@@ -381,6 +392,7 @@ function accessSentence(access: RolePermission): string {
 }
 
 const ACCESS_SENTENCES: Partial<Record<RouteAccess, string>> = {
+  authenticated: "Any API key, whatever its permissions.",
   none: "No authentication.",
   identity: "Identity JWT only; API keys are refused.",
   admin: "ADMIN_TOKEN only.",

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { Type } from "@sinclair/typebox";
+import Fastify from "fastify";
 import { type LimitRefusal, LimitRefused } from "../lib/limits.js";
-import { refusalError, toAppError } from "./errors.js";
+import { errorHandler, refusalError, toAppError } from "./errors.js";
 
 const fastifyError = (code: string, statusCode: number) =>
   Object.assign(new Error(`${code} message`), { code, statusCode });
@@ -106,5 +108,62 @@ describe("refusalError", () => {
     assert.equal(unexpected, false);
     assert.equal(appError.code, "PAYMENT_REQUIRED");
     assert.equal(appError.message, "Insufficient credits: 0.005 required, 0 available");
+  });
+});
+
+describe("validation errors", () => {
+  /** A route validated as the app validates (all errors), answering through our error handler. */
+  async function errorsFor(payload: unknown, url = "/x") {
+    const app = Fastify({ ajv: { customOptions: { allErrors: true, coerceTypes: false } } });
+    app.setErrorHandler(errorHandler);
+    const schema = Type.Object({
+      priority: Type.Optional(Type.Union(["low", "high"].map((p) => Type.Literal(p)))),
+      kind: Type.Optional(Type.Union([Type.Union(["a", "b"].map((k) => Type.Literal(k))), Type.Null()])),
+      name: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
+      tags: Type.Optional(Type.Union([Type.Array(Type.String({ minLength: 1 })), Type.Null()])),
+      items: Type.Optional(Type.Array(Type.Object({ "a/b": Type.Optional(Type.Integer()) }))),
+    });
+    app.post(
+      "/x",
+      { schema: { body: schema, querystring: Type.Object({ n: Type.Optional(Type.Integer()) }) } },
+      async () => ({}),
+    );
+    const res = await app.inject({ method: "POST", url, payload: payload as object });
+    await app.close();
+    const body = res.json();
+    return {
+      status: res.statusCode,
+      errors: body.details.errors,
+      loc: body.detail.map((d: { loc: unknown }) => d.loc),
+    };
+  }
+
+  it("folds a union into one message listing the allowed values or the types", async () => {
+    const { errors } = await errorsFor({ priority: "mid", kind: "c", name: 5 });
+    assert.deepEqual(errors, [
+      { field: "priority", message: "must be one of: low, high", type: "enum" },
+      { field: "kind", message: "must be one of: a, b (or null)", type: "enum" },
+      { field: "name", message: "must be string or null", type: "type" },
+    ]);
+  });
+
+  it("reports the failing branch's own error rather than the union", async () => {
+    const { errors, loc } = await errorsFor({ name: "", tags: ["x", ""] });
+    assert.deepEqual(errors, [
+      { field: "name", message: "must NOT have fewer than 1 characters", type: "minLength" },
+      { field: "tags.1", message: "must NOT have fewer than 1 characters", type: "minLength" },
+    ]);
+    assert.deepEqual(loc, [
+      ["body", "name"],
+      ["body", "tags", 1],
+    ]);
+  });
+
+  it("gives detail.loc as the JSON path with the part first, never [body, body]", async () => {
+    assert.deepEqual((await errorsFor([1])).loc, [["body"]]);
+    assert.deepEqual((await errorsFor({ items: [{}, { "a/b": "x" }] })).loc, [["body", "items", 1, "a/b"]]);
+    const query = await errorsFor({}, "/x?n=abc");
+    assert.deepEqual(query.errors[0].field, "querystring.n");
+    assert.deepEqual(query.loc, [["query", "n"]]);
   });
 });

@@ -27,28 +27,120 @@ function body(err: AppError): ErrorBody {
 
 interface AjvError {
   instancePath?: string;
+  schemaPath?: string;
   keyword?: string;
   message?: string;
   params?: Record<string, unknown>;
 }
 
-/** Fastify schema errors (AJV) into field errors named like `body.leads.0.email` -> `leads.0.email`. */
+/** Fastify's name of each request part, as `field` prefixes it and as `detail.loc` starts. */
+const PART_LOC: Record<string, string> = {
+  body: "body",
+  querystring: "query",
+  params: "path",
+  headers: "header",
+};
+
+/** `/leads/0/email` as ["leads", 0, "email"] (JSON Pointer, RFC 6901). */
+function pathOf(instancePath: string): (string | number)[] {
+  if (!instancePath) return [];
+  return instancePath
+    .slice(1)
+    .split("/")
+    .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"))
+    .map((segment) => (/^(0|[1-9]\d*)$/.test(segment) ? Number(segment) : segment));
+}
+
+const quoted = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
+
+/** "a, b or c" */
+const oneOf = (words: string[]) =>
+  words.length <= 1 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}`;
+
+/**
+ * One message per failed `anyOf` (TypeBox unions: enums of literals, nullable fields) instead of
+ * one per branch: "must be one of: low, normal, high, urgent" rather than four "must be equal
+ * to constant". Innermost unions first, so a nullable enum folds into one message too.
+ */
+function foldUnions(list: AjvError[]): AjvError[] {
+  const unions = list
+    .filter((e) => e.keyword === "anyOf" || e.keyword === "oneOf")
+    .sort((x, y) => (y.schemaPath?.length ?? 0) - (x.schemaPath?.length ?? 0));
+  let errors = list;
+  for (const union of unions) {
+    const isBranch = (e: AjvError) =>
+      e !== union &&
+      (e.instancePath === union.instancePath || e.instancePath?.startsWith(`${union.instancePath}/`)) &&
+      e.schemaPath?.startsWith(`${union.schemaPath}/`);
+    const folded = foldUnion(union, errors.filter(isBranch));
+    errors = errors.flatMap((e) => (e === union ? folded : isBranch(e) ? [] : [e]));
+  }
+  return errors;
+}
+
+function foldUnion(union: AjvError, branches: AjvError[]): AjvError[] {
+  const allowed = branches.flatMap((b) =>
+    b.keyword === "const"
+      ? [quoted(b.params?.allowedValue)]
+      : b.keyword === "enum"
+        ? ((b.params?.allowedValues as unknown[]) ?? []).map(quoted)
+        : [],
+  );
+  const types = branches.filter((b) => b.keyword === "type").map((b) => String(b.params?.type));
+  if (allowed.length > 0) {
+    const values = [...new Set(allowed)];
+    const extra = types.includes("null") ? " (or null)" : "";
+    return [
+      {
+        ...union,
+        keyword: "enum",
+        message: `must be one of: ${values.join(", ")}${extra}`,
+        params: { allowedValues: values },
+      },
+    ];
+  }
+  // The branch whose type the value has failed on its own terms (too short, too long, an inner
+  // field): that is the error to report, not the union.
+  const own = branches.filter(
+    (b) => b.instancePath !== union.instancePath || !["type", "const", "enum"].includes(b.keyword ?? ""),
+  );
+  if (own.length > 0) return own;
+  if (types.length > 0)
+    return [{ ...union, keyword: "type", message: `must be ${oneOf([...new Set(types)])}` }];
+  return [union];
+}
+
+function messageOf(v: AjvError): string {
+  if (v.keyword === "required") return "is required";
+  if (v.keyword === "enum" && Array.isArray(v.params?.allowedValues))
+    return v.message?.startsWith("must be one of:")
+      ? v.message
+      : `must be one of: ${(v.params.allowedValues as unknown[]).map(quoted).join(", ")}`;
+  if (v.keyword === "const") return `must be ${quoted(v.params?.allowedValue)}`;
+  if (v.keyword === "additionalProperties") return "is not a known field";
+  return v.message ?? "is invalid";
+}
+
+/**
+ * Fastify schema errors (AJV) into field errors. `field` is the dotted path inside the part
+ * (`leads.0.email`; other parts prefixed, `querystring.limit`; the part's name when the whole
+ * part is wrong), `loc` the JSON path with the part first (["body", "leads", 0, "email"]).
+ */
 function fieldErrorsOf(err: FastifyError): FieldError[] {
-  const list = (err.validation ?? []) as AjvError[];
+  const list = foldUnions((err.validation ?? []) as AjvError[]);
   const context = err.validationContext ?? "body";
   return list.map((v) => {
-    let field = (v.instancePath ?? "").replace(/^\//, "").replaceAll("/", ".");
+    const path = pathOf(v.instancePath ?? "");
     const missing = v.params?.missingProperty;
-    if (v.keyword === "required" && typeof missing === "string")
-      field = field ? `${field}.${missing}` : missing;
+    if (v.keyword === "required" && typeof missing === "string") path.push(missing);
     const extra = v.params?.additionalProperty;
-    if (v.keyword === "additionalProperties" && typeof extra === "string")
-      field = field ? `${field}.${extra}` : extra;
-    const name = field || context;
+    if (v.keyword === "additionalProperties" && typeof extra === "string") path.push(extra);
+    const dotted = path.join(".");
     return {
-      field: context === "body" ? name : `${context}.${name}`.replace(/\.$/, ""),
-      message: v.keyword === "required" ? "is required" : (v.message ?? "is invalid"),
+      field: !dotted ? context : context === "body" ? dotted : `${context}.${dotted}`,
+      message: messageOf(v),
       type: v.keyword ?? "invalid",
+      loc: [PART_LOC[context] ?? context, ...path],
     };
   });
 }

@@ -2,10 +2,12 @@
 // lead columns (normalization, customFields limits), a complete new row from a create body, and
 // the per-item schema check of bulk bodies. Pure: no storage, no clock of its own.
 import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
 import { parseEmail } from "../checks/email/syntax.js";
 import { normalizeEmailAddress } from "../intel/normalized-email.js";
 import type { FieldError } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
+import { findUnsafeText } from "../lib/safe-text.js";
 import type { LeadsTable } from "../storage/schema.js";
 import { LeadCreateBody, type LeadCreateInput, type LeadUpdateInput } from "./leads.schemas.js";
 
@@ -14,11 +16,32 @@ const leadItemChecker = TypeCompiler.Compile(LeadCreateBody);
 
 export function itemSchemaErrors(item: unknown): string | undefined {
   if (typeof item !== "object" || item === null || Array.isArray(item)) return "must be an object";
+  // The request-wide check (src/http/request-guard.ts) cannot see an untyped bulk item's shape:
+  // the item's own schema says which fields may hold line breaks (notes).
+  const unsafe = findUnsafeText(item, LeadCreateBody, 5).map((e) => `${e.path.join(".")}: ${e.message}`);
   const errors = [...leadItemChecker.Errors(item)].slice(0, 5);
-  if (errors.length === 0) return undefined;
-  return errors
-    .map((e) => `${e.path.replace(/^\//, "").replaceAll("/", ".") || "item"}: ${e.message}`)
-    .join("; ");
+  if (errors.length === 0 && unsafe.length === 0) return undefined;
+  return [
+    ...unsafe,
+    ...errors.map((e) => `${e.path.replace(/^\//, "").replaceAll("/", ".") || "item"}: ${messageOf(e)}`),
+  ].join("; ");
+}
+
+/** TypeBox's "Expected union value" in the words the request validation uses (src/http/errors.ts):
+ *  the allowed values of an enum, the accepted types of a nullable field, or the branch's own error. */
+function messageOf(error: ValueError): string {
+  if (error.type !== ValueErrorType.Union) return error.message;
+  const branches = (error.schema.anyOf ?? []) as { const?: unknown; type?: string }[];
+  const allowed = branches.filter((b) => b.const !== undefined).map((b) => String(b.const));
+  if (allowed.length > 0) return `must be one of: ${allowed.join(", ")}`;
+  // A nullable field (Type.Union([schema, Type.Null()])): a value of another type is told the
+  // types; one of the right type hears what its branch says (too long, too short).
+  const types = branches.map((b) => b.type).filter((t): t is string => typeof t === "string");
+  const value = error.value;
+  const valueType = value === null ? "null" : Array.isArray(value) ? "array" : typeof value;
+  if (types.length > 0 && !types.includes(valueType)) return `must be ${types.join(" or ")}`;
+  const inner = error.errors.flatMap((branch) => [...branch]).find((e) => e.schema.type === valueType);
+  return inner?.message ?? error.message;
 }
 
 export const CUSTOM_FIELDS_MAX = 50;

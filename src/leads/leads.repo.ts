@@ -301,14 +301,8 @@ export class LeadsRepo {
       .execute();
   }
 
-  async list(
-    db: Executor,
-    caps: DialectCaps,
-    accountId: string,
-    filter: LeadFilter,
-    limit: number,
-    offset: number,
-  ) {
+  /** The account's live leads that match the filter (list, export). */
+  private filtered(db: Executor, caps: DialectCaps, accountId: string, filter: LeadFilter) {
     let q = db.selectFrom("leads").where("account_id", "=", accountId).where("archived_at", "is", null);
     if (filter.search) q = q.where(searchCondition(filter.search, caps.leadSearch));
     // Tags are a JSON array of strings: the tag's own JSON text, quotes included, is an element.
@@ -328,6 +322,18 @@ export class LeadsRepo {
     if (filter.domainListed !== undefined) q = q.where("domain_listed", "=", filter.domainListed ? 1 : 0);
     if (filter.hasDidYouMean !== undefined)
       q = q.where("did_you_mean", filter.hasDidYouMean ? "is not" : "is", null);
+    return q;
+  }
+
+  async list(
+    db: Executor,
+    caps: DialectCaps,
+    accountId: string,
+    filter: LeadFilter,
+    limit: number,
+    offset: number,
+  ) {
+    const q = this.filtered(db, caps, accountId, filter);
     const [rows, count] = await Promise.all([
       q.selectAll("leads").orderBy("id", "desc").limit(limit).offset(offset).execute(),
       q.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow(),
@@ -335,15 +341,40 @@ export class LeadsRepo {
     return { rows, total: Number(count.n) };
   }
 
-  /** Streams the account's live leads in id order, a page at a time (export). */
-  async *iterate(db: Executor, accountId: string, pageSize = 500): AsyncGenerator<LeadsTable> {
+  /** Streams the account's live leads that match the filter in id order, a page at a time (export). */
+  async *iterate(
+    db: Executor,
+    caps: DialectCaps,
+    accountId: string,
+    filter: LeadFilter = {},
+    pageSize = 500,
+  ): AsyncGenerator<LeadsTable> {
     let after = "";
     for (;;) {
-      const rows = await db
-        .selectFrom("leads")
-        .selectAll()
-        .where("account_id", "=", accountId)
-        .where("archived_at", "is", null)
+      const rows = await this.filtered(db, caps, accountId, filter)
+        .selectAll("leads")
+        .where("id", ">", after)
+        .orderBy("id", "asc")
+        .limit(pageSize)
+        .execute();
+      yield* rows;
+      if (rows.length < pageSize) return;
+      after = rows[rows.length - 1]!.id;
+    }
+  }
+
+  /** The custom_fields of the leads `iterate` would stream, in the same order (export's columns). */
+  async *iterateCustomFields(
+    db: Executor,
+    caps: DialectCaps,
+    accountId: string,
+    filter: LeadFilter = {},
+    pageSize = 2000,
+  ): AsyncGenerator<{ id: string; custom_fields: string }> {
+    let after = "";
+    for (;;) {
+      const rows = await this.filtered(db, caps, accountId, filter)
+        .select(["leads.id", "leads.custom_fields"])
         .where("id", ">", after)
         .orderBy("id", "asc")
         .limit(pageSize)

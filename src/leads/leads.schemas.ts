@@ -1,7 +1,9 @@
 // Wire shapes of the lead endpoints (spec "Lead", decisions §4). Input accepts the camelCase shape
 // and the overview's snake_case aliases; output is camelCase.
 import { type Static, Type } from "@sinclair/typebox";
-import { EMAIL_VALID_DOC, EmailReasonSchema } from "../checks/email/email.schemas.js";
+import { EMAIL_REASON_DOC, EMAIL_VALID_DOC, EmailReasonSchema } from "../checks/email/email.schemas.js";
+import { VERDICT_DOC } from "../checks/vocabulary.js";
+import { MULTILINE } from "../lib/safe-text.js";
 import { Nullable, PageLimit, PageOffset, Timestamp } from "../lib/schema.js";
 
 export const PRIORITIES = ["low", "normal", "high", "urgent"] as const;
@@ -39,7 +41,7 @@ const EditableFields = {
       Type.Array(Type.String({ minLength: 1, maxLength: TAG_MAX_CHARS }), { maxItems: TAGS_PER_LEAD_MAX }),
     ),
   ),
-  notes: Opt(Str(10_000)),
+  notes: Opt(Type.String({ maxLength: 10_000, [MULTILINE]: true })),
   priority: Type.Optional(Type.Union(PRIORITIES.map((p) => Type.Literal(p)))),
   status: Type.Optional(Type.Boolean({ description: "active (true) or inactive" })),
   customFields: Type.Optional(Nullable(Type.Record(Type.String(), Type.Unknown()))),
@@ -148,11 +150,11 @@ export const Lead = Type.Object({
   emailType: Nullable(Type.String()),
   emailRisk: Nullable(Type.String()),
   emailReason: Type.Union([EmailReasonSchema, Type.Null()], {
-    description: "The email verdict's reason (see EmailReason in check-email); null until validated.",
+    description: `The email verdict's reason; null until validated:\n${EMAIL_REASON_DOC}`,
   }),
   emailStatus: Nullable(
     Type.String(),
-    "The email verdict: valid, risky, invalid or unknown; null until the lead's first validation",
+    `The email verdict, null until the lead's first validation: ${VERDICT_DOC}`,
   ),
   domainHttpStatus: Nullable(Type.Integer()),
   domainFinalUrl: Nullable(Type.String()),

@@ -6,6 +6,7 @@ import { canHaveAliases } from "../intel/normalized-email.js";
 import { AppError, type FieldError, notFound, validationError } from "../lib/errors.js";
 import type { LeadsTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
+import { customFieldNamesOf } from "./lead-csv-export.js";
 import { checkCustomFields, mapLeadFields, newLeadRow, pick } from "./lead-fields.js";
 import { type BulkResult, LeadImport } from "./lead-import.js";
 import { toLeadView } from "./lead-view.js";
@@ -82,21 +83,7 @@ export class LeadsService {
   }
 
   async list(accountId: string, q: LeadListInput) {
-    const filter: LeadFilter = {
-      emailValid: q.emailValid,
-      minRating: pick(q.minDeliverabilityRating, q.min_score),
-      maxRating: pick(q.maxDeliverabilityRating, q.max_score),
-      validationStatus: pick(q.validationStatus, q.status),
-      recommendation: q.leadRecommendation,
-      campaign: q.campaign,
-      source: q.source,
-      search: q.search?.trim().toLowerCase() || undefined,
-      tag: q.tag,
-      minDomainAgeDays: q.minDomainAgeDays,
-      maxDomainAgeDays: q.maxDomainAgeDays,
-      domainListed: q.domainListed,
-      hasDidYouMean: q.hasDidYouMean,
-    };
+    const filter = leadFilterOf(q);
     const { db, caps } = this.deps.database;
     const { rows, total } = await this.repo.list(db, caps, accountId, filter, q.limit, q.offset);
     const hasMore = q.offset + rows.length < total;
@@ -168,9 +155,15 @@ export class LeadsService {
     if (Number(result.numUpdatedRows) === 0) throw notFound("Lead");
   }
 
-  /** The account's live leads in id order, read a page at a time (CSV export). */
-  iterate(accountId: string) {
-    return this.repo.iterate(this.deps.database.db, accountId);
+  /** The account's live leads that match the list's filters and search, in id order, read a page
+   *  at a time, with the custom field names among them (CSV export: one column per name). */
+  async exportable(accountId: string, q: LeadFilterInput = {}) {
+    const filter = leadFilterOf(q);
+    const { db, caps } = this.deps.database;
+    const customFieldNames = await customFieldNamesOf(
+      this.repo.iterateCustomFields(db, caps, accountId, filter),
+    );
+    return { customFieldNames, rows: this.repo.iterate(db, caps, accountId, filter) };
   }
 
   async stats(accountId: string) {
@@ -240,4 +233,25 @@ export class LeadsService {
       return { ...batch, totalLeads: ids.length };
     });
   }
+}
+
+/** The list's query parameters without paging: what an export takes. */
+export type LeadFilterInput = Omit<LeadListInput, "limit" | "offset">;
+
+function leadFilterOf(q: LeadFilterInput): LeadFilter {
+  return {
+    emailValid: q.emailValid,
+    minRating: pick(q.minDeliverabilityRating, q.min_score),
+    maxRating: pick(q.maxDeliverabilityRating, q.max_score),
+    validationStatus: pick(q.validationStatus, q.status),
+    recommendation: q.leadRecommendation,
+    campaign: q.campaign,
+    source: q.source,
+    search: q.search?.trim().toLowerCase() || undefined,
+    tag: q.tag,
+    minDomainAgeDays: q.minDomainAgeDays,
+    maxDomainAgeDays: q.maxDomainAgeDays,
+    domainListed: q.domainListed,
+    hasDidYouMean: q.hasDidYouMean,
+  };
 }

@@ -87,6 +87,9 @@ export interface FieldError {
   field: string;
   message: string;
   type: string;
+  /** The JSON path for `detail[].loc` (["body", "leads", 0, "email"]); by default "body" then
+   *  the dotted `field`. */
+  loc?: (string | number)[];
 }
 
 export interface ErrorBody {
@@ -129,10 +132,10 @@ export function validationError(errors: FieldError[], message = "Request validat
   return new AppError(
     "VALIDATION_ERROR",
     message,
-    { errors },
+    { errors: errors.map(({ field, message, type }) => ({ field, message, type })) },
     {
       detail: errors.map((e) => ({
-        loc: ["body", ...e.field.split(".").filter(Boolean)],
+        loc: e.loc ?? ["body", ...e.field.split(".").filter(Boolean)],
         msg: e.message,
         type: e.type,
       })),

@@ -67,7 +67,7 @@ export interface Service {
 export interface FakeWorld {
   zone?: Zone;
   registry?: Record<string, RdapAnswer>;
-  /** Mail hosts (see startFakeInternet). */
+  /** More mail hosts of the fake internet (see startFakeInternet). */
   mx?: Record<string, MxBehaviour>;
 }
 

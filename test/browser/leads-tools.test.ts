@@ -186,6 +186,14 @@ describe("leads tools and import preview in Chromium", { skip }, () => {
     );
     await apply("Did you mean", "true", ["pat@gmial.com"], /hasDidYouMean=true/);
     await browser.screenshot(page, "leads-filter-did-you-mean");
+    // The export follows the active filter: its request carries it and its file holds only that lead.
+    const exported = page.waitForResponse((res) => res.url().includes("/v1/leads/export"));
+    await page.getByTestId("export-leads").filter({ hasText: "Export these leads as CSV" }).click();
+    const response = await exported;
+    assert.match(response.url(), /hasDidYouMean=true/);
+    const csv = await response.text();
+    assert.match(csv, /pat@gmial\.com/);
+    assert.doesNotMatch(csv, /alice@acme\.test/);
   });
 
   it("fixes a mistyped domain in one click after a confirmation, then re-validates it", async () => {

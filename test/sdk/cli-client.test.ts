@@ -74,7 +74,7 @@ describe("leadcheck client commands", () => {
     assert.equal(email.code, 0, email.stderr);
     assert.match(
       email.stdout,
-      /^✔ VALID {2}alice@acme\.test {2}deliverable\n {2}mail server mx\.acme\.test · /,
+      /^✔ VALID {2}alice@acme\.test {2}Mailbox accepts mail\n {2}mail server mx\.acme\.test · /,
     );
     assert.match(email.stdout, /catch-all no · disposable no/);
     assert.match(email.stdout, /1 credit used, [\d,]+ left\n$/);
@@ -137,6 +137,15 @@ describe("leadcheck client commands", () => {
     assert.equal(out.batchId, null);
     assert.equal((await sdk.credits.get()).credits, before);
     assert.equal((await sdk.leads.get(out.leadIds[0])).validationStatus, "new");
+  });
+
+  it("sends a Latin-1 file's bytes as they are, so its umlauts arrive", async () => {
+    const file = join(dir, "latin1.csv");
+    writeFileSync(file, Buffer.from("email;company\nmueller@acme.test;M\u00fcller GmbH\n", "latin1"));
+    const run = await cli(["import", file, "--no-validate"], env);
+    assert.equal(run.code, 0, run.stderr);
+    const lead = await sdk.leads.get(JSON.parse(run.stdout).leadIds[0]);
+    assert.equal(lead.company, "Müller GmbH");
   });
 
   it("reports a refused file by line and exits 1", async () => {

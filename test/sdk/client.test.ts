@@ -155,6 +155,12 @@ describe("SDK against a live service", () => {
     const csv = await client.leads.exportCsv();
     assert.match(csv, /carol@acme\.test/);
     assert.match(csv.split("\n")[0]!, /email/);
+    const filtered = await client.leads.exportCsv({ search: "carol" });
+    assert.equal(filtered.trim().split("\n").length, 2, "the header and Carol only");
+    assert.equal(
+      (await client.leads.exportCsv({ search: "nobody-by-this-name" })).trim().split("\n").length,
+      1,
+    );
   });
 
   it("runs a domain batch and pages through its results", async () => {

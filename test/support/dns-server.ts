@@ -1,5 +1,6 @@
 // A real DNS server on loopback (UDP, port 0) answering from a test zone. Names not in the zone
-// are NXDOMAIN; a name may instead be told to answer SERVFAIL or to never answer at all.
+// are NXDOMAIN; a name may instead be told to answer SERVFAIL or to never answer at all, and the
+// whole server may be made to lie (NXDOMAIN for every name) or to drop every query (a firewall).
 import { createSocket, type Socket } from "node:dgram";
 import { once } from "node:events";
 import dnsPacket, { type Answer, type Packet } from "dns-packet";
@@ -22,6 +23,9 @@ export interface ZoneEntry {
 
 export type Zone = Record<string, ZoneEntry>;
 
+/** normal: answers from the zone; nxdomain: NXDOMAIN for every name; drop: never answers. */
+export type DnsServerMode = "normal" | "nxdomain" | "drop";
+
 export interface TestDnsServer {
   /** "127.0.0.1:port", ready for DNS_SERVERS. */
   address: string;
@@ -30,6 +34,7 @@ export interface TestDnsServer {
   /** Queries received, as "TYPE name". */
   queries: string[];
   set(name: string, entry: ZoneEntry): void;
+  setMode(mode: DnsServerMode): void;
   close(): Promise<void>;
 }
 
@@ -39,6 +44,7 @@ export async function startDnsServer(initial: Zone = {}): Promise<TestDnsServer>
   const zone: Zone = {};
   for (const [k, v] of Object.entries(initial)) zone[norm(k)] = v;
   const queries: string[] = [];
+  let mode: DnsServerMode = "normal";
   const socket: Socket = createSocket("udp4");
 
   socket.on("message", (msg, rinfo) => {
@@ -51,8 +57,8 @@ export async function startDnsServer(initial: Zone = {}): Promise<TestDnsServer>
     const q = query.questions?.[0];
     if (!q) return;
     queries.push(`${q.type} ${norm(q.name)}`);
-    const entry = zone[norm(q.name)];
-    if (entry?.silent) return;
+    const entry = mode === "nxdomain" ? undefined : zone[norm(q.name)];
+    if (entry?.silent || mode === "drop") return;
     const response: Packet = {
       id: query.id,
       type: "response",
@@ -85,6 +91,9 @@ export async function startDnsServer(initial: Zone = {}): Promise<TestDnsServer>
     queries,
     set(name, entry) {
       zone[norm(name)] = entry;
+    },
+    setMode(next) {
+      mode = next;
     },
     close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
   };

@@ -74,6 +74,8 @@ export async function startFakeInternet(
       SMTP_HELO_NAME: "verifier.leadcheck.test",
       // The start-up egress self-check connects here instead of a public MX.
       SMTP_EGRESS_PROBE_HOST: "mx.acme.test",
+      // The resolver health canaries (ADR 0020): this zone's own, since it has no gmail.com.
+      DNS_CANARY_NAMES: "acme.test",
       SMTP_CONNECT_TIMEOUT_MS: "2000",
       SMTP_COMMAND_TIMEOUT_MS: "2000",
       SMTP_TOTAL_DEADLINE_MS: "10000",

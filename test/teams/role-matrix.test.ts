@@ -57,7 +57,7 @@ const MATRIX: Record<(typeof ROLES)[number], string[]> = {
 };
 const LEAST_ROLE = (permission: string) => [...ROLES].reverse().find((r) => MATRIX[r].includes(permission));
 /** Routes a role does not bear on: their credential is not a member's. */
-const NOT_ROLE_CHECKED = new Set(["none", "admin", "publishable", "identity"]);
+const NOT_ROLE_CHECKED = new Set(["none", "admin", "publishable", "identity", "authenticated"]);
 
 const kind = dialects()[0]!;
 const ACCOUNT = "acct_matrix";

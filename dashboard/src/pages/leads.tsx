@@ -62,7 +62,9 @@ export function LeadsPage() {
     setExporting(true);
     setExportError(null);
     try {
-      download(`leads-${today()}.csv`, await guard(client.leads.exportCsv()));
+      // The export follows the active filters and search, as the list does.
+      const { limit: _limit, offset: _offset, ...filters } = listQueryOf(applied, limit, 0);
+      download(`leads-${today()}.csv`, await guard(client.leads.exportCsv(filters)));
     } catch (e) {
       setExportError(e);
     } finally {
@@ -80,7 +82,7 @@ export function LeadsPage() {
         <h1 id="leads-title">Leads</h1>
         <div className="actions">
           <button type="button" onClick={exportAll} disabled={exporting} data-testid="export-leads">
-            {exporting ? "Exporting…" : "Export all as CSV"}
+            {exporting ? "Exporting…" : filtered ? "Export these leads as CSV" : "Export all as CSV"}
           </button>
           <Link to="/import" className="button">
             Import leads

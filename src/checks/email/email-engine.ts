@@ -65,7 +65,7 @@ export interface EmailEngineOptions {
   isAddressAllowed?: (address: string) => boolean;
   /** Positive-only second signal for accept-all Microsoft 365 tenants (off unless configured). */
   m365PersonalSite?: { confirms(email: string): Promise<boolean> } | undefined;
-  /** The start-up self-check's finding: true when port 25 (or the SOCKS proxy) is unreachable. */
+  /** The egress self-check's latest finding: true when port 25 (or the SOCKS proxy) is unreachable. */
   isEgressBlocked?: () => boolean;
   /** Domain intelligence, looked up alongside the probe; omitted: none. */
   intel?: DomainIntelProvider;

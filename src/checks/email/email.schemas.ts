@@ -1,11 +1,11 @@
 // Wire shapes shared by every surface that shows an email verdict (check-email, validation jobs,
 // leads, batch items): the closed reason list, documented per reason, and the nullable `valid`.
 import { Type } from "@sinclair/typebox";
-import { EMAIL_REASON_DESCRIPTIONS, EMAIL_REASONS } from "./email.types.js";
+import { REASON_DOC } from "../vocabulary.js";
+import { EMAIL_REASONS } from "./email.types.js";
 
-export const EMAIL_REASON_DOC = EMAIL_REASONS.map((r) => `- \`${r}\`: ${EMAIL_REASON_DESCRIPTIONS[r]}`).join(
-  "\n",
-);
+/** Each reason with its label and meaning, from the one vocabulary table (src/checks/vocabulary.ts). */
+export const EMAIL_REASON_DOC = REASON_DOC;
 
 export const EmailReasonSchema = Type.Union(
   EMAIL_REASONS.map((r) => Type.Literal(r)),

@@ -37,6 +37,7 @@ export const EMAIL_REASONS = [
   "smtp_protocol_error",
   "smtp_unknown_reply",
   "egress_blocked",
+  "resolver_unavailable",
   "probe_queue_full",
   "proxy_error",
   "internal_error",
@@ -77,6 +78,8 @@ export const EMAIL_REASON_DESCRIPTIONS: Readonly<Record<EmailReason, string>> = 
   smtp_unknown_reply: "The server refused without a recognisable reason: unknown.",
   egress_blocked:
     "This service cannot reach port 25 (or its SOCKS proxy) at all, so no mail server was asked: unknown.",
+  resolver_unavailable:
+    "The configured resolvers (DNS_SERVERS) fail every canary lookup (the MX of gmail.com and other very large mail domains, the root's NS): they lie or DNS is blocked, so no DNS answer is believed and nothing was looked up: unknown, retried later.",
   probe_queue_full:
     "Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.",
   proxy_error: "The SOCKS proxy failed: unknown.",

@@ -92,6 +92,7 @@ describe("scoreEmail", () => {
       "smtp_timeout",
       "ip_blocked",
       "egress_blocked",
+      "resolver_unavailable",
       "provider_unverifiable",
       "smtp_unknown_reply",
     ];

@@ -5,8 +5,9 @@
 // - identity: is SMTP_HELO_NAME a fully qualified name, does it resolve (A) to the egress
 //   address, and does that address's PTR name it back? Receivers block or list probers whose
 //   HELO, A and PTR disagree (Reacher's default HELO is its most damaging setting).
-// The outcome is logged at start-up and shown as a detail of /readiness; it never makes the
-// service unready (DNS checks still answer).
+// It runs at start-up and then each NetworkHealth round (NETWORK_CHECK_INTERVAL_MS, ADR 0020), so
+// a fixed firewall is noticed without a restart. The outcome is shown as a detail of /readiness and
+// at GET /v1/status; it never makes the service unready (DNS checks still answer).
 import { connect, type Socket } from "node:net";
 import { parse } from "tldts";
 import { type DnsAnswer, type DnsRecordsByType, type DnsRecordType, reverseName } from "../../net/dns.js";

@@ -61,3 +61,24 @@ describe("parseEmail", () => {
     assert.equal(r.ok, false);
   });
 });
+
+describe("syntax messages name the offending character", () => {
+  it("says what is wrong, not only that something is", () => {
+    for (const [input, message] of [
+      ["jane doe@example.com", "the local part contains a space"],
+      ["jane,doe@example.com", "the local part contains a comma (,)"],
+      ["a@b@example.com", 'the local part contains a second "@"'],
+      ["John <john@example.com>", "the local part contains a space"],
+      ["john<x@example.com", 'the local part contains "<"'],
+      ["us..er@example.com", "the local part has two dots in a row"],
+      [".user@example.com", "the local part starts with a dot"],
+      ["user@exa mple.com", "the domain contains a space"],
+      ["user@example,com", "the domain contains a comma (,)"],
+      ["user@example.com.", "the domain ends with a dot"],
+    ] as const) {
+      const parsed = parseEmail(input);
+      assert.equal(parsed.ok, false, input);
+      if (!parsed.ok) assert.equal(parsed.message, message, input);
+    }
+  });
+});

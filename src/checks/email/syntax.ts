@@ -69,8 +69,33 @@ function checkLocal(local: string): SyntaxFailure | undefined {
     return invalid("local_too_long", `the local part is longer than ${MAX_LOCAL_OCTETS} octets`);
   const atoms = local.split(".");
   if (atoms.some((a) => !ATOM.test(a)))
-    return invalid("local_invalid", "the local part has a character or dot where none is allowed");
+    return invalid("local_invalid", `the local part ${localFault(local)}`);
   return undefined;
+}
+
+/** Names a character the way people see it: "a space", "a comma (,)". */
+function characterName(char: string): string {
+  const code = char.codePointAt(0)!;
+  if (char === " ") return "a space";
+  if (code < 0x20 || code === 0x7f)
+    return `the control character U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
+  if (/\s/.test(char)) return "a whitespace character";
+  const names: Record<string, string> = {
+    ",": "a comma",
+    ";": "a semicolon",
+    ":": "a colon",
+    "@": 'a second "@"',
+  };
+  return names[char] ? `${names[char]}${char === "@" ? "" : ` (${char})`}` : `"${char}"`;
+}
+
+/** What is wrong with a local part that is not dot-atoms, in words naming the character. */
+function localFault(local: string): string {
+  if (local.startsWith(".")) return "starts with a dot";
+  if (local.endsWith(".")) return "ends with a dot";
+  if (local.includes("..")) return "has two dots in a row";
+  const bad = [...local].find((char) => char !== "." && !ATOM.test(char));
+  return bad === undefined ? "is not allowed" : `contains ${characterName(bad)}`;
 }
 
 function toAsciiDomain(part: string): { ok: true; domain: string } | SyntaxFailure {
@@ -78,8 +103,10 @@ function toAsciiDomain(part: string): { ok: true; domain: string } | SyntaxFailu
   if (part.startsWith("["))
     return invalid("domain_literal_unsupported", "address literals are not supported");
   const bad = (message: string) => invalid("domain_invalid", message);
-  if (/[\s@\\/:[\]]/.test(part) || part.endsWith(".") || part.startsWith("."))
-    return bad("the domain is malformed");
+  const badChar = /[\s@\\/:[\],;<>()"]/.exec(part)?.[0];
+  if (badChar !== undefined) return bad(`the domain contains ${characterName(badChar)}`);
+  if (part.startsWith(".")) return bad("the domain starts with a dot");
+  if (part.endsWith(".")) return bad("the domain ends with a dot");
   const ascii = domainToASCII(part.toLowerCase());
   if (ascii === "") return bad("the domain is not a valid (internationalised) domain name");
   if (ascii.length > MAX_DOMAIN_OCTETS)

@@ -38,6 +38,7 @@ const OUTCOME_REASON: Record<ReplyOutcome, EmailReason> = {
 /** Network conditions that a later attempt may well get past. */
 const TRANSIENT = new Set<EmailReason>([
   "probe_queue_full",
+  "resolver_unavailable",
   "smtp_timeout",
   "smtp_connect_failed",
   "smtp_connection_dropped",
@@ -88,6 +89,14 @@ export function routeVerdict(parsed: Extract<ParsedEmail, { ok: true }>, route: 
 /** This host cannot reach port 25 (or its SOCKS proxy) at all: no mail server was asked. */
 export function egressVerdict(parsed: Extract<ParsedEmail, { ok: true }>, message: string): EmailVerdict {
   return assemble({ ...parsed, reason: "egress_blocked", message });
+}
+
+/** The resolvers fail every canary lookup: no DNS answer about this domain is believed. */
+export function resolverUnavailableVerdict(
+  parsed: Extract<ParsedEmail, { ok: true }>,
+  message: string,
+): EmailVerdict {
+  return assemble({ ...parsed, reason: "resolver_unavailable", message });
 }
 
 /** The queue of addresses waiting for the mail server's sessions is full: not probed. */

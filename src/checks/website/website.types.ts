@@ -105,6 +105,9 @@ export interface WebsiteCheckDetails {
   certificate?: CertificateSummary | null;
   /** Registration and domain-list reputation of the site's registrable domain; null when not looked up. */
   domainIntel?: DomainStanding | null;
+  /** Set when the check was not made, or its DNS answers not believed, because a network path of
+   *  this service is down (GET /v1/status); status is then `error`, never a verdict on the site. */
+  unavailable?: { reason: "resolver_unavailable"; message: string };
 }
 
 export interface CertificateSummary {

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { MAX_DOMAIN_BATCH } from "../../batches/batches.schemas.js";
 import { splitPastedList } from "../../leads/pasted-list.js";
+import { MULTILINE } from "../../lib/safe-text.js";
 import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY, Nullable, PageQuery } from "../schemas.js";
@@ -143,7 +144,12 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
         description:
           "Like the other imports: all lines or none. Any bad domain refuses the whole list (422, `details.errors[].field` is `line N`), nothing charged. Spaces inside a line are not separators.",
         body: Type.Object({
-          text: Type.String({ minLength: 1, maxLength: 1_000_000, description: "The pasted list" }),
+          text: Type.String({
+            minLength: 1,
+            maxLength: 1_000_000,
+            description: "The pasted list",
+            [MULTILINE]: true,
+          }),
         }),
         response: { 200: BatchView },
       },

@@ -1,11 +1,14 @@
 import { Type } from "@sinclair/typebox";
 import { shortWebsiteResult } from "../../batches/batches.schemas.js";
 import { EMAIL_VALID_DOC, EmailReasonSchema } from "../../checks/email/email.schemas.js";
+import { parseEmail } from "../../checks/email/syntax.js";
+import { VERDICT_DOC } from "../../checks/vocabulary.js";
 import { toStoredCredits } from "../../credits/credits.service.js";
 
 import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { refusalError, validationError } from "../errors.js";
+import { refuseWhenDnsDown } from "../network-refusal.js";
 import { DATA_SECURITY, Nullable, Timestamp } from "../schemas.js";
 
 const WebsiteResult = Type.Object(
@@ -50,7 +53,9 @@ const WebsiteResult = Type.Object(
 
 const EmailResult = Type.Object({
   email: Type.String(),
-  status: Type.String({ description: "valid, invalid, risky, unknown or processing" }),
+  status: Type.String({
+    description: `The email verdict, or \`processing\` while an asynchronous check runs: ${VERDICT_DOC}`,
+  }),
   valid: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { description: EMAIL_VALID_DOC })),
   reason: Type.Optional(EmailReasonSchema),
   catchAll: Type.Optional(Type.Boolean()),
@@ -74,6 +79,9 @@ const EmailResult = Type.Object({
   details: Type.Optional(Type.Object({}, { additionalProperties: true })),
 });
 
+/** 503 SERVICE_UNAVAILABLE: the resolvers are distrusted (GET /v1/status); nothing was charged. */
+const NETWORK_DOWN = { $ref: "ErrorResponse#" };
+
 const JobView = Type.Object({
   jobId: Type.String(),
   type: Type.String(),
@@ -91,6 +99,8 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
   const config = { auth: "data" as const };
 
   async function checkWebsite(accountId: string, input: string, returnDetails: boolean) {
+    // Bad input stays a 422: only a check that would otherwise start is refused.
+    if (deps.normalizeWebsite(input).ok) refuseWhenDnsDown(deps, "website check");
     const outcome = await deps.websiteChecks.check(accountId, input);
     if (outcome.kind === "invalid_website")
       throw validationError([{ field: "website", message: outcome.message, type: "format" }]);
@@ -118,7 +128,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
           website: Type.String({ minLength: 1, maxLength: 255 }),
           returnDetails: Type.Optional(Type.Boolean({ default: true })),
         }),
-        response: { 200: WebsiteResult },
+        response: { 200: WebsiteResult, 503: NETWORK_DOWN },
       },
     },
     async (request) =>
@@ -143,7 +153,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
           domain: Type.String({ minLength: 1, maxLength: 255 }),
           returnDetails: Type.Optional(Type.Boolean({ default: true })),
         }),
-        response: { 200: WebsiteResult },
+        response: { 200: WebsiteResult, 503: NETWORK_DOWN },
       },
     },
     async (request) =>
@@ -167,7 +177,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
           returnDetails: Type.Optional(Type.Boolean({ default: true })),
           webhookUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
         }),
-        response: { 200: EmailResult },
+        response: { 200: EmailResult, 503: NETWORK_DOWN },
       },
     },
     async (request) => {
@@ -177,6 +187,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
         request.body.webhookUrl === undefined
           ? null
           : await deps.webhooks.assertCallbackUrl(request.body.webhookUrl);
+      if (parseEmail(request.body.email).ok) refuseWhenDnsDown(deps, "email check");
       const out = await deps.emailChecks.check(
         accountId,
         request.body.email,

@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import { Type } from "@sinclair/typebox";
 import { SELECTION_MAX } from "../../leads/lead-bulk-actions.js";
-import { leadsCsvStream, parseLeadsCsv } from "../../leads/lead-csv.js";
+import { customFieldNamesOf, leadsCsvStream } from "../../leads/lead-csv-export.js";
 import type { LeadCreateInput } from "../../leads/leads.schemas.js";
 import {
   Lead,
@@ -12,9 +12,10 @@ import {
   TAGS_PER_LEAD_MAX,
 } from "../../leads/leads.schemas.js";
 import { MAX_PASTED_ENTRIES, splitPastedList } from "../../leads/pasted-list.js";
+import { MULTILINE } from "../../lib/safe-text.js";
 import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
-import { AppError, validationError } from "../errors.js";
+import { validationError } from "../errors.js";
 import { DATA_SECURITY, Nullable, Timestamp } from "../schemas.js";
 
 const LeadIdParams = Type.Object({ leadId: Type.String({ minLength: 1, maxLength: 100 }) });
@@ -237,42 +238,6 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
   );
 
   app.post(
-    "/v1/leads/import",
-    {
-      config: { ...config, permission: "leads:write" },
-      schema: {
-        ...common,
-        operationId: "importLeads",
-        summary: "Import leads from CSV (text/csv body or multipart file); header row maps to lead fields",
-        description:
-          "Unknown columns become customFields; source is csv. Any bad row refuses the whole file (422 listing rows by line number). `?validate=false` imports without validation and without charge.",
-        querystring: Type.Object({ validate: Type.Optional(Type.Boolean({ default: true })) }),
-        response: { 200: ImportResult },
-      },
-    },
-    async (request) => {
-      const { accountId } = principalOf(request);
-      const text = await csvTextOf(request);
-      const parsed = parseLeadsCsv(text);
-      if (!parsed.ok) {
-        throw validationError(
-          parsed.errors.map((e) => ({
-            field: e.line === null ? "file" : `line ${e.line}`,
-            message: e.message,
-            type: "csv",
-          })),
-          "The CSV file could not be imported; nothing was created",
-        );
-      }
-      const validate = request.query.validate !== false;
-      const result = await leads.bulk(accountId, parsed.value.leads, validate, "csv", {
-        lines: parsed.value.lines,
-      });
-      return importAnswer(result);
-    },
-  );
-
-  app.post(
     "/v1/leads/import/emails",
     {
       config: { ...config, permission: "leads:write" },
@@ -283,7 +248,12 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
         description:
           "Like the CSV import: all lines or none. Any bad or duplicate address refuses the whole list (422, `details.errors[].field` is `line N`). Spaces inside a line are not separators. Source is `manual` (the spec's sources).",
         body: Type.Object({
-          text: Type.String({ minLength: 1, maxLength: 1_000_000, description: "The pasted list" }),
+          text: Type.String({
+            minLength: 1,
+            maxLength: 1_000_000,
+            description: "The pasted list",
+            [MULTILINE]: true,
+          }),
           validate: Type.Optional(Type.Boolean({ default: true })),
         }),
         response: { 200: ImportResult },
@@ -301,37 +271,6 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
         { lines: entries.map((entry) => entry.line) },
       );
       return importAnswer(result);
-    },
-  );
-
-  app.get(
-    "/v1/leads/export",
-    {
-      config: { ...config, permission: "leads:read" },
-      schema: {
-        ...common,
-        operationId: "exportLeads",
-        summary: "Export the account's leads with their ratings as CSV (streamed)",
-        description:
-          "Streams the account's live leads as CSV, one row per lead with its ratings and results.",
-        querystring: Type.Object({ format: Type.Optional(Type.Literal("csv", { default: "csv" })) }),
-        // Only the success is CSV: errors keep the JSON error body, which `produces` would relabel.
-        response: {
-          200: {
-            description: "One header row, then one row per lead",
-            // CSV text on the wire; the handler sends it as a stream.
-            content: { "text/csv": { schema: Type.Unsafe<Readable>({ type: "string" }) } },
-          },
-        },
-      },
-    },
-    async (request, reply) => {
-      const { accountId } = principalOf(request);
-      const stamp = new Date().toISOString().slice(0, 10);
-      reply
-        .header("Content-Type", "text/csv; charset=utf-8")
-        .header("Content-Disposition", `attachment; filename="leads-${stamp}.csv"`);
-      return reply.send(leadsCsvStream(leads.iterate(accountId)));
     },
   );
 
@@ -395,7 +334,8 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       reply
         .header("Content-Type", "text/csv; charset=utf-8")
         .header("Content-Disposition", `attachment; filename="leads-selection-${stamp}.csv"`);
-      return reply.send(leadsCsvStream(fromArray(rows)));
+      const customFieldNames = await customFieldNamesOf(fromArray(rows));
+      return reply.send(leadsCsvStream(fromArray(rows), customFieldNames));
     },
   );
 
@@ -448,19 +388,7 @@ async function* fromArray<T>(items: T[]): AsyncGenerator<T> {
   yield* items;
 }
 
-/** The CSV text of an import request: a text/csv body or the first file of a multipart upload. */
-async function csvTextOf(request: import("fastify").FastifyRequest): Promise<string> {
-  if (request.isMultipart()) {
-    const file = await request.file();
-    if (!file) throw validationError([{ field: "file", message: "no file in the upload", type: "required" }]);
-    const buffer = await file.toBuffer();
-    return buffer.toString("utf8");
-  }
-  if (typeof request.body === "string") return request.body;
-  throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the CSV as text/csv or as a multipart/form-data file");
-}
-
-const ImportResult = Type.Object({
+export const ImportResult = Type.Object({
   batchId: Nullable(Type.String()),
   status: Type.String(),
   created: Type.Integer(),
@@ -468,7 +396,7 @@ const ImportResult = Type.Object({
   leadIds: Type.Array(Type.String()),
 });
 
-function importAnswer(result: { batchId: string | null; created: number; leads: { id: string }[] }) {
+export function importAnswer(result: { batchId: string | null; created: number; leads: { id: string }[] }) {
   return {
     batchId: result.batchId,
     status: result.batchId ? "processing" : "completed",

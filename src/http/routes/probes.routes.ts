@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { isDatabaseReachable } from "../../storage/ping.js";
 import type { App, AppDeps } from "../app-types.js";
 import { NO_SECURITY } from "../schemas.js";
+import { ReadinessNetworkSchema } from "./status.routes.js";
 
 const ProbeBody = Type.Object({
   status: Type.String(),
@@ -15,7 +16,7 @@ const ProbeBody = Type.Object({
             {
               egress: Type.Union([Type.Literal("unchecked"), Type.Literal("ok"), Type.Literal("blocked")], {
                 description:
-                  "Whether this host reached port 25 (or its SOCKS proxy) at start-up. blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready.",
+                  "Whether this host reached port 25 (or its SOCKS proxy) at its last check (start-up, then every NETWORK_CHECK_INTERVAL_MS). blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready.",
               }),
               egressMessage: Type.Optional(Type.String()),
               egressAddress: Type.Optional(Type.String()),
@@ -29,6 +30,7 @@ const ProbeBody = Type.Object({
             { additionalProperties: false },
           ),
         ),
+        network: Type.Optional(ReadinessNetworkSchema),
       },
       { additionalProperties: false },
     ),
@@ -101,21 +103,27 @@ export async function probeRoutes(app: App, deps: AppDeps): Promise<void> {
       if (deps.lifecycle.shuttingDown) checks.lifecycle = "shutting_down";
       const ready = Object.values(checks).every((v) => v === "ok");
       const smtp = deps.smtpSelfCheck?.snapshot();
+      const network = deps.networkHealth?.status();
       return reply.status(ready ? 200 : 503).send({
         status: ready ? "ready" : "not_ready",
         timestamp: deps.clock.now().toISOString(),
         checks,
-        ...(smtp
+        ...(smtp || network
           ? {
               details: {
-                smtp: {
-                  egress: smtp.egress,
-                  heloName: smtp.heloName,
-                  heloWarnings: smtp.heloWarnings,
-                  ...(smtp.egressMessage ? { egressMessage: smtp.egressMessage } : {}),
-                  ...(smtp.egressAddress ? { egressAddress: smtp.egressAddress } : {}),
-                  ...(smtp.checkedAt ? { checkedAt: smtp.checkedAt } : {}),
-                },
+                ...(network ? { network: { ...network.network, checkedAt: network.checkedAt } } : {}),
+                ...(smtp
+                  ? {
+                      smtp: {
+                        egress: smtp.egress,
+                        heloName: smtp.heloName,
+                        heloWarnings: smtp.heloWarnings,
+                        ...(smtp.egressMessage ? { egressMessage: smtp.egressMessage } : {}),
+                        ...(smtp.egressAddress ? { egressAddress: smtp.egressAddress } : {}),
+                        ...(smtp.checkedAt ? { checkedAt: smtp.checkedAt } : {}),
+                      },
+                    }
+                  : {}),
               },
             }
           : {}),

@@ -1,0 +1,19 @@
+// A check that cannot start because every network path it needs is known down is answered 503
+// before any debit (decisions §8, ADR 0020): both the email and the website check need DNS. SMTP
+// egress alone is not such a path: an email check still learns the domain's mail setup from DNS.
+import { AppError } from "../lib/errors.js";
+import type { AppDeps } from "./app-types.js";
+
+export function refuseWhenDnsDown(deps: AppDeps, what: string): void {
+  if (!deps.config.network.refuseWhenDown || !deps.networkHealth) return;
+  const down = deps.networkHealth.dnsDown();
+  if (!down) return;
+  const retryAfterSeconds = Math.max(1, Math.ceil((deps.config.network.intervalMs || 60_000) / 1000));
+  throw new AppError(
+    "SERVICE_UNAVAILABLE",
+    `The ${what} cannot start: this service's DNS resolvers are unavailable (${down.reason}). Nothing was charged. Set DNS_SERVERS to a working resolver; GET /v1/status shows when it recovers.`,
+    { reason: "resolver_unavailable", network: "dns", since: down.since, status: "/v1/status" },
+    {},
+    { "Retry-After": String(retryAfterSeconds) },
+  );
+}

@@ -1,0 +1,46 @@
+// Checks every request makes before schema validation, in one place rather than per route:
+// - a route that takes a JSON body refuses any other content type with 415 (a text/plain body was
+//   parsed as a string and answered "must be object", a 422 that hid the real mistake);
+// - no string of the body, query or path holds NUL, another C0 control or an unpaired surrogate,
+//   and tab/LF/CR only where the schema allows them (src/lib/safe-text.ts): 422 naming the field,
+//   so such text never reaches storage on either database.
+import type { FastifyRequest } from "fastify";
+import { findUnsafeText } from "../lib/safe-text.js";
+import { AppError, type FieldError, validationError } from "./errors.js";
+
+/** The parts checked, with their name in `field` (Fastify's) and in `detail.loc` (the spec's). */
+const PARTS = [
+  { key: "body", field: "", loc: "body", of: (r: FastifyRequest) => r.body },
+  { key: "querystring", field: "querystring.", loc: "query", of: (r: FastifyRequest) => r.query },
+  { key: "params", field: "params.", loc: "path", of: (r: FastifyRequest) => r.params },
+] as const;
+
+const isJsonType = (contentType: string) => {
+  const mime = contentType.split(";")[0]!.trim().toLowerCase();
+  return mime === "application/json" || mime.endsWith("+json");
+};
+
+export async function guardRequest(request: FastifyRequest): Promise<void> {
+  const schema = (request.routeOptions.schema ?? {}) as Record<string, unknown>;
+  const contentType = request.headers["content-type"];
+  if (schema.body && typeof contentType === "string" && !isJsonType(contentType)) {
+    throw new AppError(
+      "UNSUPPORTED_MEDIA_TYPE",
+      `This route takes a JSON body: send it as application/json, not ${contentType.split(";")[0]}`,
+    );
+  }
+  const errors: FieldError[] = [];
+  for (const part of PARTS) {
+    const value = part.of(request);
+    if (value === null || typeof value !== "object") continue;
+    for (const bad of findUnsafeText(value, schema[part.key])) {
+      errors.push({
+        field: `${part.field}${bad.path.join(".")}` || part.loc,
+        message: bad.message,
+        type: bad.type,
+        loc: [part.loc, ...bad.path],
+      });
+    }
+  }
+  if (errors.length > 0) throw validationError(errors);
+}
