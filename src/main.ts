@@ -24,6 +24,7 @@ import { CreditsService } from "./credits/credits.service.js";
 import { EventBus } from "./events/events.js";
 import { EventsRepo } from "./events/events.repo.js";
 import { type App, buildApp } from "./http/app.js";
+import { createIntegrations, type IntegrationsServices } from "./integrations/create-integrations.js";
 import { createDomainIntel } from "./intel/create-domain-intel.js";
 import type { DomainIntelEngine } from "./intel/domain-intel.js";
 import type { JobDefinition } from "./jobs/catalog.js";
@@ -92,6 +93,7 @@ export interface Services {
   emailChecks: EmailChecksService;
   websiteChecks: WebsiteChecksService;
   webhooks: WebhooksService;
+  integrations: IntegrationsServices;
   widget: WidgetService;
   teams: TeamsService;
   sso: SsoService;
@@ -331,6 +333,7 @@ export async function createServices(
   adHocCallback = async (url, payload) => {
     await webhooks.sendAdHocCallback(url, payload);
   };
+  const integrations = createIntegrations({ config, database, clock, dns, queue, events, leads, batches });
   const { widget } = createWidget({
     config: config.widget,
     priceMilli: config.prices.emailCheck,
@@ -362,6 +365,7 @@ export async function createServices(
       ...batchJobDefinitions(batchRunner, leadValidation, queue),
       ...emailChecks.jobDefinitions(),
       ...webhookJobs,
+      ...integrations.jobs,
       ...teamJobs,
       sweeper.jobDefinition(),
     ]),
@@ -395,6 +399,7 @@ export async function createServices(
     emailChecks,
     websiteChecks,
     webhooks,
+    integrations: integrations.services,
     widget,
     teams: teamServices.teams,
     sso: new SsoService(
@@ -443,6 +448,8 @@ async function paymentGateway(config: Readonly<Config>): Promise<PaymentGateway 
 
 /** Starts the queue (pg-boss creates its schema here) and defines every queue of the catalog. */
 export async function startQueue(services: Services): Promise<void> {
+  // Serve and worker start here: stored connections with no key to open them stop both.
+  await services.integrations.connections.assertCanOpenStoredCredentials();
   await services.queue.start();
   for (const job of services.jobCatalog) {
     await services.queue.define(job.name, job.policy, { deadLetter: job.onExhausted !== undefined });
@@ -478,7 +485,15 @@ function logRepeatedErrorOnce(logger: pino.Logger, message: string, windowMs: nu
 export function createLogger(config: Readonly<Config>, options: { pretty?: boolean } = {}): pino.Logger {
   const settings = {
     level: config.logLevel,
-    redact: ["req.headers.authorization", 'req.headers["x-api-key"]', "*.secret", "*.api_key"],
+    redact: [
+      "req.headers.authorization",
+      'req.headers["x-api-key"]',
+      "*.secret",
+      "*.api_key",
+      "*.accessToken",
+      "*.private_key",
+      "*.serviceAccount",
+    ],
   };
   return (options.pretty ?? process.stdout.isTTY === true) ? pino(settings, prettyStream()) : pino(settings);
 }

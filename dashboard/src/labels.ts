@@ -100,6 +100,7 @@ export const SOURCE: Record<NonNullable<LeadListQuery["source"]>, string> = {
   api: "API",
   csv: "CSV import",
   google_sheets: "Google Sheets",
+  hubspot: "HubSpot",
 };
 
 export const WEBHOOK_EVENTS: Record<WebhookEvent, string> = {
@@ -114,6 +115,8 @@ export const WEBHOOK_EVENTS: Record<WebhookEvent, string> = {
   "batch.started": "Batch started",
   "batch.complete": "Batch complete",
   "batch.progress": "Batch progress",
+  "sync.completed": "Sync completed",
+  "sync.failed": "Sync failed",
 };
 
 /** The label of a value, or the value itself when the API sent one we have no words for. */

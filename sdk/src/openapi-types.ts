@@ -820,6 +820,94 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/connections": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List connections (never their credentials) */
+    get: operations["listConnections"];
+    put?: never;
+    /** Connect a HubSpot account (private-app token) or a Google service account; verified first */
+    post: operations["createConnection"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/connections/{connectionId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Get a connection */
+    get: operations["getConnection"];
+    put?: never;
+    post?: never;
+    /** Delete a connection and its stored credentials */
+    delete: operations["deleteConnection"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/connections/{connectionId}/syncs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A connection's syncs, newest first (the last 100) */
+    get: operations["listSyncs"];
+    put?: never;
+    /** Sync a sheet or HubSpot contacts into leads, validate them and write the verdicts back */
+    post: operations["startSync"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/syncs/{syncId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A sync's state, counts and errors */
+    get: operations["getSync"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/connections/{connectionId}/watches/{watchId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Stop a watch: no further passes start (one already running finishes) */
+    delete: operations["stopWatch"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/widget/check-email": {
     parameters: {
       query?: never;
@@ -2268,7 +2356,7 @@ export interface operations {
         status?: "new" | "processing" | "valid" | "invalid" | "risky";
         leadRecommendation?: "high_priority" | "validate" | "research" | "skip";
         campaign?: string;
-        source?: "manual" | "api" | "csv" | "google_sheets";
+        source?: "manual" | "api" | "csv" | "google_sheets" | "hubspot";
         /** @description Case-insensitive text found anywhere in the email, first name, last name or company (indexed from 3 characters) */
         search?: string;
         /** @description Leads carrying this tag */
@@ -2408,7 +2496,7 @@ export interface operations {
               websiteParkedKind: ("parked" | "placeholder") | null;
               websiteParkedEvidence:
                 | {
-                    /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page or random_path */
+                    /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page, random_path or wildcard_dns; the page model's contributions are structure, wording or rules (ADR 0011) */
                     signal: string;
                     /** @description What was observed (a host, a URL, the matched pattern) */
                     value: string;
@@ -2463,6 +2551,9 @@ export interface operations {
               } | null;
               validatedAt: string | null;
               source: string;
+              externalSource: string | null;
+              externalId: string | null;
+              syncedAt: string | null;
               customFields: {
                 [key: string]: unknown;
               };
@@ -2593,7 +2684,7 @@ export interface operations {
           } | null;
           /** @default true */
           validate?: boolean;
-          source?: "manual" | "api" | "csv" | "google_sheets";
+          source?: "manual" | "api" | "csv" | "google_sheets" | "hubspot";
         } & {
           [key: string]: unknown;
         };
@@ -2719,7 +2810,7 @@ export interface operations {
             websiteParkedKind: ("parked" | "placeholder") | null;
             websiteParkedEvidence:
               | {
-                  /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page or random_path */
+                  /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page, random_path or wildcard_dns; the page model's contributions are structure, wording or rules (ADR 0011) */
                   signal: string;
                   /** @description What was observed (a host, a URL, the matched pattern) */
                   value: string;
@@ -2774,6 +2865,9 @@ export interface operations {
             } | null;
             validatedAt: string | null;
             source: string;
+            externalSource: string | null;
+            externalId: string | null;
+            syncedAt: string | null;
             customFields: {
               [key: string]: unknown;
             };
@@ -3089,7 +3183,7 @@ export interface operations {
             websiteParkedKind: ("parked" | "placeholder") | null;
             websiteParkedEvidence:
               | {
-                  /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page or random_path */
+                  /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page, random_path or wildcard_dns; the page model's contributions are structure, wording or rules (ADR 0011) */
                   signal: string;
                   /** @description What was observed (a host, a URL, the matched pattern) */
                   value: string;
@@ -3144,6 +3238,9 @@ export interface operations {
             } | null;
             validatedAt: string | null;
             source: string;
+            externalSource: string | null;
+            externalId: string | null;
+            syncedAt: string | null;
             customFields: {
               [key: string]: unknown;
             };
@@ -3393,7 +3490,7 @@ export interface operations {
             websiteParkedKind: ("parked" | "placeholder") | null;
             websiteParkedEvidence:
               | {
-                  /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page or random_path */
+                  /** @description Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page, random_path or wildcard_dns; the page model's contributions are structure, wording or rules (ADR 0011) */
                   signal: string;
                   /** @description What was observed (a host, a URL, the matched pattern) */
                   value: string;
@@ -3448,6 +3545,9 @@ export interface operations {
             } | null;
             validatedAt: string | null;
             source: string;
+            externalSource: string | null;
+            externalId: string | null;
+            syncedAt: string | null;
             customFields: {
               [key: string]: unknown;
             };
@@ -4027,7 +4127,7 @@ export interface operations {
         status?: "new" | "processing" | "valid" | "invalid" | "risky";
         leadRecommendation?: "high_priority" | "validate" | "research" | "skip";
         campaign?: string;
-        source?: "manual" | "api" | "csv" | "google_sheets";
+        source?: "manual" | "api" | "csv" | "google_sheets" | "hubspot";
         /** @description Case-insensitive text found anywhere in the email, first name, last name or company (indexed from 3 characters) */
         search?: string;
         /** @description Leads carrying this tag */
@@ -5632,6 +5732,8 @@ export interface operations {
             | "batch.started"
             | "batch.complete"
             | "batch.progress"
+            | "sync.completed"
+            | "sync.failed"
           )[];
           /** @default true */
           active?: boolean;
@@ -5984,6 +6086,8 @@ export interface operations {
             | "batch.started"
             | "batch.complete"
             | "batch.progress"
+            | "sync.completed"
+            | "sync.failed"
           )[];
           active?: boolean;
           description?: string | null;
@@ -6224,7 +6328,9 @@ export interface operations {
             | "credits.depleted"
             | "batch.started"
             | "batch.complete"
-            | "batch.progress";
+            | "batch.progress"
+            | "sync.completed"
+            | "sync.failed";
         } & {
           [key: string]: unknown;
         };
@@ -6815,6 +6921,877 @@ export interface operations {
             checkedAt: string | null;
           };
         };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listConnections: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            connections: {
+              connectionId: string;
+              kind: "hubspot" | "google_sheets";
+              name: string;
+              status: "active" | "needs_reauth" | "disabled";
+              statusReason: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              createdAt: string;
+              lastSyncAt: string | null;
+              clientEmail: string | null;
+              watches?: {
+                watchId: string;
+                everyMinutes: number;
+                spreadsheetId: string | null;
+                sheet: string | null;
+                listId: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 UTC
+                 */
+                createdAt: string;
+              }[];
+            }[];
+            total: number;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  createConnection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          kind: "hubspot" | "google_sheets";
+          name: string;
+          /** @description HubSpot private-app token (kind hubspot) */
+          accessToken?: string;
+          /** @description The service account's JSON key, as Google Cloud gives it (kind google_sheets) */
+          serviceAccount?: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            connectionId: string;
+            kind: "hubspot" | "google_sheets";
+            name: string;
+            status: "active" | "needs_reauth" | "disabled";
+            statusReason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            createdAt: string;
+            lastSyncAt: string | null;
+            clientEmail: string | null;
+            watches?: {
+              watchId: string;
+              everyMinutes: number;
+              spreadsheetId: string | null;
+              sheet: string | null;
+              listId: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              createdAt: string;
+            }[];
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getConnection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        connectionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            connectionId: string;
+            kind: "hubspot" | "google_sheets";
+            name: string;
+            status: "active" | "needs_reauth" | "disabled";
+            statusReason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            createdAt: string;
+            lastSyncAt: string | null;
+            clientEmail: string | null;
+            watches?: {
+              watchId: string;
+              everyMinutes: number;
+              spreadsheetId: string | null;
+              sheet: string | null;
+              listId: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              createdAt: string;
+            }[];
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  deleteConnection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        connectionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listSyncs: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        connectionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            syncs: {
+              syncId: string;
+              connectionId: string;
+              status: "running" | "completed" | "failed";
+              /** @description import | validate | wait | write | done */
+              phase: string;
+              watchId: string | null;
+              counts: {
+                read: number;
+                created: number;
+                matched: number;
+                validated: number;
+                written: number;
+                skipped: number;
+                failed: number;
+              };
+              batchId: string | null;
+              errors: {
+                item: string;
+                message: string;
+              }[];
+              failureReason: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              createdAt: string;
+              completedAt: string | null;
+            }[];
+            total: number;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  startSync: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        connectionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          spreadsheetId?: string;
+          sheet?: string;
+          listId?: string;
+          /** @default true */
+          validate?: boolean;
+          /** @default true */
+          writeBack?: boolean;
+          /** @description Pass over the same source again at this interval */
+          watch?: {
+            everyMinutes: number;
+          };
+          /** @description Lead field -> header text (email, website, firstName, lastName, company, title, phone) */
+          mapping?: {
+            [key: string]: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            syncId: string;
+            connectionId: string;
+            status: "running" | "completed" | "failed";
+            /** @description import | validate | wait | write | done */
+            phase: string;
+            watchId: string | null;
+            counts: {
+              read: number;
+              created: number;
+              matched: number;
+              validated: number;
+              written: number;
+              skipped: number;
+              failed: number;
+            };
+            batchId: string | null;
+            errors: {
+              item: string;
+              message: string;
+            }[];
+            failureReason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            createdAt: string;
+            completedAt: string | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getSync: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        syncId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            syncId: string;
+            connectionId: string;
+            status: "running" | "completed" | "failed";
+            /** @description import | validate | wait | write | done */
+            phase: string;
+            watchId: string | null;
+            counts: {
+              read: number;
+              created: number;
+              matched: number;
+              validated: number;
+              written: number;
+              skipped: number;
+              failed: number;
+            };
+            batchId: string | null;
+            errors: {
+              item: string;
+              message: string;
+            }[];
+            failureReason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            createdAt: string;
+            completedAt: string | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  stopWatch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        connectionId: string;
+        watchId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description The one error body (decisions §7) */
       400: {

@@ -42,6 +42,16 @@ export class BatchesRepo {
       .executeTakeFirst();
   }
 
+  findOfAccountBySource(db: Executor, accountId: string, source: string) {
+    return db
+      .selectFrom("batches")
+      .selectAll()
+      .where("account_id", "=", accountId)
+      .where("source", "=", source)
+      .orderBy("id")
+      .executeTakeFirst();
+  }
+
   async countRunning(db: Executor, accountId: string): Promise<number> {
     const row = await db
       .selectFrom("batches")

@@ -177,6 +177,12 @@ export class BatchesService implements ValidationScheduler {
     return toBatchView(b);
   }
 
+  /** The account's first batch started with this `source` (a sync finds the batch it started). */
+  async findBySource(accountId: string, source: string): Promise<BatchView | null> {
+    const b = await this.repo.findOfAccountBySource(this.deps.database.db, accountId, source);
+    return b ? toBatchView(b) : null;
+  }
+
   async results(accountId: string, batchId: string, limit: number, offset: number) {
     const { db } = this.deps.database;
     const b = await this.repo.findOfAccount(db, accountId, batchId);

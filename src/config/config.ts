@@ -168,6 +168,32 @@ export interface Config {
      *  the OpenAPI document's server (unset: http://localhost:8080). */
     publicUrl: string | undefined;
   };
+  /** Google Sheets and HubSpot (src/integrations, docs/decisions/0030). */
+  integrations: {
+    /** The Sheets client's rootUrl (GOOGLE_SHEETS_API_URL). */
+    googleSheetsApiUrl: string;
+    /** Where service-account JWTs are exchanged for tokens, and their audience (GOOGLE_OAUTH_TOKEN_URL). */
+    googleOAuthTokenUrl: string;
+    /** The HubSpot client's basePath (HUBSPOT_API_URL). */
+    hubspotApiUrl: string;
+    /** Encrypts stored credentials (LEADCHECK_SECRET_KEY, at least 32 characters). */
+    secretKey: string | undefined;
+    /** HubSpot's per-account rolling limit: requests per window (100 per 10 s). */
+    hubspotRequestsPerWindow: number;
+    hubspotWindowMs: number;
+    /** Google's per-user limit: requests per window (60 per minute). */
+    googleRequestsPerWindow: number;
+    googleWindowMs: number;
+    /** Retries of one call after a 429 or 5xx, with jittered exponential backoff. */
+    retryLimit: number;
+    retryBaseDelayMs: number;
+    retryMaxDelayMs: number;
+    requestTimeoutMs: number;
+    /** How often a sync waiting for its validation batch looks again. */
+    syncPollMs: number;
+    /** The length of a watch's "minute" (tests shorten it). */
+    watchMinuteMs: number;
+  };
   /** The signup-form widget and publishable keys (src/widget/, docs/widget.md). */
   widget: WidgetConfig;
   /** Dashboard single sign-on over OpenID Connect (src/accounts/oidc-config.ts). */
@@ -286,6 +312,19 @@ function httpUrl(env: Env, name: string): string | undefined {
     throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
   }
   return url.origin;
+}
+
+/** An http(s) URL kept whole (path included): API roots and token endpoints. */
+function fullHttpUrl(env: Env, name: string): string | undefined {
+  const origin = httpUrl(env, name);
+  return origin === undefined ? undefined : new URL(str(env, name)!).toString();
+}
+
+function secretKey(env: Env): string | undefined {
+  const raw = str(env, "LEADCHECK_SECRET_KEY");
+  if (raw !== undefined && raw.length < 32)
+    throw new ConfigError("LEADCHECK_SECRET_KEY must be at least 32 characters");
+  return raw;
 }
 
 function currencyCode(env: Env): string {
@@ -409,6 +448,23 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       minimumAmount: int(env, "PAYMENT_MIN_AMOUNT", 5, 1),
       maximumAmount: int(env, "PAYMENT_MAX_AMOUNT", 10_000, 1),
       publicUrl: httpUrl(env, "PUBLIC_URL"),
+    },
+    integrations: {
+      googleSheetsApiUrl: fullHttpUrl(env, "GOOGLE_SHEETS_API_URL") ?? "https://sheets.googleapis.com/",
+      googleOAuthTokenUrl:
+        fullHttpUrl(env, "GOOGLE_OAUTH_TOKEN_URL") ?? "https://oauth2.googleapis.com/token",
+      hubspotApiUrl: (fullHttpUrl(env, "HUBSPOT_API_URL") ?? "https://api.hubapi.com").replace(/\/+$/, ""),
+      secretKey: secretKey(env),
+      hubspotRequestsPerWindow: int(env, "HUBSPOT_REQUESTS_PER_WINDOW", 100, 1),
+      hubspotWindowMs: int(env, "HUBSPOT_WINDOW_MS", 10_000, 1),
+      googleRequestsPerWindow: int(env, "GOOGLE_REQUESTS_PER_WINDOW", 60, 1),
+      googleWindowMs: int(env, "GOOGLE_WINDOW_MS", 60_000, 1),
+      retryLimit: int(env, "INTEGRATION_RETRY_LIMIT", 6, 0),
+      retryBaseDelayMs: int(env, "INTEGRATION_RETRY_BASE_DELAY_MS", 1000, 1),
+      retryMaxDelayMs: int(env, "INTEGRATION_RETRY_MAX_DELAY_MS", 60_000, 1),
+      requestTimeoutMs: int(env, "INTEGRATION_REQUEST_TIMEOUT_MS", 30_000, 1),
+      syncPollMs: int(env, "SYNC_POLL_INTERVAL_MS", 2000, 10),
+      watchMinuteMs: int(env, "WATCH_MINUTE_MS", 60_000, 1),
     },
     widget: loadWidgetConfig(env),
     oidc: loadOidcConfig(env),

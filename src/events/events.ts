@@ -21,6 +21,8 @@ export const EVENT_TYPES = [
   "batch.started",
   "batch.complete",
   "batch.progress",
+  "sync.completed",
+  "sync.failed",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -12,6 +12,7 @@ import type { WebsiteEngine } from "../checks/website/website.engine.js";
 import type { Config } from "../config/config.js";
 import type { CreditsService } from "../credits/credits.service.js";
 import type { EventBus } from "../events/events.js";
+import type { IntegrationsServices } from "../integrations/create-integrations.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { KeysService } from "../keys/keys.service.js";
 import type { LeadBulkActions } from "../leads/lead-bulk-actions.js";
@@ -43,6 +44,8 @@ export interface AppDeps {
   batches: BatchesService;
   usage: UsageService;
   webhooks: WebhooksService;
+  /** Google Sheets and HubSpot connections and syncs; absent: their routes are not served. */
+  integrations?: IntegrationsServices | undefined;
   widget: WidgetService;
   teams: TeamsService;
   sso: SsoService;

@@ -20,6 +20,7 @@ import { guardRequest } from "./request-guard.js";
 import { adminRoutes } from "./routes/admin.routes.js";
 import { batchesRoutes } from "./routes/batches.routes.js";
 import { checksRoutes } from "./routes/checks.routes.js";
+import { connectionsRoutes } from "./routes/connections.routes.js";
 import { creditsRoutes } from "./routes/credits.routes.js";
 import { keysRoutes } from "./routes/keys.routes.js";
 import { leadFilesRoutes } from "./routes/lead-files.routes.js";
@@ -197,6 +198,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await sessionRoutes(scope as App, deps);
     await usageRoutes(scope as App, deps);
     await statusRoutes(scope as App, deps);
+    await connectionsRoutes(scope as App, deps);
     await widgetRoutes(scope as App, deps);
     await teamRoutes(scope as App, deps);
     await ssoRoutes(scope as App, deps);

@@ -24,6 +24,7 @@ export const OPENAPI_TAGS = [
     name: "team",
     description: "Members and roles of an account, and invitations bound to a verified email.",
   },
+  { name: "connections", description: "Google Sheets and HubSpot connections, syncs and watches." },
   {
     name: "session",
     description: "Dashboard single sign-on over OpenID Connect: session cookie and logout.",

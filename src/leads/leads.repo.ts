@@ -216,6 +216,15 @@ export class LeadsRepo {
       .execute();
   }
 
+  setSyncedAt(db: Executor, accountId: string, ids: string[], at: string) {
+    return db
+      .updateTable("leads")
+      .set({ synced_at: at })
+      .where("id", "in", ids)
+      .where(liveOf(accountId))
+      .execute();
+  }
+
   archiveMany(db: Executor, accountId: string, ids: string[], at: string) {
     return db
       .updateTable("leads")

@@ -7,7 +7,7 @@ import { MULTILINE } from "../lib/safe-text.js";
 import { Nullable, PageLimit, PageOffset, Timestamp } from "../lib/schema.js";
 
 export const PRIORITIES = ["low", "normal", "high", "urgent"] as const;
-export const SOURCES = ["manual", "api", "csv", "google_sheets"] as const;
+export const SOURCES = ["manual", "api", "csv", "google_sheets", "hubspot"] as const;
 export const VALIDATION_STATUSES = ["new", "processing", "valid", "invalid", "risky"] as const;
 export const RECOMMENDATIONS = ["high_priority", "validate", "research", "skip"] as const;
 
@@ -72,7 +72,7 @@ export const RatingFactor = Type.Object({
 export const ParkedEvidenceItem = Type.Object({
   signal: Type.String({
     description:
-      "Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page or random_path",
+      "Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page, random_path or wildcard_dns; the page model's contributions are structure, wording or rules (ADR 0011)",
   }),
   value: Type.String({ description: "What was observed (a host, a URL, the matched pattern)" }),
   provider: Type.String(),
@@ -198,6 +198,11 @@ export const Lead = Type.Object({
   domainFacts: Nullable(LeadDomainFacts),
   validatedAt: Nullable(Timestamp),
   source: Type.String(),
+  externalSource: Nullable(
+    Type.String({ description: "google_sheets or hubspot when the lead came from a sync" }),
+  ),
+  externalId: Nullable(Type.String({ description: "<spreadsheetId>!<sheet> or the HubSpot contact id" })),
+  syncedAt: Nullable(Timestamp),
   customFields: Type.Record(Type.String(), Type.Unknown()),
   metadata: Type.Record(Type.String(), Type.Unknown()),
   created: Timestamp,

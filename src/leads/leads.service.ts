@@ -9,6 +9,7 @@ import { runInTransaction } from "../storage/transaction.js";
 import { customFieldNamesOf } from "./lead-csv-export.js";
 import { checkCustomFields, mapLeadFields, newLeadRow, pick } from "./lead-fields.js";
 import { type BulkResult, LeadImport } from "./lead-import.js";
+import { LeadSyncImport, type SyncedLeadItem, type SyncedLeadsResult } from "./lead-sync-import.js";
 import { toLeadView } from "./lead-view.js";
 import { chargeLeads, duplicateLead, insertLeads, type LeadsDeps } from "./lead-writes.js";
 import { type LeadFilter, LeadsRepo, prepareLiveLeadById } from "./leads.repo.js";
@@ -22,16 +23,45 @@ export {
   type WebsiteNormalizer,
 } from "./lead-fields.js";
 export type { BulkResult } from "./lead-import.js";
+export type { SyncedLeadItem, SyncedLeadsResult } from "./lead-sync-import.js";
 export type { LeadsDeps, ValidationScheduler } from "./lead-writes.js";
 
 export class LeadsService {
   private readonly repo = new LeadsRepo();
   private readonly liveLeadById: ReturnType<typeof prepareLiveLeadById>;
   private readonly importer: LeadImport;
+  private readonly syncImporter: LeadSyncImport;
 
   constructor(private readonly deps: LeadsDeps) {
     this.liveLeadById = prepareLiveLeadById(deps.database);
     this.importer = new LeadImport(deps, this.repo);
+    this.syncImporter = new LeadSyncImport(deps, this.repo);
+  }
+
+  /** Rows or contacts of a sync: created, or matched to the live lead of the same mailbox. */
+  importSynced(
+    accountId: string,
+    items: SyncedLeadItem[],
+    source: "google_sheets" | "hubspot",
+  ): Promise<SyncedLeadsResult> {
+    return this.syncImporter.importSynced(accountId, items, source);
+  }
+
+  /** The account's live leads among `ids` (a sync's write-back reads their verdicts). */
+  async getMany(accountId: string, ids: string[]): Promise<LeadView[]> {
+    const views: LeadView[] = [];
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await this.repo.liveByIds(this.deps.database.db, accountId, ids.slice(i, i + 500));
+      views.push(...rows.map(toLeadView));
+    }
+    return views;
+  }
+
+  /** Records when these leads' verdicts were written back to their source. */
+  async markSynced(accountId: string, ids: string[], at: Date): Promise<void> {
+    for (let i = 0; i < ids.length; i += 500) {
+      await this.repo.setSyncedAt(this.deps.database.db, accountId, ids.slice(i, i + 500), at.toISOString());
+    }
   }
 
   async create(accountId: string, input: LeadCreateInput, source = "api"): Promise<LeadView> {
@@ -206,7 +236,13 @@ export class LeadsService {
 
   /** Validates existing leads as a batch: all ids must be the account's (else 404 listing the
    *  missing ones, nothing charged); all are charged upfront in one step or none. */
-  async validate(accountId: string, leadIds: string[], webhookUrl: string | null) {
+  async validate(
+    accountId: string,
+    leadIds: string[],
+    webhookUrl: string | null,
+    /** Recorded on the batch; a sync names itself (`sync:<syncId>`) to find its batch again. */
+    source = "validate",
+  ) {
     const ids = [...new Set(leadIds)];
     const { db } = this.deps.database;
     return runInTransaction(db, async (trx) => {
@@ -227,7 +263,7 @@ export class LeadsService {
       const leads = ids.map((id) => ({ id, email: found.get(id)! }));
       const batch = await this.deps.scheduler.startLeadBatch(trx, accountId, leads, {
         webhookUrl,
-        source: "validate",
+        source,
         insertedProcessing: false,
       });
       return { ...batch, totalLeads: ids.length };

@@ -13,6 +13,9 @@ export type IdPrefix =
   | "txn"
   | "evt"
   | "item"
+  | "con"
+  | "sync"
+  | "wat"
   | "mem"
   | "inv";
 

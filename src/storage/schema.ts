@@ -147,6 +147,75 @@ export interface Schema {
   usage_daily: UsageDailyTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  connections: ConnectionsTable;
+  syncs: SyncsTable;
+  sync_items: SyncItemsTable;
+  sync_watches: SyncWatchesTable;
+}
+
+export interface SyncWatchesTable {
+  id: string;
+  connection_id: string;
+  account_id: string;
+  /** JSON: the sync request the passes repeat. */
+  params: string;
+  every_minutes: number;
+  created_at: string;
+  stopped_at: string | null;
+}
+
+/** A Google Sheets or HubSpot connection; `credentials` is ciphertext (integrations/credentials-cipher.ts). */
+export interface ConnectionsTable {
+  id: string;
+  account_id: string;
+  kind: string;
+  name: string;
+  status: string;
+  status_reason: string | null;
+  client_email: string | null;
+  credentials: string;
+  created_at: string;
+  updated_at: string;
+  last_sync_at: string | null;
+  deleted_at: string | null;
+}
+
+export interface SyncsTable {
+  id: string;
+  connection_id: string;
+  account_id: string;
+  status: string;
+  /** import | validate | wait | write | done */
+  phase: string;
+  /** JSON: the request (spreadsheetId, sheet, listId, validate, writeBack, mapping). */
+  params: string;
+  /** JSON: where the current phase stopped. */
+  cursor: string | null;
+  /** JSON: read, created, matched, validated, written, skipped, failed. */
+  counts: string;
+  /** JSON array of { item, message }. */
+  errors: string;
+  batch_id: string | null;
+  failure_reason: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+  /** The watch this pass belongs to (migration 0032). */
+  watch_id?: string | null;
+  /** HubSpot watch passes: contacts modified at or after this instant (epoch ms). */
+  since_ms?: number | null;
+}
+
+/** One row or contact of a sync and the lead it became. */
+export interface SyncItemsTable {
+  sync_id: string;
+  /** The normalized email (sheets) or the contact id (HubSpot). */
+  item_key: string;
+  seq: number;
+  lead_id: string;
+  /** created | matched */
+  outcome: string;
+  written: number;
 }
 
 export interface LeadsTable {
@@ -175,6 +244,12 @@ export interface LeadsTable {
   /** JSON object. */
   custom_fields: string;
   source: string;
+  /** google_sheets | hubspot for a synced lead (migration 0031). */
+  external_source?: string | null;
+  /** `<spreadsheetId>!<sheet>` or the HubSpot contact id. */
+  external_id?: string | null;
+  /** When its verdict was last written back. */
+  synced_at?: string | null;
   /** JSON object. */
   metadata: string;
   validation_status: string;

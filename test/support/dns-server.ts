@@ -57,7 +57,7 @@ export async function startDnsServer(initial: Zone = {}): Promise<TestDnsServer>
     const q = query.questions?.[0];
     if (!q) return;
     queries.push(`${q.type} ${norm(q.name)}`);
-    const entry = mode === "nxdomain" ? undefined : zone[norm(q.name)];
+    const entry = mode === "nxdomain" ? undefined : entryFor(zone, norm(q.name));
     if (entry?.silent || mode === "drop") return;
     const response: Packet = {
       id: query.id,
@@ -99,8 +99,16 @@ export async function startDnsServer(initial: Zone = {}): Promise<TestDnsServer>
   };
 }
 
+/** The name's own entry, else a wildcard "*.<parent>" entry (RFC 4592: only where the name has none). */
+function entryFor(zone: Zone, name: string): ZoneEntry | undefined {
+  const own = zone[name];
+  if (own) return own;
+  const dot = name.indexOf(".");
+  return dot === -1 ? undefined : zone[`*.${name.slice(dot + 1)}`];
+}
+
 function answersFor(zone: Zone, name: string, type: string, depth: number): Answer[] {
-  const entry = zone[name];
+  const entry = entryFor(zone, name);
   if (!entry || depth > 8) return [];
   const ttl = entry.ttl ?? 300;
   if (entry.CNAME && type !== "CNAME") {

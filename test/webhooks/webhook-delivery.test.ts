@@ -44,6 +44,8 @@ const SAMPLE_DATA: Record<EventType, Record<string, unknown>> = {
   "batch.started": { batchId: "batch_1" },
   "batch.complete": { batchId: "batch_1" },
   "batch.progress": { batchId: "batch_1", progress: 50 },
+  "sync.completed": { syncId: "sync_1", connectionId: "con_1", counts: { read: 2 } },
+  "sync.failed": { syncId: "sync_1", connectionId: "con_1", reason: "token revoked" },
 };
 
 interface DeliveryRecord {

@@ -3,12 +3,14 @@
 import type { DnsResolver } from "../../net/dns.js";
 
 export interface DnsEvidence {
+  /** The host's addresses as the resolver answered them (A and AAAA). */
+  addresses: string[];
   nameServers: string[];
   cnames: string[];
   forSaleTxt: string[];
 }
 
-export const NO_DNS_EVIDENCE: DnsEvidence = { nameServers: [], cnames: [], forSaleTxt: [] };
+export const NO_DNS_EVIDENCE: DnsEvidence = { addresses: [], nameServers: [], cnames: [], forSaleTxt: [] };
 
 const MAX_CNAME_DEPTH = 4;
 
@@ -27,6 +29,7 @@ export async function collectDnsEvidence(
   const [zone, cnames] = await Promise.all([findZone(dns, host), cnameChain(dns, host)]);
   const txt = zone ? await dns.resolve(`_for-sale.${zone.name}`, "TXT") : null;
   return {
+    addresses: addresses.records,
     nameServers: zone?.nameServers ?? [],
     cnames,
     forSaleTxt: txt?.ok ? txt.records : [],
@@ -60,4 +63,20 @@ async function cnameChain(dns: Pick<DnsResolver, "resolve">, host: string): Prom
     name = target;
   }
   return chain;
+}
+
+/**
+ * Whether the zone answers any name (wildcard DNS, as parking services configure): a random label
+ * under the host resolves to one of the host's own addresses. Null when it could not be told.
+ */
+export async function hasWildcardDns(
+  dns: Pick<DnsResolver, "resolveAddresses">,
+  host: string,
+  addresses: readonly string[],
+  label: string,
+): Promise<boolean | null> {
+  if (addresses.length === 0) return null;
+  const answer = await dns.resolveAddresses(`${label}.${host}`);
+  if (!answer.ok) return answer.failure === "NXDOMAIN" || answer.failure === "NODATA" ? false : null;
+  return answer.records.some((a) => addresses.includes(a));
 }

@@ -35,6 +35,12 @@ export interface PageFacts {
   refs: PageRef[];
   /** Inline script bodies joined (capped), for JavaScript redirects and literal markers. */
   inlineScript: string;
+  /** Start tags seen, by name (structure: nav, form, input, h1, img, p...). */
+  tags: Map<string, number>;
+  /** Visible text of the first h1 (the headline), whitespace collapsed. */
+  headline: string;
+  /** The robots meta tag's content, lowercased ("" when absent). */
+  robots: string;
 }
 
 const RAW_TEXT = new Set(["script", "style", "textarea", "title", "xmp", "noembed", "noframes"]);
@@ -63,6 +69,10 @@ export function scanHtml(html: string): PageFacts {
   let inlineScript = "";
   let hiddenDepth = 0;
   const open: string[] = [];
+  const tags = new Map<string, number>();
+  let headline = "";
+  let robots = "";
+  let headlineFrom = -1;
   let i = 0;
   const n = html.length;
 
@@ -111,9 +121,12 @@ export function scanHtml(html: string): PageFacts {
     const tag = readTag(html, i);
     i = tag.end;
     const name = tag.name;
+    tags.set(name, (tags.get(name) ?? 0) + 1);
+    if (name === "h1" && headlineFrom === -1) headlineFrom = text.length;
     if (name === "html" && tag.attrs.lang) lang = tag.attrs.lang.toLowerCase();
     if (name === "meta") {
       const equiv = (tag.attrs["http-equiv"] ?? "").toLowerCase();
+      if ((tag.attrs.name ?? "").toLowerCase() === "robots") robots = (tag.attrs.content ?? "").toLowerCase();
       if (equiv === "refresh") {
         const target = refreshTarget(tag.attrs.content ?? "");
         if (target) refs.push({ element: "refresh", url: target });
@@ -149,6 +162,10 @@ export function scanHtml(html: string): PageFacts {
   }
 
   function closeTag(name: string) {
+    if (name === "h1" && headlineFrom >= 0 && !headline) {
+      headline = collapse(text.slice(headlineFrom).join("")).slice(0, 200);
+      if (!headline) headlineFrom = -1;
+    }
     const at = open.lastIndexOf(name);
     if (at === -1) return;
     for (const closed of open.splice(at)) if (HIDDEN.has(closed)) hiddenDepth = Math.max(0, hiddenDepth - 1);
@@ -164,6 +181,9 @@ export function scanHtml(html: string): PageFacts {
     lang,
     refs,
     inlineScript,
+    tags,
+    headline,
+    robots,
   };
 }
 

@@ -2,9 +2,13 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { jsRedirects, refreshTarget, scanHtml } from "./html-scan.js";
 import { evaluateParked, type ParkedInputs } from "./parked.js";
+import { loadLexicon } from "./parked-lexicon.js";
 import { loadParkingIndicators } from "./parking-indicators.js";
 
 const indicators = loadParkingIndicators();
+// These cases pin the hand-written rules (model null); the combined detector is tested on real
+// pages in parked-evidence.test.ts and measured leave-one-source-out by eval:parked.
+const RULES = { model: null, lexicon: loadLexicon() };
 const judge = (body: string, over: Partial<ParkedInputs> = {}) =>
   evaluateParked(
     {
@@ -19,6 +23,7 @@ const judge = (body: string, over: Partial<ParkedInputs> = {}) =>
       ...over,
     },
     indicators,
+    RULES,
   );
 const signals = (body: string, over: Partial<ParkedInputs> = {}) =>
   [...new Set(judge(body, over).evidence.map((e) => e.signal))].sort();

@@ -10,8 +10,6 @@ import { evaluateParked, type ParkedVerdict } from "./parked.js";
 import { loadParkingIndicators } from "./parking-indicators.js";
 
 const DIR = fileURLToPath(new URL("../../../test/fixtures/pages/", import.meta.url));
-const MIN_RECALL = 0.95;
-const MAX_FALSE_PARKED = 0.02;
 
 type Label = "parked" | "placeholder" | "live";
 interface Row {
@@ -68,43 +66,8 @@ describe("parked detector on the real-page corpus", () => {
     assert.ok(rows.length >= 200, `only ${rows.length} pages`);
   });
 
-  it(`finds at least ${MIN_RECALL * 100} % of parked and placeholder pages and calls at most ${MAX_FALSE_PARKED * 100} % of live pages parked`, () => {
-    let truePositive = 0;
-    let falseNegative = 0;
-    let falsePositive = 0;
-    let trueNegative = 0;
-    const missed: string[] = [];
-    const wronglyParked: string[] = [];
-    for (const row of rows) {
-      const verdict = judge(row, indicators);
-      const positive = row.label !== "live";
-      if (positive && verdict.isParked) truePositive++;
-      else if (positive) {
-        falseNegative++;
-        missed.push(`${row.file} (score ${verdict.score})`);
-      } else if (verdict.isParked) {
-        falsePositive++;
-        const why = verdict.evidence.map((e) => `${e.signal}:${e.value}`).join("; ");
-        wronglyParked.push(`${row.file} (score ${verdict.score}: ${why})`);
-      } else trueNegative++;
-    }
-    const recall = truePositive / (truePositive + falseNegative);
-    const falseParked = falsePositive / (falsePositive + trueNegative);
-    const precision = truePositive / Math.max(1, truePositive + falsePositive);
-    const counts = {
-      parked: rows.filter((r) => r.label === "parked").length,
-      placeholder: rows.filter((r) => r.label === "placeholder").length,
-      live: rows.filter((r) => r.label === "live").length,
-    };
-    console.log(
-      `parked corpus: ${JSON.stringify(counts)}; recall ${(recall * 100).toFixed(1)} %, precision ${(precision * 100).toFixed(1)} %, false parked ${(falseParked * 100).toFixed(1)} %`,
-    );
-    assert.ok(recall >= MIN_RECALL, `recall ${recall.toFixed(3)}; missed:\n${missed.join("\n")}`);
-    assert.ok(
-      falseParked <= MAX_FALSE_PARKED,
-      `false parked ${falseParked.toFixed(3)}; live pages called parked:\n${wronglyParked.join("\n")}`,
-    );
-  });
+  // Recall and false parked are measured leave-one-source-out (test/checks/website/
+  // parked-eval.test.ts, npm run eval:parked), never on the pages the model was trained on.
 
   it("tells placeholders from parked pages on the corpus (kind agrees with the label)", () => {
     const disagreements: string[] = [];

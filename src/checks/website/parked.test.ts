@@ -1,9 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { evaluateParked, type ParkedInputs } from "./parked.js";
+import { loadLexicon } from "./parked-lexicon.js";
 import { loadParkingIndicators, parseParkingIndicators } from "./parking-indicators.js";
 
 const indicators = loadParkingIndicators();
+// These cases pin the hand-written rules (model null); the combined detector is tested on real
+// pages in parked-evidence.test.ts and measured leave-one-source-out by eval:parked.
+const RULES = { model: null, lexicon: loadLexicon() };
 
 const inputs = (over: Partial<ParkedInputs> = {}): ParkedInputs => ({
   host: "example.com",
@@ -89,7 +93,7 @@ describe("evaluateParked", () => {
   ];
   for (const [name, over, parked, signals] of cases) {
     it(name, () => {
-      const verdict = evaluateParked(inputs(over), indicators);
+      const verdict = evaluateParked(inputs(over), indicators, RULES);
       assert.equal(verdict.isParked, parked, JSON.stringify(verdict.evidence));
       assert.deepEqual([...new Set(verdict.evidence.map((e) => e.signal))].sort(), signals);
       assert.equal(verdict.isParked, verdict.score >= verdict.threshold);
@@ -99,13 +103,13 @@ describe("evaluateParked", () => {
   }
 
   it("flags a bot challenge without calling it parked", () => {
-    const verdict = evaluateParked(inputs({ headers: { "cf-mitigated": "challenge" } }), indicators);
+    const verdict = evaluateParked(inputs({ headers: { "cf-mitigated": "challenge" } }), indicators, RULES);
     assert.equal(verdict.botProtection, true);
     assert.equal(verdict.isParked, false);
   });
 
   it("counts parking address ranges as corroboration only", () => {
-    const verdict = evaluateParked(inputs({ addresses: ["185.53.177.10"] }), indicators);
+    const verdict = evaluateParked(inputs({ addresses: ["185.53.177.10"] }), indicators, RULES);
     assert.equal(verdict.isParked, false);
     assert.equal(verdict.evidence[0]?.signal, "address");
   });
@@ -119,11 +123,12 @@ describe("evaluateParked", () => {
         "redirect_host\tsuffix\tmarket.test\tM\tmarketplace\tstrong\tunit\t",
       ].join("\n"),
     );
-    assert.ok(evaluateParked(inputs({ nameServers: ["ns7.park.test"] }), custom).isParked);
-    assert.ok(!evaluateParked(inputs({ nameServers: ["dns.park.test"] }), custom).isParked);
-    assert.equal(evaluateParked(inputs({ addresses: ["2001:db8:1::5"] }), custom).score, 30);
+    assert.ok(evaluateParked(inputs({ nameServers: ["ns7.park.test"] }), custom, RULES).isParked);
+    assert.ok(!evaluateParked(inputs({ nameServers: ["dns.park.test"] }), custom, RULES).isParked);
+    assert.equal(evaluateParked(inputs({ addresses: ["2001:db8:1::5"] }), custom, RULES).score, 30);
     assert.ok(
-      evaluateParked(inputs({ chain: ["https://example.com/", "https://x.market.test/"] }), custom).isParked,
+      evaluateParked(inputs({ chain: ["https://example.com/", "https://x.market.test/"] }), custom, RULES)
+        .isParked,
     );
   });
 });

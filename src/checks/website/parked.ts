@@ -6,8 +6,21 @@
 // and JavaScript redirects load or point to; for-sale deep links) and its wording in several
 // languages; placeholder pages (server and control-panel defaults, registrar holding pages,
 // "coming soon") are a kind of parked. See docs/decisions/0011-parked-page-evidence.md.
-import { getDomain } from "tldts";
-import { type PageFacts, type RefElement, scanHtml } from "./html-scan.js";
+import { type PageFacts, scanHtml } from "./html-scan.js";
+import { type PageFeatures, pageFeatures } from "./parked-features.js";
+import { type Lexicon, loadLexicon } from "./parked-lexicon.js";
+import { loadParkedModel, logit, type ParkedModel, sigmoid } from "./parked-model.js";
+import {
+  dominantType,
+  evaluatePage,
+  ownHosts,
+  PAGE_SIGNALS,
+  registrable,
+  SHORT_PAGE_WORDS,
+  typeWeights,
+  WEAK_PAGE_CAP,
+  WEIGHT,
+} from "./parked-page-rules.js";
 import type { IndicatorStrength, ParkingIndicator, ParkingIndicators } from "./parking-indicators.js";
 
 export type ParkedSignal =
@@ -28,7 +41,12 @@ export type ParkedSignal =
   | "js_redirect"
   | "text"
   | "thin_page"
-  | "random_path";
+  | "random_path"
+  | "wildcard_dns"
+  /** Page model contributions (ADR 0011): page structure, lexicon wording, the page rules' total. */
+  | "structure"
+  | "wording"
+  | "rules";
 
 /** `placeholder`: a server, control-panel or registrar page standing in for a site not built yet. */
 export type ParkedKind = "parked" | "placeholder";
@@ -60,6 +78,8 @@ export interface ParkedInputs {
    * something else (false), or was not made (null/absent). Parking landers answer every path alike.
    */
   samePageAtRandomPath?: boolean | null;
+  /** A random subdomain resolved to the host's address (true), did not (false), or was not asked. */
+  wildcardDns?: boolean | null;
 }
 
 export interface ParkedVerdict {
@@ -75,50 +95,261 @@ export interface ParkedVerdict {
 
 export const PARKED_THRESHOLD = 60;
 
-const WEIGHT: Record<IndicatorStrength, number> = {
-  strong: 60,
-  medium: 30,
-  weak: 10,
-  "do-not-use-alone": 10,
-};
-/** Weak phrases together never exceed this: two of them (a weak1 and a weak2) are one medium hint at most. */
-const WEAK_PAGE_CAP = 20;
 /** Address ranges are provider snapshots and often shared: corroboration only. */
 const ADDRESS_CAP = 30;
 const FOR_SALE_WEIGHT = 40;
-/** For-sale wording counts in full on a page of at most this many words, at LONG_PAGE_WEIGHT beyond. */
-const SHORT_PAGE_WORDS = 600;
-const LONG_PAGE_WEIGHT = 15;
 /** All non-specific wording of a long page together counts at most this. */
 const LONG_PAGE_WORDING_CAP = 30;
-const MEDIUM_TEXT_WEIGHT = 35;
-/** Generic placeholder wording ("coming soon") counts only on a page this short. */
-const PLACEHOLDER_PAGE_WORDS = 150;
-/** A page this short that already shows parked evidence gets THIN_PAGE_WEIGHT more. */
-const THIN_PAGE_WORDS = 60;
-const THIN_PAGE_WEIGHT = 25;
-/** Script string literals are read as page text only when the visible text is this short. */
-const SCRIPT_TEXT_WORDS = 50;
-const RANDOM_PATH_WEIGHT = 30;
+export const RANDOM_PATH_WEIGHT = 30;
+const WILDCARD_WEIGHT = 10;
+/** Features that are a specific sign of parking or a placeholder (lexicon hits count too). */
+const SPECIFIC_FEATURES = [
+  "lander_ref",
+  "sale_link",
+  "ad_script",
+  "redirect_foreign",
+  "software_ref",
+  "title_is_domain",
+  "headline_is_domain",
+];
+/** The page rules' points (rules_page) that count as a specific sign: a medium observation. */
+const SPECIFIC_RULES = 0.3;
+/** A lexicon feature this high is a specific sign: a hit in the title, or a phrase on a short page
+ *  ("related searches" and its kin are too common to be one). */
+const SPECIFIC_WORDING = 0.3;
+/** internal_links_log of 5 internal links: a page with its own navigation. */
+const SECTION_LINKS = Math.log1p(5) / Math.log1p(100) - 1e-9;
+/** A parking or marketplace provider's marker on the page: lander or ad-feed script, for-sale deep link. */
+const PROVIDER_FEATURES = ["lander_ref", "sale_link", "ad_script", "redirect_foreign"];
+/** The most a page without a specific sign scores: below the random-path probe's reach. */
+const UNSPECIFIC_CAP = PARKED_THRESHOLD - RANDOM_PATH_WEIGHT - 1;
+/** Evidence about the domain's infrastructure and serving, not the page: counted at rule weights. */
+const INFRA_SIGNALS: ReadonlySet<ParkedSignal> = new Set([
+  "ns",
+  "cname",
+  "address",
+  "redirect",
+  "url",
+  "cookie",
+  "txt",
+  "random_path",
+  "wildcard_dns",
+]);
 
-const REF_SIGNAL: Record<RefElement, ParkedSignal> = {
-  a: "link",
-  area: "link",
-  link: "link",
-  img: "link",
-  script: "script",
-  iframe: "iframe",
-  frame: "iframe",
-  embed: "iframe",
-  object: "iframe",
-  form: "form",
-  refresh: "refresh",
-  js_redirect: "js_redirect",
+export interface ParkedDetector {
+  /** null: the hand-written rules alone (mode "rules" in a model file does the same). */
+  model: ParkedModel | null;
+  lexicon: Lexicon;
+}
+
+let bundled: ParkedDetector | null = null;
+
+/** The committed model (data/parked-model.json) and lexicon, loaded once. */
+export function bundledDetector(): ParkedDetector {
+  bundled ??= { model: loadParkedModel(), lexicon: loadLexicon() };
+  return bundled;
+}
+
+export interface PageAssessment {
+  /** The rules' verdict, every observation at its rule weight, and the page's visible words. */
+  rules: ParkedVerdict & { words: number };
+  /** The page as model features (null without a body). */
+  features: PageFeatures | null;
+  /** Points of the rules' page observations alone. */
+  rulesPageScore: number;
+  /** Points of the rules' page observations other than generic placeholder wording ("coming soon"). */
+  specificRulesScore: number;
+}
+
+/** Rule evidence and page features: everything the verdict needs before the model weighs it. */
+export function assessPage(
+  inputs: ParkedInputs,
+  indicators: ParkingIndicators,
+  lexicon: Lexicon,
+  withFeatures = true,
+): PageAssessment {
+  const facts = inputs.body ? scanHtml(inputs.body) : null;
+  const rules = ruleVerdict(inputs, indicators, facts);
+  const pageOnly = rules.evidence.filter((e) => !INFRA_SIGNALS.has(e.signal));
+  const rulesPageScore = scoreOf(pageOnly, rules.words);
+  const specificRulesScore = scoreOf(
+    pageOnly.filter((e) => e.strength === "strong" || e.type !== "placeholder"),
+    rules.words,
+  );
+  if (!facts || !withFeatures) return { rules, features: null, rulesPageScore, specificRulesScore };
+  const lander = new Set<ParkedSignal>(["script", "iframe", "form", "refresh", "js_redirect"]);
+  const features = pageFeatures(
+    facts,
+    {
+      host: inputs.host,
+      base: inputs.chain[inputs.chain.length - 1] ?? `https://${inputs.host}/`,
+      ownHosts: ownHosts(inputs),
+      landerRefs: rules.evidence.filter((e) => lander.has(e.signal)).length,
+      saleLinks: rules.evidence.filter((e) => e.signal === "link").length,
+      rulesPageScore,
+    },
+    lexicon,
+  );
+  return { rules, features, rulesPageScore, specificRulesScore };
+}
+
+export function evaluateParked(
+  inputs: ParkedInputs,
+  indicators: ParkingIndicators,
+  detector: ParkedDetector = bundledDetector(),
+): ParkedVerdict {
+  const rulesOnly = !detector.model || detector.model.mode === "rules";
+  const assessment = assessPage(inputs, indicators, detector.lexicon, !rulesOnly);
+  if (rulesOnly || !detector.model || !assessment.features) {
+    const { words: _, ...verdict } = assessment.rules;
+    return verdict;
+  }
+  return combineWithModel(inputs, assessment, detector.model);
+}
+
+/**
+ * The page's points plus the infrastructure evidence at rule weights. The page's points are the
+ * model's probability that the page is parked, in percent; with `combine: "max"` the page rules'
+ * own total when it is higher (a strong rule, a known provider's script, decides alone). The side
+ * that did not set the points stays in the list with weight 0, so the list says what was seen and
+ * the weights add up to the score.
+ */
+export function combineWithModel(
+  inputs: ParkedInputs,
+  assessment: PageAssessment,
+  model: ParkedModel,
+): ParkedVerdict {
+  const { rules, features } = assessment;
+  const x = features?.values ?? {};
+  // Page shape alone (short, few links) describes many small live sites too: without one specific
+  // sign the model's points stay below the probe's reach.
+  const specific =
+    SPECIFIC_FEATURES.some((f) => (x[f] ?? 0) > 0) ||
+    (x.rules_page ?? 0) >= SPECIFIC_RULES ||
+    Object.entries(x).some(([f, v]) => /^lex_(?!ads|categories)/.test(f) && v >= SPECIFIC_WORDING);
+  const raw = Math.round(100 * sigmoid(logit(model, x)));
+  const modelPoints = specific ? raw : Math.min(raw, UNSPECIFIC_CAP);
+  // "Coming soon" on a page with its own navigation is a section of a live site, not a site
+  // that is not built yet: generic placeholder wording does not decide there.
+  const section =
+    (x.internal_links_log ?? 0) >= SECTION_LINKS && !PROVIDER_FEATURES.some((f) => (x[f] ?? 0) > 0);
+  const onlyConstruction = Object.keys(features?.hits ?? {}).every((c) => c === "construction");
+  const rulesPoints = section ? assessment.specificRulesScore : assessment.rulesPageScore;
+  const pageModel = section && onlyConstruction ? Math.min(modelPoints, UNSPECIFIC_CAP) : modelPoints;
+  const rulesWin = model.combine === "max" && rulesPoints >= pageModel;
+  const pagePoints = rulesWin ? rulesPoints : pageModel;
+  const infra = rules.evidence.filter((e) => INFRA_SIGNALS.has(e.signal) && e.signal !== "random_path");
+  const ruleKind = typeWeights(rules.evidence);
+  const zero = (e: ParkedEvidence) => ({ ...e, weight: 0 });
+  const pageRules = rules.evidence.filter((e) => !INFRA_SIGNALS.has(e.signal));
+  const modelSays = modelEvidence(model, x, features?.hits ?? {}, modelPoints);
+  const evidence: ParkedEvidence[] = [
+    ...infra,
+    ...(rulesWin ? pageRules : pageRules.map(zero)),
+    ...(rulesWin ? modelSays.map(zero) : modelSays),
+  ];
+  if (pagePoints >= PARKED_THRESHOLD - RANDOM_PATH_WEIGHT && inputs.samePageAtRandomPath === true) {
+    evidence.push(randomPathEvidence(evidence));
+  }
+  if (pagePoints >= PARKED_THRESHOLD - RANDOM_PATH_WEIGHT && inputs.wildcardDns === true) {
+    evidence.push(wildcardEvidence());
+  }
+  const infraScore = scoreOf(
+    evidence.filter((e) => INFRA_SIGNALS.has(e.signal)),
+    0,
+  );
+  const score = Math.min(100, infraScore + pagePoints);
+  const isParked = score >= PARKED_THRESHOLD;
+  let kind: ParkedKind | null = null;
+  if (isParked) {
+    const lex = features?.hits ?? {};
+    const placeholderWords = ["registered", "hosting", "construction"].filter((c) => lex[c]).length;
+    const parkedWords = ["sale", "parking", "ads", "expired"].filter((c) => lex[c]).length;
+    if (ruleKind.placeholder !== ruleKind.other)
+      kind = ruleKind.placeholder > ruleKind.other ? "placeholder" : "parked";
+    else kind = placeholderWords > parkedWords ? "placeholder" : "parked";
+  }
+  return { isParked, kind, score, threshold: PARKED_THRESHOLD, evidence, botProtection: rules.botProtection };
+}
+
+const FAMILY: Record<string, { signal: ParkedSignal; describe: string }> = {
+  rules_page: { signal: "rules", describe: "the page rules scored it" },
 };
-/** Elements that merely point somewhere: only a for-sale deep link (a row with a path) counts there. */
-const POINTERS: ReadonlySet<RefElement> = new Set(["a", "area", "link", "img"]);
 
-export function evaluateParked(inputs: ParkedInputs, indicators: ParkingIndicators): ParkedVerdict {
+/** The model's page points shared among the features that pushed toward parked. */
+function modelEvidence(
+  model: ParkedModel,
+  x: Record<string, number>,
+  hits: Record<string, string[]>,
+  pagePoints: number,
+): ParkedEvidence[] {
+  const parts = model.features
+    .map((f, i) => ({ f, c: model.weights[i]! * (x[f] ?? 0) }))
+    .filter((p) => p.c > 0)
+    .sort((a, b) => b.c - a.c);
+  const total = parts.reduce((s, p) => s + p.c, 0);
+  const out: ParkedEvidence[] = [];
+  for (const { f, c } of parts) {
+    const weight = Math.round((pagePoints * c) / total);
+    if (weight < 1) continue;
+    const category = /^lex_([a-z]+)_/.exec(f)?.[1];
+    const family = FAMILY[f] ?? {
+      signal: category ? "wording" : "structure",
+      describe: f.replace(/_/g, " "),
+    };
+    const value =
+      f === "rules_page"
+        ? `${family.describe} ${Math.round((x[f] ?? 0) * 100)}`
+        : category
+          ? `${f}: ${(hits[category] ?? []).slice(0, 5).join(", ")}`
+          : `${family.describe}${(x[f] ?? 0) < 1 ? ` (${(x[f] ?? 0).toFixed(2)})` : ""}`;
+    const type =
+      category === "registered" || category === "hosting" || category === "construction"
+        ? "placeholder"
+        : "parking";
+    out.push({
+      signal: family.signal,
+      value: value.slice(0, 200),
+      provider: "page model",
+      type,
+      strength: "medium",
+      weight,
+      source: `parked-model.json v${model.version} (ADR 0011)`,
+    });
+  }
+  return out;
+}
+
+function randomPathEvidence(evidence: readonly ParkedEvidence[]): ParkedEvidence {
+  return {
+    signal: "random_path",
+    value: "a random path of the same host answered with the same page",
+    provider: "corroboration",
+    type: dominantType(evidence),
+    strength: "medium",
+    weight: RANDOM_PATH_WEIGHT,
+    source: "second request to a random path (ADR 0011)",
+  };
+}
+
+function wildcardEvidence(): ParkedEvidence {
+  return {
+    signal: "wildcard_dns",
+    value: "a random subdomain resolves to the same address",
+    provider: "corroboration",
+    type: "parking",
+    strength: "weak",
+    weight: WILDCARD_WEIGHT,
+    source: "address lookup of a random subdomain (ADR 0011)",
+  };
+}
+
+/** The rules alone: every indicator row that matched, at its weight. */
+function ruleVerdict(
+  inputs: ParkedInputs,
+  indicators: ParkingIndicators,
+  facts: PageFacts | null,
+): ParkedVerdict & { words: number } {
   const evidence: ParkedEvidence[] = [];
   const add = (signal: ParkedSignal, value: string, row: ParkingIndicator, weight = WEIGHT[row.strength]) => {
     if (evidence.some((e) => e.signal === signal && e.value === value && e.provider === row.provider)) return;
@@ -152,7 +383,7 @@ export function evaluateParked(inputs: ParkedInputs, indicators: ParkingIndicato
   scan("url", "url", urlParts(inputs));
   scan("page", "html", inputs.body ? [inputs.body] : []);
   scan("cookie", "cookie", headerValues(inputs.headers["set-cookie"]));
-  const words = inputs.body ? evaluatePage(inputs, indicators, evidence) : 0;
+  const words = facts ? evaluatePage(inputs, facts, indicators, evidence) : 0;
   for (const txt of inputs.forSaleTxt) {
     const row = indicators.byKind("dns_txt")[0];
     if (row && /^v=forsale1;/i.test(txt.trim())) add("txt", txt.slice(0, 200), row, FOR_SALE_WEIGHT);
@@ -163,26 +394,34 @@ export function evaluateParked(inputs: ParkedInputs, indicators: ParkingIndicato
   );
   const bot = indicators.byKind("header").some((row) => headerLines.some((line) => row.test(line)));
 
+  const pageEvidence = evidence.some((e) => PAGE_SIGNALS.has(e.signal) && e.weight > 0);
+  if (pageEvidence && inputs.samePageAtRandomPath === true) evidence.push(randomPathEvidence(evidence));
+  if (pageEvidence && inputs.wildcardDns === true) evidence.push(wildcardEvidence());
+  const score = scoreOf(evidence, words);
+  const isParked = score >= PARKED_THRESHOLD;
+  return {
+    isParked,
+    kind: isParked ? kindOf(evidence) : null,
+    score,
+    threshold: PARKED_THRESHOLD,
+    evidence,
+    botProtection: bot,
+    words,
+  };
+}
+
+/**
+ * Sum of weights, weak page phrases capped together; on a long page, wording that is not
+ * specific (medium and weak phrases, in the markup, the title or the text) counts at most
+ * LONG_PAGE_WORDING_CAP together: an article or a registrar's own page may say "domain for sale"
+ * many ways; structure or a strong phrase has to decide.
+ */
+function scoreOf(evidence: readonly ParkedEvidence[], words: number): number {
   const weakPage = evidence.filter((e) => e.signal === "page" && e.strength === "weak");
   const weakSum = Math.min(
     WEAK_PAGE_CAP,
     weakPage.reduce((s, e) => s + e.weight, 0),
   );
-  const pageEvidence = evidence.some((e) => PAGE_SIGNALS.has(e.signal) && e.weight > 0);
-  if (pageEvidence && inputs.samePageAtRandomPath === true) {
-    evidence.push({
-      signal: "random_path",
-      value: "a random path of the same host answered with the same page",
-      provider: "corroboration",
-      type: dominantType(evidence),
-      strength: "medium",
-      weight: RANDOM_PATH_WEIGHT,
-      source: "second request to a random path (ADR 0011)",
-    });
-  }
-  // On a long page, wording that is not specific (medium and weak phrases, in the markup, the
-  // title or the text) counts at most LONG_PAGE_WORDING_CAP together: an article or a registrar's
-  // own page may say "domain for sale" many ways; structure or a strong phrase has to decide.
   const wording = (e: ParkedEvidence) =>
     (e.signal === "page" || e.signal === "text" || e.signal === "title") && e.strength !== "strong";
   const long = words > SHORT_PAGE_WORDS;
@@ -194,16 +433,7 @@ export function evaluateParked(inputs: ParkedInputs, indicators: ParkingIndicato
           weakSum,
       )
     : weakSum;
-  const score = Math.min(100, counted.reduce((s, e) => s + e.weight, 0) + longWording);
-  const isParked = score >= PARKED_THRESHOLD;
-  return {
-    isParked,
-    kind: isParked ? kindOf(evidence) : null,
-    score,
-    threshold: PARKED_THRESHOLD,
-    evidence,
-    botProtection: bot,
-  };
+  return Math.min(100, counted.reduce((s, e) => s + e.weight, 0) + longWording);
 }
 
 /** Hosts the chain went through other than the checked domain itself (and its www twin). */
@@ -241,163 +471,6 @@ function hostOfUrl(u: string): string | null {
 function headerValues(value: string | string[] | undefined): string[] {
   if (value === undefined) return [];
   return Array.isArray(value) ? value : [value];
-}
-
-const PAGE_SIGNALS: ReadonlySet<ParkedSignal> = new Set([
-  "page",
-  "title",
-  "link",
-  "script",
-  "iframe",
-  "form",
-  "refresh",
-  "js_redirect",
-  "text",
-]);
-
-/**
- * Page structure and wording: adds rows of `page_url`, `title` and `text` and the short-page
- * corroboration; returns the page's visible word count.
- */
-function evaluatePage(
-  inputs: ParkedInputs,
-  indicators: ParkingIndicators,
-  evidence: ParkedEvidence[],
-): number {
-  const facts = scanHtml(inputs.body);
-  const own = ownHosts(inputs);
-  const ownDomain = registrable(inputs.host);
-  const seen = new Set<string>();
-  const rowIds = new Map<ParkingIndicator, number>();
-  const once = (signal: ParkedSignal, row: ParkingIndicator) => {
-    if (!rowIds.has(row)) rowIds.set(row, rowIds.size);
-    const key = `${signal === "title" ? "title" : "page"}:${rowIds.get(row)}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  };
-  const push = (signal: ParkedSignal, value: string, row: ParkingIndicator, weight: number) => {
-    if (weight <= 0 || !once(signal, row)) return;
-    const { provider, type, strength, source } = row;
-    evidence.push({ signal, value: value.slice(0, 200), provider, type, strength, weight, source });
-  };
-
-  const base = inputs.chain[inputs.chain.length - 1] ?? `https://${inputs.host}/`;
-  const urlRows = indicators.byKind("page_url");
-  for (const ref of facts.refs) {
-    const target = refTarget(ref.url, base);
-    if (!target || own.has(target.host) || registrable(target.host) === ownDomain) continue;
-    for (const row of urlRows) {
-      if (!row.test(target.key)) continue;
-      if (POINTERS.has(ref.element) && !row.pattern.includes("/")) continue;
-      push(REF_SIGNAL[ref.element], `${ref.element} ${target.key}`, row, WEIGHT[row.strength]);
-    }
-  }
-
-  // The title is read with the title rows and with the wording rows: a title and a body that both
-  // say "for sale" are two observations, each row counted once per place.
-  const title = facts.title.replace(/[\u2019\u2018]/g, "'").toLowerCase();
-  const short = facts.wordCount <= SHORT_PAGE_WORDS;
-  if (title) {
-    for (const row of [...indicators.byKind("title"), ...indicators.byKind("text")]) {
-      if (row.strength === "weak" || !row.test(title)) continue;
-      push("title", facts.title, row, textWeight(row, facts.wordCount, short));
-    }
-  }
-
-  const text = pageText(facts);
-  let weakText = 0;
-  for (const row of indicators.byKind("text")) {
-    if (!row.test(text)) continue;
-    const weight = textWeight(row, facts.wordCount, short);
-    if (row.strength === "weak") {
-      if (weakText >= WEAK_PAGE_CAP) continue;
-      weakText += weight;
-    }
-    push("text", row.pattern, row, weight);
-  }
-
-  // Weak generic phrases do not make a short page suspicious; a medium or strong observation does.
-  const found = evidence.some((e) => PAGE_SIGNALS.has(e.signal) && e.weight >= WEIGHT.medium);
-  if (found && facts.wordCount <= THIN_PAGE_WORDS) {
-    evidence.push({
-      signal: "thin_page",
-      value: `${facts.wordCount} visible words`,
-      provider: "page structure",
-      type: dominantType(evidence),
-      strength: "weak",
-      weight: THIN_PAGE_WEIGHT,
-      source: "page size (ADR 0011)",
-    });
-  }
-  return facts.wordCount;
-}
-
-function textWeight(row: ParkingIndicator, words: number, short: boolean): number {
-  if (row.strength === "strong") return WEIGHT.strong;
-  if (row.strength === "weak" || row.strength === "do-not-use-alone") return WEIGHT.weak;
-  if (row.type === "placeholder") return words <= PLACEHOLDER_PAGE_WORDS ? MEDIUM_TEXT_WEIGHT : 0;
-  return short ? MEDIUM_TEXT_WEIGHT : LONG_PAGE_WEIGHT;
-}
-
-/** Visible text, lowercased; on a nearly empty page also the sentences its scripts would write. */
-function pageText(facts: PageFacts): string {
-  let text = facts.text;
-  if (facts.wordCount <= SCRIPT_TEXT_WORDS && facts.inlineScript) {
-    const literals = facts.inlineScript.match(/(["'`])([^"'`\n]{8,300})\1/g) ?? [];
-    const sentences = literals
-      .map((l) => l.slice(1, -1))
-      .filter((l) => /\s/.test(l) && /[a-z\u00c0-\uffff]{3}/i.test(l));
-    text = `${text} ${sentences.join(" ")}`;
-  }
-  return text.replace(/[\u2019\u2018]/g, "'").toLowerCase();
-}
-
-/** "host/path?query" of an absolute or relative URL (relative to the final page), or null. */
-function refTarget(raw: string, base: string): { host: string; key: string } | null {
-  let url: URL;
-  try {
-    url = new URL(raw.startsWith("///") ? `https:${raw.slice(1)}` : raw, base);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
-  const host = url.hostname.toLowerCase().replace(/\.$/, "");
-  return { host, key: `${host}${url.pathname}${url.search}`.toLowerCase() };
-}
-
-function ownHosts(inputs: ParkedInputs): Set<string> {
-  const hosts = new Set<string>();
-  for (const u of [`https://${inputs.host}/`, ...inputs.chain]) {
-    const h = hostOfUrl(u);
-    if (h) {
-      hosts.add(h);
-      hosts.add(h.startsWith("www.") ? h.slice(4) : `www.${h}`);
-    }
-  }
-  return hosts;
-}
-
-/** The registrable domain (public-suffix aware), or the host itself when it has none. */
-function registrable(host: string): string {
-  const h = host.toLowerCase().replace(/\.$/, "");
-  return getDomain(h, { allowPrivateDomains: true }) ?? h;
-}
-
-function typeWeights(evidence: readonly ParkedEvidence[]): { placeholder: number; other: number } {
-  let placeholder = 0;
-  let other = 0;
-  for (const e of evidence) {
-    if (e.signal === "thin_page" || e.signal === "random_path") continue;
-    if (e.type === "placeholder") placeholder += e.weight;
-    else if (e.type !== "bot-protection") other += e.weight;
-  }
-  return { placeholder, other };
-}
-
-function dominantType(evidence: readonly ParkedEvidence[]): string {
-  const { placeholder, other } = typeWeights(evidence);
-  return placeholder > other ? "placeholder" : "parking";
 }
 
 function kindOf(evidence: readonly ParkedEvidence[]): ParkedKind {

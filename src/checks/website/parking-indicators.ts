@@ -144,9 +144,21 @@ function cidrMatcher(cidr: string): ((value: string) => boolean) | null {
   const shift = BigInt(width - Number(bits ?? width));
   const prefix = toBig(net.address, net.family) >> shift;
   return (value) => {
-    const ip = parseIpLiteral(value);
-    return ip !== null && ip.family === net.family && toBig(ip.address, ip.family) >> shift === prefix;
+    const ip = parsedAddress(value);
+    return ip !== null && ip.family === net.family && ip.big >> shift === prefix;
   };
+}
+
+// The same address is tested against every CIDR row in turn: parse it once, not once per row.
+let lastValue = "";
+let lastParsed: { family: 4 | 6; big: bigint } | null = null;
+function parsedAddress(value: string): { family: 4 | 6; big: bigint } | null {
+  if (value !== lastValue) {
+    const ip = parseIpLiteral(value);
+    lastValue = value;
+    lastParsed = ip ? { family: ip.family, big: toBig(ip.address, ip.family) } : null;
+  }
+  return lastParsed;
 }
 
 function toBig(address: string, family: 4 | 6): bigint {

@@ -9,11 +9,17 @@ import type { DomainIntelProvider, DomainStanding } from "../../intel/intel.type
 import { type Clock, iso, systemClock } from "../../lib/clock.js";
 import type { DnsResolver } from "../../net/dns.js";
 import type { HttpClient, HttpTimings, TlsInfo } from "../../net/http-client.js";
-import { collectDnsEvidence, type DnsEvidence, NO_DNS_EVIDENCE } from "./dns-evidence.js";
+import { collectDnsEvidence, type DnsEvidence, hasWildcardDns, NO_DNS_EVIDENCE } from "./dns-evidence.js";
 import { scanHtml } from "./html-scan.js";
 import { type ProbeOptions, type ProbeResult, probeUrl } from "./http-probe.js";
 import { type NormalizedWebsite, normalizeWebsite } from "./normalize.js";
-import { evaluateParked, PARKED_THRESHOLD, type ParkedVerdict } from "./parked.js";
+import {
+  evaluateParked,
+  PARKED_THRESHOLD,
+  type ParkedDetector,
+  type ParkedVerdict,
+  RANDOM_PATH_WEIGHT,
+} from "./parked.js";
 import { loadParkingIndicators, type ParkingIndicators } from "./parking-indicators.js";
 import type {
   AttemptOutcome,
@@ -45,6 +51,8 @@ export interface WebsiteEngineOptions {
   maxRedirects?: number;
   /** Preloaded indicators, or a path to a TSV in the parking-indicators format. */
   indicators?: ParkingIndicators | string;
+  /** The page model and lexicon (default: the committed data/parked-model.json; model null: rules alone). */
+  parkedDetector?: ParkedDetector;
   /**
    * Ask a random path of the same host when the page looks parked but falls short of the
    * threshold by no more than the corroboration weight (default true): a lander answers every
@@ -119,13 +127,24 @@ export class WebsiteEngine {
     // Without a single resolved address there is no site to judge, and no reason to keep a DNS
     // failure waiting on more lookups against the same silent or missing zone.
     const resolved = attempts.some((a) => a.hops.some((h) => h.address !== null));
-    const evidence = resolved ? await withinDeadline(dnsFacts, deadline - this.now()) : NO_DNS_EVIDENCE;
+    const evidence = resolved
+      ? await withinDeadline(dnsFacts, deadline - this.now(), NO_DNS_EVIDENCE)
+      : NO_DNS_EVIDENCE;
     const best = bestAttempt(attempts);
-    let parked = this.judgeParked(site.host, best, evidence, null);
+    let parked = this.judgeParked(site.host, best, evidence, null, null);
     let randomPath: { url: string; samePage: boolean } | null = null;
     if (this.shouldCorroborate(best, parked)) {
-      randomPath = await this.askRandomPath(best, deadline);
-      if (randomPath) parked = this.judgeParked(site.host, best, evidence, randomPath.samePage);
+      // Only a page that is undecided on its own costs a request and a lookup: the same page at a
+      // random path, and a random subdomain resolving to the host's own address (wildcard DNS).
+      const token = this.randomToken();
+      const wildcard = site.isIpLiteral
+        ? Promise.resolve(null)
+        : hasWildcardDns(this.options.dns, site.host, evidence.addresses, token).catch(() => null);
+      randomPath = await this.askRandomPath(best, deadline, token);
+      const asked = this.now() + (this.options.corroborationTimeoutMs ?? 3_000);
+      const wildcardDns = await withinDeadline(wildcard, Math.min(deadline, asked) - this.now(), null);
+      if (randomPath || wildcardDns !== null)
+        parked = this.judgeParked(site.host, best, evidence, randomPath?.samePage ?? null, wildcardDns);
     }
     const result = this.verdict(input, attempts, best, parked, randomPath, checkedAt, this.now() - started);
     if (this.options.intel) result.details.domainIntel = await intel;
@@ -147,19 +166,26 @@ export class WebsiteEngine {
     best: Attempt,
     dnsFacts: DnsEvidence,
     samePageAtRandomPath: boolean | null,
+    wildcardDns: boolean | null,
   ): ParkedVerdict {
     const last = best.last;
+    const connected = best.hops[0]?.address;
     return evaluateParked(
       {
         host,
         ...dnsFacts,
-        addresses: best.hops[0]?.address ? [best.hops[0].address] : [],
+        addresses:
+          connected && !dnsFacts.addresses.includes(connected)
+            ? [connected, ...dnsFacts.addresses]
+            : dnsFacts.addresses,
         chain: best.hops.map((h) => h.url),
         headers: last?.ok ? last.headers : {},
         body: last?.ok ? last.body.toString("utf8") : "",
         samePageAtRandomPath,
+        wildcardDns,
       },
       this.indicators,
+      this.options.parkedDetector,
     );
   }
 
@@ -169,15 +195,18 @@ export class WebsiteEngine {
   }
 
   /** GETs a random path on the final URL's origin and compares its page with the one judged. */
-  private async askRandomPath(best: Attempt, deadline: number) {
-    const finalUrl = best.hops[best.hops.length - 1]?.url;
-    const last = best.last;
-    if (!finalUrl || !last?.ok) return null;
+  private randomToken(): string {
     const random = this.options.random ?? Math.random;
-    const token = Array.from(
+    return Array.from(
       { length: 12 },
       () => "abcdefghijklmnopqrstuvwxyz0123456789"[Math.floor(random() * 36)],
     ).join("");
+  }
+
+  private async askRandomPath(best: Attempt, deadline: number, token: string) {
+    const finalUrl = best.hops[best.hops.length - 1]?.url;
+    const last = best.last;
+    if (!finalUrl || !last?.ok) return null;
     const url = new URL(`/${token}`, finalUrl).href;
     const budget = Math.floor(Math.min(this.options.corroborationTimeoutMs ?? 3_000, deadline - this.now()));
     if (budget <= 0) return null;
@@ -312,8 +341,6 @@ function bestAttempt(attempts: Attempt[]): Attempt {
   return attempts.reduce((a, b) => (rank(b.outcome) > rank(a.outcome) ? b : a));
 }
 
-const RANDOM_PATH_WEIGHT = 30;
-
 /** Same page: same title and visible text, and (for pages without text) the same script sources. */
 export function samePage(a: string, b: string): boolean {
   const fa = scanHtml(a);
@@ -394,11 +421,12 @@ function wwwVariant(site: Extract<NormalizedWebsite, { ok: true }>): string | nu
   return u.href;
 }
 
-/** The DNS facts if they arrive before the deadline, none otherwise (the check never waits past it). */
-async function withinDeadline(facts: Promise<DnsEvidence>, leftMs: number): Promise<DnsEvidence> {
+/** The answer if it arrives within `leftMs`, `lateValue` otherwise (the check never waits past its
+ *  deadline). */
+async function withinDeadline<T>(facts: Promise<T>, leftMs: number, lateValue: T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<DnsEvidence>((resolve) => {
-    timer = setTimeout(() => resolve(NO_DNS_EVIDENCE), Math.max(0, leftMs));
+  const late = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(lateValue), Math.max(0, leftMs));
   });
   try {
     return await Promise.race([facts, late]);

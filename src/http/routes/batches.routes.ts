@@ -4,6 +4,7 @@ import { splitPastedList } from "../../leads/pasted-list.js";
 import { MULTILINE } from "../../lib/safe-text.js";
 import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
+import { refuseWhenDnsDown } from "../network-refusal.js";
 import { DATA_SECURITY, Nullable, PageQuery } from "../schemas.js";
 import { BatchView, refuseEmptyOrHuge } from "./leads.routes.js";
 
@@ -130,7 +131,10 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
         response: { 200: BatchView },
       },
     },
-    async (request) => deps.batches.createDomainBatch(principalOf(request).accountId, request.body.domains),
+    async (request) => {
+      refuseWhenDnsDown(deps, "domain batch");
+      return deps.batches.createDomainBatch(principalOf(request).accountId, request.body.domains);
+    },
   );
 
   app.post(

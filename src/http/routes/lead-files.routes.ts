@@ -1,4 +1,5 @@
 // CSV files of leads (ADR 0021): import (any common encoding and delimiter, errors by their real
+
 // line) and export (the list's filters and search, cells safe in a spreadsheet, re-importable).
 import type { Readable } from "node:stream";
 import { Type } from "@sinclair/typebox";
@@ -9,6 +10,7 @@ import { LeadListQuery } from "../../leads/leads.schemas.js";
 import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { AppError, validationError } from "../errors.js";
+import { refuseWhenDnsDown } from "../network-refusal.js";
 import { DATA_SECURITY } from "../schemas.js";
 import { ImportResult, importAnswer } from "./leads.routes.js";
 
@@ -57,6 +59,7 @@ export async function leadFilesRoutes(app: App, deps: AppDeps): Promise<void> {
         );
       }
       const validate = request.query.validate !== false;
+      if (validate) refuseWhenDnsDown(deps, "imported leads' validation");
       const result = await leads.bulk(accountId, parsed.value.leads, validate, "csv", {
         lines: parsed.value.lines,
       });

@@ -16,6 +16,7 @@ import { MULTILINE } from "../../lib/safe-text.js";
 import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { validationError } from "../errors.js";
+import { refuseWhenDnsDown } from "../network-refusal.js";
 import { DATA_SECURITY, Nullable, Timestamp } from "../schemas.js";
 
 const LeadIdParams = Type.Object({ leadId: Type.String({ minLength: 1, maxLength: 100 }) });
@@ -78,6 +79,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       },
     },
     async (request, reply) => {
+      if (request.body.validate !== false) refuseWhenDnsDown(deps, "lead's validation");
       const lead = await leads.create(principalOf(request).accountId, request.body);
       return reply.status(201).send(lead);
     },
@@ -228,6 +230,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       },
     },
     async (request) => {
+      if (request.body.validate !== false) refuseWhenDnsDown(deps, "leads' validation");
       const result = await leads.bulk(
         principalOf(request).accountId,
         request.body.leads as LeadCreateInput[],
@@ -263,6 +266,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       const entries = splitPastedList(request.body.text);
       refuseEmptyOrHuge(entries.length);
       const validate = request.body.validate !== false;
+      if (validate) refuseWhenDnsDown(deps, "leads' validation");
       const result = await leads.bulk(
         principalOf(request).accountId,
         entries.map((entry) => ({ email: entry.value }) as LeadCreateInput),
@@ -370,6 +374,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
         request.body.webhookUrl === undefined
           ? null
           : await deps.webhooks.assertCallbackUrl(request.body.webhookUrl);
+      refuseWhenDnsDown(deps, "leads' validation");
       const batch = await leads.validate(principalOf(request).accountId, ids, webhookUrl);
       return {
         batchId: batch.batchId,

@@ -14,6 +14,9 @@ import * as m0011 from "./0011-payments.js";
 import * as m0012 from "./0012-lead-search-deferred.js";
 import * as m0013 from "./0013-rerate-leads.js";
 import * as m0014 from "./0014-checkout-sessions.js";
+import * as m0030 from "./0030-integrations.js";
+import * as m0031 from "./0031-lead-external-source.js";
+import * as m0032 from "./0032-sync-watches.js";
 import * as m0050 from "./0050-key-policies.js";
 import * as m0060 from "./0060-teams.js";
 import * as m0061 from "./0061-sso-sessions.js";
@@ -33,6 +36,9 @@ export const migrations: Record<string, Migration> = {
   "0012-lead-search-deferred": m0012,
   "0013-rerate-leads": m0013,
   "0014-checkout-sessions": m0014,
+  "0030-integrations": m0030,
+  "0031-lead-external-source": m0031,
+  "0032-sync-watches": m0032,
   "0050-key-policies": m0050,
   "0060-teams": m0060,
   "0061-sso-sessions": m0061,

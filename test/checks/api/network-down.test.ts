@@ -98,47 +98,28 @@ for (const kind of dialects()) {
       assert.equal((await call("POST", "/v1/check-email", { email: "jane doe@gmail.com" })).statusCode, 422);
     });
 
-    it("a lead validated behind the liar says resolver_unavailable, never invalid", { skip }, async () => {
+    it("behind the liar, work that would validate is 503 and uncharged; a lead without validation is stored", {
+      skip,
+    }, async () => {
+      // Queued work that runs while DNS is down says resolver_unavailable through the engines' guard
+      // (test/net/network-health.test.ts); here the requests that would start such work are refused.
       await untilDns("down");
-      const created = await call("POST", "/v1/leads", {
-        email: "jane.doe@gmail.com",
-        firstName: "Jane",
-        website: "https://gmail.com",
-      });
-      assert.equal(created.statusCode, 201, created.body);
-      const lead = await waitFor(
-        async () => {
-          const l = (await call("GET", `/v1/leads/${created.json().id}`)).json();
-          return ["new", "processing"].includes(l.validationStatus) ? undefined : l;
-        },
-        "the lead validated",
-        20_000,
-        50,
-      );
-      assert.equal(lead.emailReason, "resolver_unavailable");
-      assert.equal(lead.emailStatus, "unknown");
-      assert.equal(lead.emailValid, null);
-      assert.notEqual(lead.validationStatus, "invalid");
-    });
-
-    it("a domain batch run behind the liar says resolver_unavailable per item", { skip }, async () => {
-      await untilDns("down");
-      const created = await call("POST", "/v1/batch", { domains: ["gmail.com", "acme.test"] });
-      assert.ok(created.statusCode < 300, created.body);
-      const batchId = created.json().batchId ?? created.json().id;
-      await waitFor(
-        async () => {
-          const b = (await call("GET", `/v1/batches/${batchId}`)).json();
-          return ["completed", "failed"].includes(b.status) ? b : undefined;
-        },
-        "the batch finished",
-        20_000,
-        50,
-      );
-      const results = (await call("GET", `/v1/batches/${batchId}/results`)).json().results;
-      assert.equal(results.length, 2);
-      for (const item of results)
-        assert.match(item.result?.error ?? item.error ?? "", /resolver_unavailable/);
+      const before = await credits();
+      const refused = [
+        await call("POST", "/v1/leads", { email: "jane.doe@gmail.com", website: "https://gmail.com" }),
+        await call("POST", "/v1/leads/bulk", { leads: [{ email: "ann@gmail.com" }] }),
+        await call("POST", "/v1/batch", { domains: ["gmail.com", "acme.test"] }),
+      ];
+      for (const response of refused) {
+        assert.equal(response.statusCode, 503, response.body);
+        assert.equal(response.json().details.reason, "resolver_unavailable");
+      }
+      const stored = await call("POST", "/v1/leads", { email: "jane.doe@gmail.com", validate: false });
+      assert.equal(stored.statusCode, 201, stored.body);
+      assert.equal(stored.json().validationStatus, "new");
+      const validate = await call("POST", "/v1/leads/validate", { leadIds: [stored.json().id] });
+      assert.equal(validate.statusCode, 503, validate.body);
+      assert.equal(await credits(), before, "nothing was charged");
     });
 
     it("with every query dropped: still down, and a check is refused at once", { skip }, async () => {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { loadLexicon } from "../../../src/checks/website/parked-lexicon.js";
 import { WebsiteEngine, type WebsiteEngineOptions } from "../../../src/checks/website/website.engine.js";
 import type { WebsiteCheckResult } from "../../../src/checks/website/website.types.js";
 import { DnsResolver } from "../../../src/net/dns.js";
@@ -12,6 +13,9 @@ const LOCAL = { A: ["127.0.0.1"] };
 const DAY_MS = 86_400_000;
 const PARKED_PAGE = '<html><script src="//www.google.com/adsense/domains/caf.js"></script></html>';
 // Short of the threshold on its own (one for-sale phrase on a page of 80 words).
+// The random-path mechanics are pinned with the rules alone: the page model may decide this
+// synthetic page without a probe (parked-evidence.test.ts covers the model on real pages).
+const RULES = { model: null, lexicon: loadLexicon() };
 const RESERVED_PAGE = `<title>Welcome</title><p>This domain is reserved.</p><p>${"lorem ".repeat(80)}</p>`;
 const FOR_SALE_PAGE = `<h1>This domain is for sale</h1>
   <a href="https://sedo.com/search/details/?domain=forsale.test&origin=parking">Sedo</a>
@@ -344,7 +348,7 @@ describe("WebsiteEngine against local DNS, HTTP and HTTPS servers", () => {
 
   it("corroborates a doubtful page with a random path that answers the same page", async () => {
     const before = sites.requests.length;
-    const r = await make({ random: () => 0 }).check("reserved.test");
+    const r = await make({ random: () => 0, parkedDetector: RULES }).check("reserved.test");
     assert.equal(r.isParked, true);
     assert.deepEqual(r.details.parked.randomPath, {
       url: "https://reserved.test/aaaaaaaaaaaa",
@@ -356,11 +360,11 @@ describe("WebsiteEngine against local DNS, HTTP and HTTPS servers", () => {
   });
 
   it("keeps a doubtful page live when a random path gets a 404, and asks nothing when disabled", async () => {
-    const r = await make({ random: () => 0.5 }).check("reservedlive.test");
+    const r = await make({ random: () => 0.5, parkedDetector: RULES }).check("reservedlive.test");
     assert.equal(r.isParked, false);
     assert.equal(r.details.parked.randomPath?.samePage, false);
     const before = sites.requests.length;
-    const off = await make({ corroborateParked: false }).check("reservedlive.test");
+    const off = await make({ corroborateParked: false, parkedDetector: RULES }).check("reservedlive.test");
     assert.equal(off.isParked, false);
     assert.equal(off.details.parked.randomPath, null);
     assert.equal(sites.requests.length - before, 1);

@@ -1,0 +1,223 @@
+// The page as numbers for the parked model: structure (how much own content, where links, frames
+// and scripts go, whether the domain itself is the title or headline, navigation, forms and contact
+// details of a business, JS-only landers), wording counts per lexicon category, and the score of
+// the hand-written page rules. Every feature lies in [0, 1]; names are stable (the model file
+// keys its weights by them). See docs/decisions/0011-parked-page-evidence.md.
+import { getDomain } from "tldts";
+import type { PageFacts } from "./html-scan.js";
+import { foldText, LEXICON_CATEGORIES, type Lexicon, scanLexicon } from "./parked-lexicon.js";
+
+export const STRUCTURE_FEATURES = [
+  "words_log",
+  "words_le_30",
+  "words_le_150",
+  "js_only",
+  "links_log",
+  "internal_links_log",
+  "foreign_link_share",
+  "top_foreign_share",
+  "foreign_hosts_log",
+  "frames",
+  "lander_ref",
+  "sale_link",
+  "ad_script",
+  "redirect_foreign",
+  "title_is_domain",
+  "headline_is_domain",
+  "title_empty",
+  "navigation",
+  "forms",
+  "inputs_log",
+  "contact",
+  "images_log",
+  "paragraphs_log",
+  "headings_log",
+  "list_items_log",
+  "footer",
+  "inline_script_log",
+  "software_ref",
+  "noindex",
+  "title_short",
+] as const;
+
+export const WORDING_FEATURES = [
+  ...LEXICON_CATEGORIES.flatMap((c) => [`lex_${c}_text`, `lex_${c}_title`, `lex_${c}_short`]),
+  "lex_categories",
+  "domain_density",
+] as const;
+
+export const RULES_FEATURES = ["rules_page"] as const;
+
+export const FEATURE_NAMES: readonly string[] = [
+  ...STRUCTURE_FEATURES,
+  ...WORDING_FEATURES,
+  ...RULES_FEATURES,
+];
+
+export interface PageContext {
+  host: string;
+  /** The final URL of the page (relative links resolve against it). */
+  base: string;
+  /** Hosts of the checked site (the host, its www twin, every hop of the chain). */
+  ownHosts: ReadonlySet<string>;
+  /** Page refs matching a known lander, ad-feed or marketplace host (indicator rows). */
+  landerRefs: number;
+  /** Anchors matching a for-sale deep link row. */
+  saleLinks: number;
+  /** Page score of the hand-written rules (0-100). */
+  rulesPageScore: number;
+}
+
+export interface PageFeatures {
+  values: Record<string, number>;
+  /** Lexicon phrases found, per category (for the evidence list). */
+  hits: Record<string, string[]>;
+}
+
+const LEXICON_TEXT_CHARS = 8000;
+/** Lexicon hits count in full on a page of at most this many words, in proportion beyond. */
+const DENSE_WORDS = 200;
+const log = (n: number, top: number) => Math.min(1, Math.log1p(n) / Math.log1p(top));
+const DOMAIN_LIKE = /^(www\.)?[a-z0-9\u00c0-\uffff-]+(\.[a-z0-9\u00c0-\uffff-]+)*\.[a-z\u00c0-\uffff]{2,}$/;
+const AD_SCRIPT = /adsense\/domains|\/caf\.js|syndicatedsearch|afs\/ads|parking|lander|domainpark|\/park[./]/;
+const EMAIL = /[a-z0-9._%+-]+@[a-z0-9-]+(\.[a-z0-9-]+)+\.[a-z]{2,}/i;
+const PHONE = /(\+|\(0|\b0)\d[\d ().\-/]{7,}\d/;
+
+export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexicon): PageFeatures {
+  const v: Record<string, number> = {};
+  const words = facts.wordCount;
+  const ownDomain = registrable(ctx.host);
+  // A page links the same few hosts many times: each host's registrable domain is looked up once.
+  const domains = new Map<string, string>();
+  const domainOf = (host: string) => {
+    let d = domains.get(host);
+    if (d === undefined) {
+      d = registrable(host);
+      domains.set(host, d);
+    }
+    return d;
+  };
+  let anchors = 0;
+  let internal = 0;
+  let foreignAnchors = 0;
+  let contact = false;
+  let adScript = false;
+  let software = false;
+  let redirectForeign = false;
+  const foreignCounts = new Map<string, number>();
+  let refTotal = 0;
+  for (const ref of facts.refs) {
+    const raw = ref.url.toLowerCase();
+    if (ref.element === "a" && (raw.startsWith("mailto:") || raw.startsWith("tel:"))) contact = true;
+    const target = hostOf(ref.url, ctx.base);
+    if (ref.element === "a" || ref.element === "area") anchors++;
+    if (target === null) continue;
+    const foreign = !ctx.ownHosts.has(target) && domainOf(target) !== ownDomain;
+    if (foreign && lexicon.softwareHosts.some((h) => target === h || target.endsWith(`.${h}`)))
+      software = true;
+    if (ref.element === "script" && AD_SCRIPT.test(raw)) adScript = true;
+    if ((ref.element === "refresh" || ref.element === "js_redirect") && foreign) redirectForeign = true;
+    if (ref.element === "link" || ref.element === "img") continue;
+    refTotal++;
+    if (!foreign) {
+      if (ref.element === "a") internal++;
+      continue;
+    }
+    if (ref.element === "a" || ref.element === "area") foreignAnchors++;
+    const key = domainOf(target);
+    foreignCounts.set(key, (foreignCounts.get(key) ?? 0) + 1);
+  }
+  const top = Math.max(0, ...foreignCounts.values());
+  const tag = (name: string) => facts.tags.get(name) ?? 0;
+  const scripts = tag("script");
+
+  v.words_log = log(words, 2000);
+  v.words_le_30 = words <= 30 ? 1 : 0;
+  v.words_le_150 = words <= 150 ? 1 : 0;
+  v.js_only = words <= 10 && scripts > 0 ? 1 : 0;
+  v.links_log = log(anchors, 200);
+  v.internal_links_log = log(internal, 100);
+  v.foreign_link_share = anchors > 0 ? foreignAnchors / anchors : 0;
+  v.top_foreign_share = refTotal >= 3 ? top / refTotal : 0;
+  v.foreign_hosts_log = log(foreignCounts.size, 50);
+  v.frames = tag("iframe") + tag("frame") + tag("frameset") > 0 ? 1 : 0;
+  v.lander_ref = ctx.landerRefs > 0 ? 1 : 0;
+  v.sale_link = ctx.saleLinks > 0 ? 1 : 0;
+  v.ad_script = adScript ? 1 : 0;
+  v.redirect_foreign = redirectForeign ? 1 : 0;
+  const label = ownDomain.split(".")[0] ?? "";
+  const isDomain = (s: string) => {
+    const t = foldText(s)
+      .trim()
+      .replace(/[!.]+$/, "");
+    return DOMAIN_LIKE.test(t) || (label.length >= 4 && t === label);
+  };
+  v.title_is_domain = facts.title && isDomain(facts.title) ? 1 : 0;
+  v.headline_is_domain = facts.headline && isDomain(facts.headline) ? 1 : 0;
+  v.title_empty = facts.title.trim() === "" ? 1 : 0;
+  v.navigation = tag("nav") > 0 || internal >= 10 ? 1 : 0;
+  v.forms = tag("form") > 0 ? 1 : 0;
+  v.inputs_log = log(tag("input") + tag("textarea") + tag("select"), 20);
+  const textHead = facts.text.slice(0, LEXICON_TEXT_CHARS);
+  v.contact = contact || EMAIL.test(textHead) || PHONE.test(textHead) || tag("address") > 0 ? 1 : 0;
+  v.images_log = log(tag("img"), 50);
+  v.paragraphs_log = log(tag("p"), 50);
+  v.headings_log = log(tag("h2") + tag("h3") + tag("h4"), 30);
+  v.list_items_log = log(tag("li"), 100);
+  v.footer = tag("footer") > 0 ? 1 : 0;
+  v.inline_script_log = log(facts.inlineScript.length, 100_000);
+  v.software_ref = software ? 1 : 0;
+  v.noindex = facts.robots.includes("noindex") ? 1 : 0;
+  const titleWords = facts.title.trim() === "" ? 0 : facts.title.trim().split(/\s+/).length;
+  v.title_short = titleWords > 0 && titleWords <= 3 ? 1 : 0;
+
+  const title = foldText(facts.title);
+  const text = foldText(`${facts.headline} ${textHead} ${scriptSentences(facts)}`);
+  const titleScan = scanLexicon(title, lexicon);
+  const textScan = scanLexicon(text, lexicon);
+  const titleHits = titleScan.hits;
+  const textHits = textScan.hits;
+  const hits: Record<string, string[]> = {};
+  let categories = 0;
+  const density = Math.min(1, DENSE_WORDS / Math.max(1, words));
+  for (const c of LEXICON_CATEGORIES) {
+    const n = new Set([...titleHits[c], ...textHits[c]]).size;
+    // Phrases per page, not per site: a long page that mentions "make an offer" once is a shop.
+    v[`lex_${c}_text`] = (Math.min(3, textHits[c].length) / 3) * density;
+    v[`lex_${c}_title`] = titleHits[c].length > 0 ? 1 : 0;
+    v[`lex_${c}_short`] = n > 0 && words <= 150 ? 1 : 0;
+    if (n > 0) {
+      categories++;
+      hits[c] = [...new Set([...titleHits[c], ...textHits[c]])];
+    }
+  }
+  v.lex_categories = (Math.min(3, categories) / 3) * density;
+  v.domain_density = Math.min(1, (10 * (titleScan.domainWords + textScan.domainWords)) / Math.max(words, 10));
+  v.rules_page = Math.min(100, ctx.rulesPageScore) / 100;
+  return { values: v, hits };
+}
+
+/** On a nearly empty page, the sentences its inline scripts would write. */
+function scriptSentences(facts: PageFacts): string {
+  if (facts.wordCount > 50 || !facts.inlineScript) return "";
+  const literals = facts.inlineScript.match(/(["'`])([^"'`\n]{8,300})\1/g) ?? [];
+  return literals
+    .map((l) => l.slice(1, -1))
+    .filter((l) => /\s/.test(l) && /[a-z\u00c0-\uffff]{3}/i.test(l))
+    .join(" ");
+}
+
+function hostOf(raw: string, base: string): string | null {
+  try {
+    const url = new URL(raw.startsWith("///") ? `https:${raw.slice(1)}` : raw, base);
+    if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+    return url.hostname.toLowerCase().replace(/\.$/, "");
+  } catch {
+    return null;
+  }
+}
+
+function registrable(host: string): string {
+  const h = host.toLowerCase().replace(/\.$/, "");
+  return getDomain(h, { allowPrivateDomains: true }) ?? h;
+}

@@ -1,0 +1,206 @@
+import { Type } from "@sinclair/typebox";
+import {
+  Connection,
+  ConnectionCreateBody,
+  Sync,
+  SyncCreateBody,
+} from "../../integrations/integrations.schemas.js";
+import { AppError, notFound, validationError } from "../../lib/errors.js";
+import type { App, AppDeps } from "../app-types.js";
+import { principalOf } from "../auth.js";
+import { DATA_SECURITY } from "../schemas.js";
+
+const ConnectionParams = Type.Object({ connectionId: Type.String({ minLength: 1, maxLength: 100 }) });
+const SyncParams = Type.Object({ syncId: Type.String({ minLength: 1, maxLength: 100 }) });
+const WatchParams = Type.Object({
+  connectionId: Type.String({ minLength: 1, maxLength: 100 }),
+  watchId: Type.String({ minLength: 1, maxLength: 100 }),
+});
+
+export async function connectionsRoutes(app: App, deps: AppDeps): Promise<void> {
+  const integrations = deps.integrations;
+  if (!integrations) return;
+  const { connections, syncs } = integrations;
+  const common = { tags: ["connections"], security: DATA_SECURITY };
+  const config = { auth: "data" as const };
+
+  app.post(
+    "/v1/connections",
+    {
+      config: { ...config, permission: "connections:write" },
+      schema: {
+        ...common,
+        operationId: "createConnection",
+        summary: "Connect a HubSpot account (private-app token) or a Google service account; verified first",
+        body: ConnectionCreateBody,
+        response: { 201: Connection },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await connections.create(principalOf(request).accountId, request.body);
+      switch (outcome.kind) {
+        case "created":
+          return reply.status(201).send(outcome.connection);
+        case "invalid_credentials":
+          throw validationError(
+            [{ field: outcome.field, message: outcome.message, type: "credentials" }],
+            outcome.message,
+          );
+        case "secret_key_missing":
+          throw new AppError(
+            "SERVICE_UNAVAILABLE",
+            "Connections are off: the operator has not set LEADCHECK_SECRET_KEY",
+          );
+      }
+    },
+  );
+
+  app.get(
+    "/v1/connections",
+    {
+      config: { ...config, permission: "connections:write" },
+      schema: {
+        ...common,
+        operationId: "listConnections",
+        summary: "List connections (never their credentials)",
+        response: { 200: Type.Object({ connections: Type.Array(Connection), total: Type.Integer() }) },
+      },
+    },
+    async (request) => connections.list(principalOf(request).accountId),
+  );
+
+  app.get(
+    "/v1/connections/:connectionId",
+    {
+      config: { ...config, permission: "connections:write" },
+      schema: {
+        ...common,
+        operationId: "getConnection",
+        summary: "Get a connection",
+        params: ConnectionParams,
+        response: { 200: Connection },
+      },
+    },
+    async (request) => {
+      const accountId = principalOf(request).accountId;
+      const found = await connections.get(accountId, request.params.connectionId);
+      if (!found) throw notFound("Connection");
+      return { ...found, watches: await syncs.watches(accountId, request.params.connectionId) };
+    },
+  );
+
+  app.delete(
+    "/v1/connections/:connectionId",
+    {
+      config: { ...config, permission: "connections:write" },
+      schema: {
+        ...common,
+        operationId: "deleteConnection",
+        summary: "Delete a connection and its stored credentials",
+        params: ConnectionParams,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      const deleted = await connections.delete(principalOf(request).accountId, request.params.connectionId);
+      if (!deleted) throw notFound("Connection");
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    "/v1/connections/:connectionId/syncs",
+    {
+      config: { ...config, permission: "connections:write" },
+      schema: {
+        ...common,
+        operationId: "startSync",
+        summary: "Sync a sheet or HubSpot contacts into leads, validate them and write the verdicts back",
+        params: ConnectionParams,
+        body: SyncCreateBody,
+        response: { 202: Sync },
+      },
+    },
+    async (request, reply) => {
+      const outcome = await syncs.start(
+        principalOf(request).accountId,
+        request.params.connectionId,
+        request.body,
+      );
+      switch (outcome.kind) {
+        case "started":
+          return reply.status(202).send(outcome.sync);
+        case "connection_not_found":
+          throw notFound("Connection");
+        case "needs_reauth":
+          throw new AppError(
+            "CONFLICT",
+            `The connection needs to be connected again: ${outcome.reason ?? "credentials refused"}`,
+          );
+        case "invalid":
+          throw validationError(
+            [{ field: outcome.field, message: outcome.message, type: "sync" }],
+            outcome.message,
+          );
+      }
+    },
+  );
+
+  app.get(
+    "/v1/connections/:connectionId/syncs",
+    {
+      config: { ...config, permission: "connections:write" },
+      schema: {
+        ...common,
+        operationId: "listSyncs",
+        summary: "A connection's syncs, newest first (the last 100)",
+        params: ConnectionParams,
+        response: { 200: Type.Object({ syncs: Type.Array(Sync), total: Type.Integer() }) },
+      },
+    },
+    async (request) => {
+      const listed = await syncs.list(principalOf(request).accountId, request.params.connectionId);
+      if (!listed) throw notFound("Connection");
+      return listed;
+    },
+  );
+
+  app.get(
+    "/v1/syncs/:syncId",
+    {
+      config: { ...config, permission: "connections:write" },
+      schema: {
+        ...common,
+        operationId: "getSync",
+        summary: "A sync's state, counts and errors",
+        params: SyncParams,
+        response: { 200: Sync },
+      },
+    },
+    async (request) => {
+      const found = await syncs.get(principalOf(request).accountId, request.params.syncId);
+      if (!found) throw notFound("Sync");
+      return found;
+    },
+  );
+
+  app.delete(
+    "/v1/connections/:connectionId/watches/:watchId",
+    {
+      config: { ...config, permission: "connections:write" },
+      schema: {
+        ...common,
+        operationId: "stopWatch",
+        summary: "Stop a watch: no further passes start (one already running finishes)",
+        params: WatchParams,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      const { connectionId, watchId } = request.params;
+      const stopped = await syncs.stopWatch(principalOf(request).accountId, connectionId, watchId);
+      if (!stopped) throw notFound("Watch");
+      return reply.status(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,99 @@
+// Wires the integrations module from configuration: the gateways to Google Sheets and HubSpot
+// (official clients over the guarded transport), the credentials cipher, and the connections
+// and syncs services, and the sync job for the catalog.
+import type { BatchesService } from "../batches/batches.service.js";
+import type { Config } from "../config/config.js";
+import type { EventBus } from "../events/events.js";
+import type { JobDefinition } from "../jobs/catalog.js";
+import type { JobQueue } from "../jobs/job-queue.js";
+import type { LeadsService } from "../leads/leads.service.js";
+import type { Clock } from "../lib/clock.js";
+import type { DnsResolver } from "../net/dns.js";
+import type { Database } from "../storage/db.js";
+import { ConnectionsService, type GatewayFactory } from "./connections.service.js";
+import { CredentialsCipher } from "./credentials-cipher.js";
+import { SheetsGateway } from "./google-sheets.gateway.js";
+import { guardedAgent, guardedFetch } from "./guarded-transport.js";
+import { HubSpotGateway } from "./hubspot.gateway.js";
+import { integrationJobDefinitions } from "./integrations.jobs.js";
+import { IntegrationsRepo } from "./integrations.repo.js";
+import { SyncRunner } from "./sync-runner.js";
+import { SyncsService } from "./syncs.service.js";
+
+export interface IntegrationsModuleDeps {
+  config: Pick<Config, "integrations" | "allowPrivateTargets">;
+  database: Database;
+  clock: Clock;
+  dns: Pick<DnsResolver, "resolveAddresses">;
+  queue: JobQueue;
+  events: EventBus;
+  /** Synced rows and contacts become leads through the leads module's services. */
+  leads: LeadsService;
+  /** The sync's validation is a normal batch; the runner polls it here. */
+  batches: BatchesService;
+}
+
+export interface IntegrationsServices {
+  connections: ConnectionsService;
+  syncs: SyncsService;
+}
+
+export function createIntegrations(deps: IntegrationsModuleDeps): {
+  services: IntegrationsServices;
+  jobs: JobDefinition[];
+} {
+  const settings = deps.config.integrations;
+  const guard = { dns: deps.dns, allowPrivateTargets: deps.config.allowPrivateTargets };
+  const backoff = {
+    retryLimit: settings.retryLimit,
+    baseDelayMs: settings.retryBaseDelayMs,
+    maxDelayMs: settings.retryMaxDelayMs,
+  };
+  const fetch = guardedFetch(guard);
+  const agent = guardedAgent(settings.hubspotApiUrl, guard);
+  const gateways: GatewayFactory = {
+    hubspot: (accessToken) =>
+      new HubSpotGateway(accessToken, {
+        apiUrl: settings.hubspotApiUrl,
+        agent,
+        backoff,
+        requestsPerWindow: settings.hubspotRequestsPerWindow,
+        windowMs: settings.hubspotWindowMs,
+      }),
+    sheets: (account) =>
+      new SheetsGateway(account, {
+        sheetsApiUrl: settings.googleSheetsApiUrl,
+        tokenUrl: settings.googleOAuthTokenUrl,
+        fetch,
+        backoff,
+        requestsPerWindow: settings.googleRequestsPerWindow,
+        windowMs: settings.googleWindowMs,
+        requestTimeoutMs: settings.requestTimeoutMs,
+      }),
+  };
+  const repo = new IntegrationsRepo();
+  const connections = new ConnectionsService({
+    database: deps.database,
+    repo,
+    clock: deps.clock,
+    cipher: settings.secretKey ? new CredentialsCipher(settings.secretKey) : undefined,
+    gateways,
+  });
+  const syncs = new SyncsService({ database: deps.database, repo, clock: deps.clock, queue: deps.queue });
+  const runner = new SyncRunner({
+    database: deps.database,
+    repo,
+    clock: deps.clock,
+    events: deps.events,
+    leads: deps.leads,
+    batches: deps.batches,
+    connections,
+    gateways,
+    queue: deps.queue,
+    watchMinuteMs: settings.watchMinuteMs,
+  });
+  return {
+    services: { connections, syncs },
+    jobs: integrationJobDefinitions(runner, syncs, deps.queue, settings.syncPollMs),
+  };
+}

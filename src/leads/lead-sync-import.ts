@@ -1,0 +1,89 @@
+// Leads from a synced source (a sheet's rows, HubSpot contacts; issue 26). Each item is checked on
+// its own; an item whose mailbox already has a live lead is matched to it (the lead rules'
+// duplicate detection, aliases folded), never duplicated or changed; the others are created with
+// their source and external id. Nothing is charged or validated here: the sync validates the
+// created leads afterwards as one normal batch (LeadsService.validate).
+import { AppError } from "../lib/errors.js";
+import type { LeadsTable } from "../storage/schema.js";
+import { runInTransaction } from "../storage/transaction.js";
+import { itemSchemaErrors, newLeadRow } from "./lead-fields.js";
+import { insertLeads, type LeadsDeps } from "./lead-writes.js";
+import type { LeadsRepo } from "./leads.repo.js";
+import type { LeadCreateInput } from "./leads.schemas.js";
+
+export interface SyncedLeadItem {
+  input: LeadCreateInput;
+  /** `<spreadsheetId>!<sheet>` or the contact id. */
+  externalId: string;
+}
+
+export interface SyncedLeadsResult {
+  /** Per item, in input order: the lead it became or matched, or why it was skipped. */
+  items: ({ leadId: string; outcome: "created" | "matched"; normalizedEmail: string } | { error: string })[];
+}
+
+export class LeadSyncImport {
+  constructor(
+    private readonly deps: LeadsDeps,
+    private readonly repo: LeadsRepo,
+  ) {}
+
+  async importSynced(
+    accountId: string,
+    items: SyncedLeadItem[],
+    source: "google_sheets" | "hubspot",
+  ): Promise<SyncedLeadsResult> {
+    const now = this.deps.clock.now();
+    const result: SyncedLeadsResult["items"] = [];
+    const rows: { index: number; row: LeadsTable }[] = [];
+    const firstIndexOf = new Map<string, number>();
+    items.forEach((item, index) => {
+      const schemaError = itemSchemaErrors(item.input);
+      const built = schemaError
+        ? { errors: [{ field: "item", message: schemaError }] }
+        : newLeadRow(accountId, { ...item.input, validate: false }, source, now, this.deps.normalizeWebsite);
+      if ("errors" in built) {
+        result[index] = { error: built.errors.map((e) => `${e.field}: ${e.message}`).join("; ") };
+        return;
+      }
+      const row: LeadsTable = { ...built.row, external_source: source, external_id: item.externalId };
+      const first = firstIndexOf.get(row.normalized_email);
+      if (first !== undefined) {
+        result[index] = { error: `same mailbox as item ${first + 1} of this pass` };
+        return;
+      }
+      firstIndexOf.set(row.normalized_email, index);
+      rows.push({ index, row });
+    });
+    const { db, caps } = this.deps.database;
+    // A lead created elsewhere between the read and the insert makes the unique index refuse the
+    // lot; the next look matches it. Bounded like the bulk import's retry.
+    for (let tries = 0; ; tries++) {
+      try {
+        await runInTransaction(db, async (trx) => {
+          const normalized = rows.map((r) => r.row.normalized_email);
+          await this.repo.lockMailboxes(trx, caps, accountId, normalized);
+          const taken = await this.repo.liveNormalizedEmailsTaken(trx, accountId, normalized);
+          const fresh = rows.filter((r) => !taken.has(r.row.normalized_email));
+          await insertLeads(
+            this.repo,
+            this.deps.events,
+            trx,
+            fresh.map((r) => r.row),
+            now,
+          );
+          for (const { index, row } of rows) {
+            const holder = taken.get(row.normalized_email);
+            result[index] = holder
+              ? { leadId: holder, outcome: "matched", normalizedEmail: row.normalized_email }
+              : { leadId: row.id, outcome: "created", normalizedEmail: row.normalized_email };
+          }
+        });
+        return { items: result };
+      } catch (error) {
+        if (!caps.isUniqueViolation(error)) throw error;
+        if (tries >= 3) throw new AppError("CONFLICT", "Leads with these emails kept changing; retry");
+      }
+    }
+  }
+}

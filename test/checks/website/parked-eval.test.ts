@@ -1,0 +1,20 @@
+// The CI run of `npm run eval:parked`: leave-one-source-out on the fixed, seeded sample of held-out
+// groups, failing below the gate (test/support/parked-eval-report.ts, ADR 0011).
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { GATE, runEvaluation } from "../../support/parked-eval-report.js";
+
+describe("parked detector, leave-one-source-out (CI sample)", () => {
+  it(`finds at least ${GATE.recall * 100} % of held-out parked pages at most ${GATE.falseParked * 100} % false parked, no group below ${GATE.groupRecall * 100} %`, () => {
+    const lines: string[] = [];
+    const started = Date.now();
+    const result = runEvaluation({ full: false, log: (l) => lines.push(l) });
+    console.log(lines.join("\n"));
+    assert.ok(result.passed, result.failures.join("; "));
+    assert.ok(
+      result.heldOut.positives > 0 && result.heldOut.negatives > 0,
+      "the sample holds out both kinds",
+    );
+    assert.ok(Date.now() - started < 120_000, "the CI sample runs in under 2 minutes");
+  });
+});
