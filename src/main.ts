@@ -7,6 +7,8 @@ import { createAccountExport } from "./account-export/create-account-export.js";
 import { IdentityVerifier } from "./accounts/identity.js";
 import { SigninService } from "./accounts/signin.service.js";
 import { SigninTokensRepo } from "./accounts/signin-tokens.repo.js";
+import { SsoRepo } from "./accounts/sso.repo.js";
+import { SsoService } from "./accounts/sso.service.js";
 import type { AuditService } from "./audit/audit.service.js";
 import { createAudit } from "./audit/create-audit.js";
 import { batchJobDefinitions } from "./batches/batch.jobs.js";
@@ -56,6 +58,8 @@ import { scheduleRetentionPurge } from "./retention/retention.jobs.js";
 import type { RetentionService } from "./retention/retention.service.js";
 import { type Database, migrateToLatest, openDatabase } from "./storage/db.js";
 import { reportAfterCommitErrorsTo } from "./storage/transaction.js";
+import { createTeams } from "./teams/create-teams.js";
+import type { TeamsService } from "./teams/teams.service.js";
 import { UsageService } from "./usage/usage.service.js";
 import { EmailChecksService } from "./validation/email-checks.service.js";
 import { LeadValidator } from "./validation/lead-validator.js";
@@ -104,6 +108,8 @@ export interface Services {
   erasure: ErasureService;
   retention: RetentionService;
   accountExport: AccountExportService;
+  teams: TeamsService;
+  sso: SsoService;
   sweeper: StalledWorkSweeper;
   queue: JobQueue;
   /** Every background job kind with its policy and handler (see src/jobs/catalog.ts). */
@@ -370,6 +376,7 @@ export async function createServices(
     queue,
     audit,
   });
+  const { services: teamServices, jobs: teamJobs } = createTeams({ database, clock });
   const sweeper = new StalledWorkSweeper({
     database,
     clock,
@@ -392,6 +399,7 @@ export async function createServices(
       ...integrations.jobs,
       ...retentionJobs,
       ...exportJobs,
+      ...teamJobs,
       sweeper.jobDefinition(),
     ]),
   );
@@ -430,6 +438,17 @@ export async function createServices(
     erasure,
     retention,
     accountExport,
+    teams: teamServices.teams,
+    sso: new SsoService(
+      {
+        ...config.oidc,
+        redirectUrl:
+          config.oidc.redirectUrl ??
+          `${(config.payments.publicUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, "")}/v1/auth/sso/callback`,
+      },
+      new SsoRepo(database),
+      clock,
+    ),
     sweeper,
     queue,
     jobCatalog,

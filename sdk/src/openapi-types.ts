@@ -73,13 +73,13 @@ export interface paths {
     };
     /**
      * List API keys
-     * @description The account's API keys with their names, partial keys, type, mode, permissions, allowed IPs and origins, expiry, creation and last use; never a secret key itself (publishable keys, being public, are shown whole). Identity JWT only; API keys are refused.
+     * @description The account's API keys with their names, partial keys, type, mode, permissions, allowed IPs and origins, expiry, creation and last use; never a secret key itself (publishable keys, being public, are shown whole). Identity JWT only; Team members need the developer role or above (`keys:write`).
      */
     get: operations["listApiKeys"];
     put?: never;
     /**
      * Create an API key
-     * @description Creates an API key for the signed-in account. The key is returned only in this answer; only its hash is stored. Takes the identity JWT, not an API key. Identity JWT only; API keys are refused.
+     * @description Creates an API key for the signed-in account. The key is returned only in this answer; only its hash is stored. Takes the identity JWT, not an API key. Identity JWT only; Team members need the developer role or above (`keys:write`).
      */
     post: operations["createApiKey"];
     delete?: never;
@@ -100,7 +100,7 @@ export interface paths {
     post?: never;
     /**
      * Revoke an API key (permanent, effective on the next request)
-     * @description Revokes the key for good; requests with it are refused from the next request on. 404 for a key that is not the account's. Takes the identity JWT. Identity JWT only; API keys are refused.
+     * @description Revokes the key for good; requests with it are refused from the next request on. 404 for a key that is not the account's. Takes the identity JWT. Identity JWT only; Team members need the developer role or above (`keys:write`).
      */
     delete: operations["revokeApiKey"];
     options?: never;
@@ -117,7 +117,7 @@ export interface paths {
     };
     /**
      * Credit balance
-     * @description The account's balance in stored and display credits, what was spent this month and the latest purchase or grant. API keys need the permission `credits:read`.
+     * @description The account's balance in stored and display credits, what was spent this month and the latest purchase or grant. API keys need the permission `credits:read`. Team members need the analyst role or above (`credits:read`).
      */
     get: operations["getCredits"];
     put?: never;
@@ -137,7 +137,7 @@ export interface paths {
     };
     /**
      * Credit ledger, newest first
-     * @description Every change to the balance (signup, grant, purchase, debit), newest first, with the balance after it; paged by limit and offset. API keys need the permission `credits:read`.
+     * @description Every change to the balance (signup, grant, purchase, debit), newest first, with the balance after it; paged by limit and offset. API keys need the permission `credits:read`. Team members need the analyst role or above (`credits:read`).
      */
     get: operations["listCreditTransactions"];
     put?: never;
@@ -157,7 +157,7 @@ export interface paths {
     };
     /**
      * Whether credits can be bought here, in which currency, and the price
-     * @description Whether this server sells credits (Stripe keys configured), in which currency, the smallest and largest purchase and how many credits one currency unit buys. API keys need the permission `credits:read`.
+     * @description Whether this server sells credits (Stripe keys configured), in which currency, the smallest and largest purchase and how many credits one currency unit buys. API keys need the permission `credits:read`. Team members need the analyst role or above (`credits:read`).
      */
     get: operations["getPaymentSettings"];
     put?: never;
@@ -179,7 +179,7 @@ export interface paths {
     put?: never;
     /**
      * Start buying credits: a Stripe Checkout Session for an amount (1 currency unit = 1,000 checks)
-     * @description Creates a Stripe Checkout Session for a whole number of currency units and records it; send the buyer to the returned URL. Credits are granted when Stripe reports the session paid. API keys need the permission `credits:read`.
+     * @description Creates a Stripe Checkout Session for a whole number of currency units and records it; send the buyer to the returned URL. Credits are granted when Stripe reports the session paid. API keys need the permission `credits:read`. Team members need the owner role or above (`billing:write`).
      */
     post: operations["createCheckout"];
     delete?: never;
@@ -237,13 +237,13 @@ export interface paths {
     };
     /**
      * List leads, newest first; search by email, name or company, filter by tag
-     * @description The account's live leads, newest first, paged by limit and offset, filtered by validation status, rating, tags and a search over email, name and company. API keys need the permission `leads:read`.
+     * @description The account's live leads, newest first, paged by limit and offset, filtered by validation status, rating, tags and a search over email, name and company. API keys need the permission `leads:read`. Team members need the analyst role or above (`leads:read`).
      */
     get: operations["listLeads"];
     put?: never;
     /**
      * Create a lead (validated unless validate: false)
-     * @description Stores a lead and, unless validate is false, charges for and starts its validation (the email, and the website when given). An email already used by one of the account's live leads (case-insensitive) is refused. API keys need the permission `leads:write`.
+     * @description Stores a lead and, unless validate is false, charges for and starts its validation (the email, and the website when given). An email already used by one of the account's live leads (case-insensitive) is refused. API keys need the permission `leads:write`. Team members need the developer role or above (`leads:write`).
      */
     post: operations["createLead"];
     delete?: never;
@@ -261,7 +261,7 @@ export interface paths {
     };
     /**
      * Lead statistics: counts by validation status, recommendation and verdict, average rating
-     * @description Counts of the account's live leads by validation status, recommendation and email verdict, and their average rating. API keys need the permission `leads:read`.
+     * @description Counts of the account's live leads by validation status, recommendation and email verdict, and their average rating. API keys need the permission `leads:read`. Team members need the analyst role or above (`leads:read`).
      */
     get: operations["getLeadStats"];
     put?: never;
@@ -281,18 +281,18 @@ export interface paths {
     };
     /**
      * Get a lead with its validation results
-     * @description One lead with its email and website results, rating and the factors behind it. Another account's or an archived lead is 404. API keys need the permission `leads:read`.
+     * @description One lead with its email and website results, rating and the factors behind it. Another account's or an archived lead is 404. API keys need the permission `leads:read`. Team members need the analyst role or above (`leads:read`).
      */
     get: operations["getLead"];
     /**
      * Update a lead (partial; null clears; customFields merge; no validation, no charge)
-     * @description Changes the given fields only; null clears an optional field. Nothing is validated again and nothing is charged. API keys need the permission `leads:write`.
+     * @description Changes the given fields only; null clears an optional field. Nothing is validated again and nothing is charged. API keys need the permission `leads:write`. Team members need the developer role or above (`leads:write`).
      */
     put: operations["updateLead"];
     post?: never;
     /**
      * Archive a lead (soft delete)
-     * @description Hides the lead from lists and reads (then 404) while keeping it in storage; its email can be used by a new lead. API keys need the permission `leads:write`.
+     * @description Hides the lead from lists and reads (then 404) while keeping it in storage; its email can be used by a new lead. API keys need the permission `leads:write`. Team members need the developer role or above (`leads:write`).
      */
     delete: operations["archiveLead"];
     options?: never;
@@ -311,7 +311,7 @@ export interface paths {
     put?: never;
     /**
      * Create 1-500 leads; bad items are reported, good ones created
-     * @description Each item is checked on its own: bad or duplicate items are listed in errors with their index, the good ones are created. API keys need the permission `leads:write`.
+     * @description Each item is checked on its own: bad or duplicate items are listed in errors with their index, the good ones are created. API keys need the permission `leads:write`. Team members need the developer role or above (`leads:write`).
      */
     post: operations["createLeadsInBulk"];
     delete?: never;
@@ -331,7 +331,7 @@ export interface paths {
     put?: never;
     /**
      * Import a pasted list of email addresses as leads (one per line, or separated by commas)
-     * @description Like the CSV import: all lines or none. Any bad or duplicate address refuses the whole list (422, `details.errors[].field` is `line N`). Spaces inside a line are not separators. Source is `manual` (the spec's sources). API keys need the permission `leads:write`.
+     * @description Like the CSV import: all lines or none. Any bad or duplicate address refuses the whole list (422, `details.errors[].field` is `line N`). Spaces inside a line are not separators. Source is `manual` (the spec's sources). API keys need the permission `leads:write`. Team members need the developer role or above (`leads:write`).
      */
     post: operations["importEmailList"];
     delete?: never;
@@ -351,7 +351,7 @@ export interface paths {
     put?: never;
     /**
      * Archive a selection of leads (soft delete), all or none
-     * @description Archives every given lead, or none when one of them is not the account's. API keys need the permission `leads:write`.
+     * @description Archives every given lead, or none when one of them is not the account's. API keys need the permission `leads:write`. Team members need the developer role or above (`leads:write`).
      */
     post: operations["archiveLeads"];
     delete?: never;
@@ -371,7 +371,7 @@ export interface paths {
     put?: never;
     /**
      * Add and remove tags on a selection of leads, all or none
-     * @description Tags are trimmed, 1-100 characters, case-sensitive; a lead carries at most 100 (422 otherwise, nothing changed). `updated` counts the leads whose tags changed; each gets a lead.updated event. API keys need the permission `leads:write`.
+     * @description Tags are trimmed, 1-100 characters, case-sensitive; a lead carries at most 100 (422 otherwise, nothing changed). `updated` counts the leads whose tags changed; each gets a lead.updated event. API keys need the permission `leads:write`. Team members need the developer role or above (`leads:write`).
      */
     post: operations["tagLeads"];
     delete?: never;
@@ -389,13 +389,13 @@ export interface paths {
     };
     /**
      * Export the account's leads as CSV (streamed), with the list's filters and search
-     * @description Takes the filters and search of `GET /v1/leads` (not its paging). Columns: the lead's fields, its verdict (`emailStatus`), reason (`emailReason`, and `emailReasonLabel` in words), `didYouMean`, ratings and `validatedAt`, then one column per custom field (named `customFields.<name>` where the name alone would read as a lead column). Text cells starting with `=` `+` `-` `@`, tab or CR get a leading `'` so spreadsheets show them as text; NUL characters are dropped. API keys need the permission `leads:read`.
+     * @description Takes the filters and search of `GET /v1/leads` (not its paging). Columns: the lead's fields, its verdict (`emailStatus`), reason (`emailReason`, and `emailReasonLabel` in words), `didYouMean`, ratings and `validatedAt`, then one column per custom field (named `customFields.<name>` where the name alone would read as a lead column). Text cells starting with `=` `+` `-` `@`, tab or CR get a leading `'` so spreadsheets show them as text; NUL characters are dropped. API keys need the permission `leads:read`. Team members need the analyst role or above (`leads:read`).
      */
     get: operations["exportLeads"];
     put?: never;
     /**
      * Export a selection of leads as CSV (the columns of GET /v1/leads/export)
-     * @description The same CSV as GET /v1/leads/export, for the given lead ids only. API keys need the permission `leads:read`.
+     * @description The same CSV as GET /v1/leads/export, for the given lead ids only. API keys need the permission `leads:read`. Team members need the analyst role or above (`leads:read`).
      */
     post: operations["exportLeadSelection"];
     delete?: never;
@@ -415,7 +415,7 @@ export interface paths {
     put?: never;
     /**
      * Validate 1-500 existing leads as a batch
-     * @description Starts a batch that validates the given leads in the background; poll the batch for progress. Credits are charged when the batch is accepted. API keys need the permission `batches:write`.
+     * @description Starts a batch that validates the given leads in the background; poll the batch for progress. Credits are charged when the batch is accepted. API keys need the permission `batches:write`. Team members need the analyst role or above (`batches:write`).
      */
     post: operations["validateLeads"];
     delete?: never;
@@ -439,7 +439,7 @@ export interface paths {
      *
      *     Unknown columns become customFields; source is csv. A file exported by `GET /v1/leads/export` re-imports to the same leads: its computed columns are skipped, `customFields.<name>` columns are custom fields, and a leading `'` before `=` `+` `-` `@` (added on export so spreadsheets show text) is removed.
      *
-     *     Any bad row refuses the whole file (422 listing rows by line number, `line N: ...`). `?validate=false` imports without validation and without charge. API keys need the permission `leads:write`.
+     *     Any bad row refuses the whole file (422 listing rows by line number, `line N: ...`). `?validate=false` imports without validation and without charge. API keys need the permission `leads:write`. Team members need the developer role or above (`leads:write`).
      */
     post: operations["importLeads"];
     delete?: never;
@@ -457,7 +457,7 @@ export interface paths {
     };
     /**
      * The account's batches, newest first, with progress
-     * @description The account's validation and domain batches, newest first, with their progress counts; paged by limit and offset. API keys need the permission `batches:write`.
+     * @description The account's validation and domain batches, newest first, with their progress counts; paged by limit and offset. API keys need the permission `batches:write`. Team members need the analyst role or above (`batches:write`).
      */
     get: operations["listBatches"];
     put?: never;
@@ -477,7 +477,7 @@ export interface paths {
     };
     /**
      * A validation batch with live counts
-     * @description One batch with its live counts (pending, completed, failed) and progress. Another account's batch is 404. API keys need the permission `batches:write`.
+     * @description One batch with its live counts (pending, completed, failed) and progress. Another account's batch is 404. API keys need the permission `batches:write`. Team members need the analyst role or above (`batches:write`).
      */
     get: operations["getBatch"];
     put?: never;
@@ -497,7 +497,7 @@ export interface paths {
     };
     /**
      * Item results of a batch, in input order
-     * @description The results of a batch's items in the order they were given, paged by limit and offset. API keys need the permission `batches:write`.
+     * @description The results of a batch's items in the order they were given, paged by limit and offset. API keys need the permission `batches:write`. Team members need the analyst role or above (`batches:write`).
      */
     get: operations["listBatchResults"];
     put?: never;
@@ -519,7 +519,7 @@ export interface paths {
     put?: never;
     /**
      * Check 1-10,000 websites as a batch (0.001 credits each, charged upfront)
-     * @description Queues a website check for each domain and charges for all of them before the work starts; poll the batch for progress and results. API keys need the permission `batches:write`.
+     * @description Queues a website check for each domain and charges for all of them before the work starts; poll the batch for progress and results. API keys need the permission `batches:write`. Team members need the analyst role or above (`batches:write`).
      */
     post: operations["createDomainBatch"];
     delete?: never;
@@ -539,7 +539,7 @@ export interface paths {
     put?: never;
     /**
      * Check a pasted list of domains as a batch (one per line, or separated by commas)
-     * @description Like the other imports: all lines or none. Any bad domain refuses the whole list (422, `details.errors[].field` is `line N`), nothing charged. Spaces inside a line are not separators. API keys need the permission `batches:write`.
+     * @description Like the other imports: all lines or none. Any bad domain refuses the whole list (422, `details.errors[].field` is `line N`), nothing charged. Spaces inside a line are not separators. API keys need the permission `batches:write`. Team members need the analyst role or above (`batches:write`).
      */
     post: operations["importDomainList"];
     delete?: never;
@@ -559,7 +559,7 @@ export interface paths {
     put?: never;
     /**
      * Check a website: reachability, redirects, TLS, parked domain, timings (synchronous, up to ~30 s)
-     * @description Fetches the website and reports reachability, HTTP status, redirects, TLS validity, parked-domain evidence and timings. Charged per check. API keys need the permission `checks:write`.
+     * @description Fetches the website and reports reachability, HTTP status, redirects, TLS validity, parked-domain evidence and timings. Charged per check. API keys need the permission `checks:write`. Team members need the analyst role or above (`checks:write`).
      */
     post: operations["checkWebsite"];
     delete?: never;
@@ -579,7 +579,7 @@ export interface paths {
     put?: never;
     /**
      * Website check by domain (same as /v1/check-website)
-     * @description The website check of POST /v1/check-website under the name the overview uses, taking a domain. Charged per check. API keys need the permission `checks:write`.
+     * @description The website check of POST /v1/check-website under the name the overview uses, taking a domain. Charged per check. API keys need the permission `checks:write`. Team members need the analyst role or above (`checks:write`).
      */
     post: operations["checkDomain"];
     delete?: never;
@@ -599,7 +599,7 @@ export interface paths {
     put?: never;
     /**
      * Verify an email by SMTP (no mail sent); waits up to `timeout` s, else returns a job to poll
-     * @description Checks syntax, the domain's mail servers and the mailbox over SMTP without sending mail. Answers with the verdict when it is ready within the timeout; otherwise with status processing, a jobId and the pollUrl of the validation job. API keys need the permission `checks:write`.
+     * @description Checks syntax, the domain's mail servers and the mailbox over SMTP without sending mail. Answers with the verdict when it is ready within the timeout; otherwise with status processing, a jobId and the pollUrl of the validation job. API keys need the permission `checks:write`. Team members need the analyst role or above (`checks:write`).
      */
     post: operations["checkEmail"];
     delete?: never;
@@ -617,7 +617,7 @@ export interface paths {
     };
     /**
      * A validation job (kept 24 hours)
-     * @description The state of an email or website check started earlier, with its result once completed. Jobs are kept 24 hours. API keys need the permission `checks:write`.
+     * @description The state of an email or website check started earlier, with its result once completed. Jobs are kept 24 hours. API keys need the permission `checks:write`. Team members need the analyst role or above (`checks:write`).
      */
     get: operations["getValidationJob"];
     put?: never;
@@ -637,13 +637,13 @@ export interface paths {
     };
     /**
      * List webhook endpoints (without secrets)
-     * @description The account's webhook endpoints with their events and state, never their secrets. API keys need the permission `webhooks:read`.
+     * @description The account's webhook endpoints with their events and state, never their secrets. API keys need the permission `webhooks:read`. Team members need the developer role or above (`webhooks:read`).
      */
     get: operations["listWebhooks"];
     put?: never;
     /**
      * Register a webhook endpoint (the secret is shown only here and on rotation)
-     * @description Registers an endpoint URL for the chosen events. Deliveries are signed with the returned secret, which is shown only here and on rotation. API keys need the permission `webhooks:write`.
+     * @description Registers an endpoint URL for the chosen events. Deliveries are signed with the returned secret, which is shown only here and on rotation. API keys need the permission `webhooks:write`. Team members need the developer role or above (`webhooks:write`).
      */
     post: operations["createWebhook"];
     delete?: never;
@@ -661,21 +661,21 @@ export interface paths {
     };
     /**
      * Get a webhook endpoint
-     * @description One webhook endpoint, without its secret. Another account's endpoint is 404. API keys need the permission `webhooks:read`.
+     * @description One webhook endpoint, without its secret. Another account's endpoint is 404. API keys need the permission `webhooks:read`. Team members need the developer role or above (`webhooks:read`).
      */
     get: operations["getWebhook"];
     put?: never;
     post?: never;
     /**
      * Delete a webhook endpoint and its delivery history
-     * @description Deletes the endpoint and its delivery history; nothing more is delivered to it. API keys need the permission `webhooks:write`.
+     * @description Deletes the endpoint and its delivery history; nothing more is delivered to it. API keys need the permission `webhooks:write`. Team members need the developer role or above (`webhooks:write`).
      */
     delete: operations["deleteWebhook"];
     options?: never;
     head?: never;
     /**
      * Change a webhook endpoint (any of name, url, events, active, description, retry_config)
-     * @description Changes the given fields of a webhook endpoint; the others stay as they are. API keys need the permission `webhooks:write`.
+     * @description Changes the given fields of a webhook endpoint; the others stay as they are. API keys need the permission `webhooks:write`. Team members need the developer role or above (`webhooks:write`).
      */
     patch: operations["updateWebhook"];
     trace?: never;
@@ -691,7 +691,7 @@ export interface paths {
     put?: never;
     /**
      * Replace the signing secret at once
-     * @description Issues a new signing secret, returned once; deliveries from now on are signed with it only. API keys need the permission `webhooks:write`.
+     * @description Issues a new signing secret, returned once; deliveries from now on are signed with it only. API keys need the permission `webhooks:write`. Team members need the developer role or above (`webhooks:write`).
      */
     post: operations["rotateWebhookSecret"];
     delete?: never;
@@ -711,7 +711,7 @@ export interface paths {
     put?: never;
     /**
      * Send a signed test delivery of an event kind now and report the outcome
-     * @description Sends a signed delivery of the given event kind with test set to true, and reports the endpoint's answer. API keys need the permission `webhooks:write`.
+     * @description Sends a signed delivery of the given event kind with test set to true, and reports the endpoint's answer. API keys need the permission `webhooks:write`. Team members need the developer role or above (`webhooks:write`).
      */
     post: operations["testWebhook"];
     delete?: never;
@@ -729,7 +729,7 @@ export interface paths {
     };
     /**
      * Delivery records of an endpoint, newest first (kept 30 days)
-     * @description The endpoint's delivery attempts with their status and answers, newest first, paged; records are kept 30 days. API keys need the permission `webhooks:read`.
+     * @description The endpoint's delivery attempts with their status and answers, newest first, paged; records are kept 30 days. API keys need the permission `webhooks:read`. Team members need the developer role or above (`webhooks:read`).
      */
     get: operations["listWebhookDeliveries"];
     put?: never;
@@ -751,7 +751,7 @@ export interface paths {
     put?: never;
     /**
      * Send a delivery again as a new delivery (same body and event id, new delivery id)
-     * @description Sends an earlier delivery's body again under the same event id and a new delivery id, so receivers can deduplicate on the event id. API keys need the permission `webhooks:write`.
+     * @description Sends an earlier delivery's body again under the same event id and a new delivery id, so receivers can deduplicate on the event id. API keys need the permission `webhooks:write`. Team members need the developer role or above (`webhooks:write`).
      */
     post: operations["redeliverWebhookDelivery"];
     delete?: never;
@@ -789,7 +789,7 @@ export interface paths {
     };
     /**
      * Credits and validations per UTC day (from the credit ledger)
-     * @description Every day of [from, to] is listed, zeros included. Defaults: the last 30 days up to today; at most 366 days. API keys need the permission `credits:read`.
+     * @description Every day of [from, to] is listed, zeros included. Defaults: the last 30 days up to today; at most 366 days. API keys need the permission `credits:read`. Team members need the analyst role or above (`credits:read`).
      */
     get: operations["getUsage"];
     put?: never;
@@ -809,7 +809,7 @@ export interface paths {
     };
     /**
      * List audit entries, newest first
-     * @description Every sensitive action on the account (keys, webhooks, credits, exports, erasures, retention, sign-ins), filtered by action, actor, target and time, paged by cursor. API keys need the permission `audit:read`.
+     * @description Every sensitive action on the account (keys, webhooks, credits, exports, erasures, retention, sign-ins), filtered by action, actor, target and time, paged by cursor. API keys need the permission `audit:read`. Team members need the admin role or above (`audit:read`).
      */
     get: operations["listAuditLog"];
     put?: never;
@@ -829,7 +829,7 @@ export interface paths {
     };
     /**
      * Download audit entries as CSV
-     * @description The filtered entries as CSV (newest first, up to 100,000). Cells that a spreadsheet would read as a formula start with a single quote. API keys need the permission `audit:read`.
+     * @description The filtered entries as CSV (newest first, up to 100,000). Cells that a spreadsheet would read as a formula start with a single quote. API keys need the permission `audit:read`. Team members need the admin role or above (`audit:read`).
      */
     get: operations["exportAuditLog"];
     put?: never;
@@ -849,7 +849,7 @@ export interface paths {
     };
     /**
      * Recompute the audit chain and name the first broken entry
-     * @description Recomputes every entry's hash and its link to the entry before it. An edited, reordered or removed entry makes valid false and names the first entry that fails. API keys need the permission `audit:read`.
+     * @description Recomputes every entry's hash and its link to the entry before it. An edited, reordered or removed entry makes valid false and names the first entry that fails. API keys need the permission `audit:read`. Team members need the admin role or above (`audit:read`).
      */
     get: operations["verifyAuditLog"];
     put?: never;
@@ -871,7 +871,7 @@ export interface paths {
     put?: never;
     /**
      * Erase a person: the lead and every copy of its data
-     * @description Removes the lead (archived or not) and its data from the search index, batch items, events, webhook deliveries, job payloads, one-off checks and stored exports, keeps a tombstone with a keyed hash of the address, and records the erasure in the audit log. Idempotent; an unknown lead is 404. API keys need the permission `data:admin`.
+     * @description Removes the lead (archived or not) and its data from the search index, batch items, events, webhook deliveries, job payloads, one-off checks and stored exports, keeps a tombstone with a keyed hash of the address, and records the erasure in the audit log. Idempotent; an unknown lead is 404. API keys need the permission `data:admin`. Team members need the admin role or above (`data:admin`).
      */
     post: operations["eraseLead"];
     delete?: never;
@@ -889,12 +889,12 @@ export interface paths {
     };
     /**
      * How long the account's data is kept
-     * @description Days to keep archived leads, batch item details, webhook delivery bodies and audit entries (server defaults until set), and whether erased addresses are refused later. API keys need the permission `data:admin`.
+     * @description Days to keep archived leads, batch item details, webhook delivery bodies and audit entries (server defaults until set), and whether erased addresses are refused later. API keys need the permission `data:admin`. Team members need the admin role or above (`data:admin`).
      */
     get: operations["getRetention"];
     /**
      * Change how long the account's data is kept
-     * @description Sets any of the retention periods (0 keeps forever) and the suppression of erased addresses. The daily purge applies them; the change is audited. API keys need the permission `data:admin`.
+     * @description Sets any of the retention periods (0 keeps forever) and the suppression of erased addresses. The daily purge applies them; the change is audited. API keys need the permission `data:admin`. Team members need the admin role or above (`data:admin`).
      */
     put: operations["setRetention"];
     post?: never;
@@ -915,7 +915,7 @@ export interface paths {
     put?: never;
     /**
      * Start an export of everything the account holds
-     * @description Builds, as a background job, one gzipped JSON Lines file (`{resource, data}` per line: leads, batches, batch items, checks, events, webhooks without secrets, deliveries, keys without hashes, ledger, audit entries, settings). The download link (with the token shown only here) works for 24 hours. Audited. API keys need the permission `data:admin`.
+     * @description Builds, as a background job, one gzipped JSON Lines file (`{resource, data}` per line: leads, batches, batch items, checks, events, webhooks without secrets, deliveries, keys without hashes, ledger, audit entries, settings). The download link (with the token shown only here) works for 24 hours. Audited. API keys need the permission `data:admin`. Team members need the admin role or above (`data:admin`).
      */
     post: operations["exportAccount"];
     delete?: never;
@@ -933,7 +933,7 @@ export interface paths {
     };
     /**
      * The state of an account export
-     * @description Pending, ready or failed, with the archive's size and when its link expires. API keys need the permission `data:admin`.
+     * @description Pending, ready or failed, with the archive's size and when its link expires. API keys need the permission `data:admin`. Team members need the admin role or above (`data:admin`).
      */
     get: operations["getAccountExport"];
     put?: never;
@@ -993,13 +993,13 @@ export interface paths {
     };
     /**
      * List connections (never their credentials)
-     * @description API keys need the permission `connections:write`.
+     * @description API keys need the permission `connections:write`. Team members need the developer role or above (`connections:write`).
      */
     get: operations["listConnections"];
     put?: never;
     /**
      * Connect a HubSpot account (private-app token) or a Google service account; verified first
-     * @description API keys need the permission `connections:write`.
+     * @description API keys need the permission `connections:write`. Team members need the developer role or above (`connections:write`).
      */
     post: operations["createConnection"];
     delete?: never;
@@ -1017,14 +1017,14 @@ export interface paths {
     };
     /**
      * Get a connection
-     * @description API keys need the permission `connections:write`.
+     * @description API keys need the permission `connections:write`. Team members need the developer role or above (`connections:write`).
      */
     get: operations["getConnection"];
     put?: never;
     post?: never;
     /**
      * Delete a connection and its stored credentials
-     * @description API keys need the permission `connections:write`.
+     * @description API keys need the permission `connections:write`. Team members need the developer role or above (`connections:write`).
      */
     delete: operations["deleteConnection"];
     options?: never;
@@ -1041,13 +1041,13 @@ export interface paths {
     };
     /**
      * A connection's syncs, newest first (the last 100)
-     * @description API keys need the permission `connections:write`.
+     * @description API keys need the permission `connections:write`. Team members need the developer role or above (`connections:write`).
      */
     get: operations["listSyncs"];
     put?: never;
     /**
      * Sync a sheet or HubSpot contacts into leads, validate them and write the verdicts back
-     * @description API keys need the permission `connections:write`.
+     * @description API keys need the permission `connections:write`. Team members need the developer role or above (`connections:write`).
      */
     post: operations["startSync"];
     delete?: never;
@@ -1065,7 +1065,7 @@ export interface paths {
     };
     /**
      * A sync's state, counts and errors
-     * @description API keys need the permission `connections:write`.
+     * @description API keys need the permission `connections:write`. Team members need the developer role or above (`connections:write`).
      */
     get: operations["getSync"];
     put?: never;
@@ -1088,7 +1088,7 @@ export interface paths {
     post?: never;
     /**
      * Stop a watch: no further passes start (one already running finishes)
-     * @description API keys need the permission `connections:write`.
+     * @description API keys need the permission `connections:write`. Team members need the developer role or above (`connections:write`).
      */
     delete: operations["stopWatch"];
     options?: never;
@@ -1127,9 +1127,177 @@ export interface paths {
     put?: never;
     /**
      * Confirm a widget token from your form's backend (free)
-     * @description Takes the token /widget.js put in the form and the address submitted with it. Answers the verdict the visitor saw, or a fresh one when that was unknown. Never charged. 422 says whether the token is forged, expired, for another address, or for a key not of this account. API keys need the permission `checks:write`.
+     * @description Takes the token /widget.js put in the form and the address submitted with it. Answers the verdict the visitor saw, or a fresh one when that was unknown. Never charged. 422 says whether the token is forged, expired, for another address, or for a key not of this account. API keys need the permission `checks:write`. Team members need the analyst role or above (`checks:write`).
      */
     post: operations["widgetConfirm"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/team/members": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the account's members and their roles
+     * @description The current members of the account X-Account-Id names (the caller's own without it). Identity JWT only; Team members need the analyst role or above (`team:read`).
+     */
+    get: operations["listTeamMembers"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/team/members/{memberId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove a member (their sessions stop opening this account)
+     * @description The member's tokens and dashboard sessions are refused for this account from their next request. Keys they created keep working. The last owner cannot be removed (409). Identity JWT only; Team members need the admin role or above (`team:write`).
+     */
+    delete: operations["removeTeamMember"];
+    options?: never;
+    head?: never;
+    /**
+     * Change a member's role
+     * @description Only an owner changes an owner or makes one. The last owner cannot be demoted (409 CONFLICT, details.reason last_owner). Identity JWT only; Team members need the admin role or above (`team:write`).
+     */
+    patch: operations["changeTeamMemberRole"];
+    trace?: never;
+  };
+  "/v1/team/invitations": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Pending invitations (not accepted, not expired)
+     * @description Invitations still waiting for their invitee; their links are never shown again. Identity JWT only; Team members need the analyst role or above (`team:read`).
+     */
+    get: operations["listTeamInvitations"];
+    put?: never;
+    /**
+     * Invite someone by email (a single-use link valid 7 days)
+     * @description Only an identity whose token carries this email with email_verified true can accept. Only an owner invites an owner. Identity JWT only; Team members need the admin role or above (`team:write`).
+     */
+    post: operations["inviteTeamMember"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/team/invitations/{token}/accept": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Accept an invitation with the invitee's own identity token
+     * @description Accepted once, within 7 days, by an identity whose token carries the invited email with email_verified true (else 403). A used or expired link is 409 with details.reason (used, expired). Identity JWT only; API keys are refused.
+     */
+    post: operations["acceptTeamInvitation"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/sso/login": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Start single sign-on (redirects to the identity provider)
+     * @description Authorization code flow with PKCE against OIDC_ISSUER. 404 when SSO is not configured. No authentication.
+     */
+    get: operations["startSso"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/sso/callback": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The identity provider's redirect back: opens a dashboard session
+     * @description Checks the state (one started here, answered once), the PKCE verifier and the ID token, then sets the session cookie and redirects to the dashboard. A wrong or reused state, or a code the provider refuses, is 400. No authentication.
+     */
+    get: operations["completeSso"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/sso/session": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Who is signed in, and the session's CSRF token
+     * @description With the session cookie: the identity and the CSRF token every state-changing request must send in X-CSRF-Token. With a bearer token, csrfToken is null (bearer requests need none). Identity JWT only; API keys are refused.
+     */
+    get: operations["getSsoSession"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/sso/logout": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign out: ends the session on the server and clears the cookie
+     * @description Needs X-CSRF-Token like every state-changing cookie request. The session is refused from then on. Identity JWT only; API keys are refused.
+     */
+    post: operations["endSsoSession"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1607,6 +1775,14 @@ export interface operations {
                */
               created_at: string;
               last_used: string | null;
+              /** @description The team member who created the key; null for keys made before teams or by the CLI */
+              created_by: {
+                memberId: string;
+                subject: string;
+                email: string | null;
+                /** @description false: the member has left; the key keeps working */
+                current: boolean;
+              } | null;
             }[];
           };
         };
@@ -9097,6 +9273,979 @@ export interface operations {
             disposable: boolean | null;
             role: boolean | null;
             free: boolean | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listTeamMembers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            members: {
+              /** @description mem_... */
+              id: string;
+              /** @description The identity provider's subject (sub claim) */
+              subject: string;
+              email: string | null;
+              /**
+               * @description owner: everything; admin: all but billing and owners; developer: keys, webhooks, connections, leads, checks, batches; analyst: reads and exports leads, batches and usage, runs checks
+               * @enum {string}
+               */
+              role: "owner" | "admin" | "developer" | "analyst";
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              joinedAt: string;
+            }[];
+            you: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  removeTeamMember: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        memberId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message: string;
+            memberId: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  changeTeamMemberRole: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        memberId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description owner: everything; admin: all but billing and owners; developer: keys, webhooks, connections, leads, checks, batches; analyst: reads and exports leads, batches and usage, runs checks
+           * @enum {string}
+           */
+          role: "owner" | "admin" | "developer" | "analyst";
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description mem_... */
+            id: string;
+            /** @description The identity provider's subject (sub claim) */
+            subject: string;
+            email: string | null;
+            /**
+             * @description owner: everything; admin: all but billing and owners; developer: keys, webhooks, connections, leads, checks, batches; analyst: reads and exports leads, batches and usage, runs checks
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "analyst";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            joinedAt: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  listTeamInvitations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            invitations: {
+              /** @description inv_... */
+              id: string;
+              email: string;
+              /**
+               * @description owner: everything; admin: all but billing and owners; developer: keys, webhooks, connections, leads, checks, batches; analyst: reads and exports leads, batches and usage, runs checks
+               * @enum {string}
+               */
+              role: "owner" | "admin" | "developer" | "analyst";
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              createdAt: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              expiresAt: string;
+            }[];
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  inviteTeamMember: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The address the invitee's identity provider must vouch for (email_verified) */
+          email: string;
+          /**
+           * @description owner: everything; admin: all but billing and owners; developer: keys, webhooks, connections, leads, checks, batches; analyst: reads and exports leads, batches and usage, runs checks
+           * @enum {string}
+           */
+          role: "owner" | "admin" | "developer" | "analyst";
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description inv_... */
+            id: string;
+            email: string;
+            /**
+             * @description owner: everything; admin: all but billing and owners; developer: keys, webhooks, connections, leads, checks, batches; analyst: reads and exports leads, batches and usage, runs checks
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "analyst";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            expiresAt: string;
+            /** @description Shown only in this response; only its hash is stored */
+            token: string;
+            /** @description The single-use link to send to the invitee (valid 7 days) */
+            url: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  acceptTeamInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        token: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description Send it as X-Account-Id to act in this account */
+            accountId: string;
+            member: {
+              /** @description mem_... */
+              id: string;
+              /** @description The identity provider's subject (sub claim) */
+              subject: string;
+              email: string | null;
+              /**
+               * @description owner: everything; admin: all but billing and owners; developer: keys, webhooks, connections, leads, checks, batches; analyst: reads and exports leads, batches and usage, runs checks
+               * @enum {string}
+               */
+              role: "owner" | "admin" | "developer" | "analyst";
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              joinedAt: string;
+            };
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  startSso: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description To the identity provider */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  completeSso: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description To the dashboard, with the session cookie */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getSsoSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            subject: string;
+            email: string | null;
+            accountId: string;
+            role: string | null;
+            csrfToken: string | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  endSsoSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message: string;
           };
         };
       };

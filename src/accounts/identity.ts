@@ -10,7 +10,11 @@ export interface IdentityOptions {
 }
 
 export interface Identity {
+  /** The subject: the identity's own account id, and its member subject in other accounts. */
   accountId: string;
+  /** The provider's `email` claim, and whether the provider verified it (`email_verified`). */
+  email: string | null;
+  emailVerified: boolean;
 }
 
 export const ACCOUNT_ID = /^[A-Za-z0-9._:@|-]{1,128}$/;
@@ -50,7 +54,11 @@ export class IdentityVerifier {
         const { payload } = await attempt();
         if (payload.purpose === SIGNIN_PURPOSE) return undefined;
         if (typeof payload.sub === "string" && ACCOUNT_ID.test(payload.sub))
-          return { accountId: payload.sub };
+          return {
+            accountId: payload.sub,
+            email: typeof payload.email === "string" ? payload.email : null,
+            emailVerified: payload.email_verified === true,
+          };
         return undefined;
       } catch {
         // try the next verifier

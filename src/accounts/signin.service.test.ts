@@ -75,7 +75,11 @@ describe("sign-in links", () => {
     assert.deepEqual((await service.exchange(tokenOf(link.url))).kind, "reused");
 
     const verifier = new IdentityVerifier({ jwtSecret: SECRET });
-    assert.deepEqual(await verifier.verify(first.token), { accountId: "alice" });
+    assert.deepEqual(await verifier.verify(first.token), {
+      accountId: "alice",
+      email: null,
+      emailVerified: false,
+    });
     assert.equal(await verifier.verify(tokenOf(link.url)), undefined, "a sign-in token is no bearer token");
   });
 
@@ -140,6 +144,10 @@ describe("sign-in links", () => {
     const session = await strict.exchange(tokenOf(link.url));
     if (session.kind !== "session") throw new Error(session.kind);
     const verifier = new IdentityVerifier({ jwtSecret: SECRET, issuer: "lc", audience: "dash" });
-    assert.deepEqual(await verifier.verify(session.token), { accountId: "dave" });
+    assert.deepEqual(await verifier.verify(session.token), {
+      accountId: "dave",
+      email: null,
+      emailVerified: false,
+    });
   });
 });

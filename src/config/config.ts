@@ -1,6 +1,7 @@
 // One schema over process.env, parsed once and frozen. Every tunable of the service lives here,
 // with units in the names. Defaults follow the product decisions (§1 operating contract).
 import { hostname } from "node:os";
+import { loadOidcConfig, type OidcConfig } from "../accounts/oidc-config.js";
 import { parseZones } from "../intel/dnsbl.js";
 import { type Canary, DEFAULT_CANARY_NAMES, parseCanaries } from "../net/network-health.js";
 import { loadWidgetConfig, type WidgetConfig } from "../widget/widget-config.js";
@@ -209,6 +210,8 @@ export interface Config {
     /** Rows per purge statement. */
     purgeChunk: number;
   };
+  /** Dashboard single sign-on over OpenID Connect (src/accounts/oidc-config.ts). */
+  oidc: OidcConfig;
   shutdownTimeoutMs: number;
   /** After SIGTERM, readiness answers 503 this long before the listener closes (load balancers
    *  stop sending first). */
@@ -487,6 +490,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       purgeIntervalMs: int(env, "RETENTION_PURGE_INTERVAL_MS", 24 * 3_600_000, 1000),
       purgeChunk: int(env, "RETENTION_PURGE_CHUNK", 500, 1),
     },
+    oidc: loadOidcConfig(env),
     shutdownTimeoutMs: int(env, "SHUTDOWN_TIMEOUT_MS", 25_000, 0),
     shutdownDrainMs: int(env, "SHUTDOWN_DRAIN_MS", 0, 0),
   };

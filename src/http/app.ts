@@ -31,7 +31,9 @@ import { paymentsRoutes } from "./routes/payments.routes.js";
 import { privacyRoutes } from "./routes/privacy.routes.js";
 import { probeRoutes } from "./routes/probes.routes.js";
 import { sessionRoutes } from "./routes/session.routes.js";
+import { ssoRoutes } from "./routes/sso.routes.js";
 import { statusRoutes } from "./routes/status.routes.js";
+import { teamRoutes } from "./routes/team.routes.js";
 import { usageRoutes } from "./routes/usage.routes.js";
 import { webhooksRoutes } from "./routes/webhooks.routes.js";
 import { widgetRoutes } from "./routes/widget.routes.js";
@@ -204,6 +206,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await statusRoutes(scope as App, deps);
     await connectionsRoutes(scope as App, deps);
     await widgetRoutes(scope as App, deps);
+    await teamRoutes(scope as App, deps);
+    await ssoRoutes(scope as App, deps);
   });
   await dashboardRoutes(app);
 

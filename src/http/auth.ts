@@ -3,14 +3,27 @@
 // needs): data routes take `X-API-Key` or an identity JWT and a documented permission; the widget
 // route takes a publishable key (`?key=` or X-API-Key); `/v1/auth/keys` takes only the identity
 // JWT (an API key there is 403); admin routes take ADMIN_TOKEN and are off (404) when it is unset.
+// A bearer token acts as a team member of the account `X-Account-Id` names (its own without it),
+// and the same declared permission is checked against the member's role (src/teams/roles.ts).
 // Runs in onRequest, before the body is read.
 import { timingSafeEqual } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { IdentityVerifier } from "../accounts/identity.js";
+import type { Identity, IdentityVerifier } from "../accounts/identity.js";
+import type { SsoService } from "../accounts/sso.service.js";
 import type { CreditsService } from "../credits/credits.service.js";
 import { hasPermission, ipAllowed, type KeyPolicy, type Permission } from "../keys/key-policy.js";
 import type { KeysService } from "../keys/keys.service.js";
 import type { Clock } from "../lib/clock.js";
+import {
+  isRole,
+  keyPermissionFor,
+  type MemberPermission,
+  type Role,
+  type RolePermission,
+  requiredRoleFor,
+  roleAllows,
+} from "../teams/roles.js";
+import type { TeamsService } from "../teams/teams.service.js";
 import { AppError } from "./errors.js";
 
 export type AuthMode = "none" | "data" | "identity" | "admin" | "publishable";
@@ -18,20 +31,33 @@ export type AuthMode = "none" | "data" | "identity" | "admin" | "publishable";
 /**
  * What a route asks of a key: one of the documented permissions (data routes), or how the route
  * is reached without one: `authenticated` (any secret key, whatever its permissions: the
- * service's own status), `none` (probes, sign-in, the Stripe webhook), `identity` (key
- * management), `admin`, `publishable` (the widget). Every route declares it; a test fails when
- * one does not (test/http/route-permissions.test.ts).
+ * service's own status), `none` (probes, sign-in, the Stripe webhook), `identity` (any identity:
+ * accepting an invitation, the SSO session), `admin`, `publishable` (the widget). Member
+ * permissions (`keys:write`, `team:read`, ...) are held only through a role. Every route declares
+ * it; a test fails when one does not (test/http/route-permissions.test.ts,
+ * test/teams/role-matrix.test.ts).
  */
-export type RouteAccess = Permission | "authenticated" | "none" | "identity" | "admin" | "publishable";
+export type RouteAccess =
+  | Permission
+  | MemberPermission
+  | "authenticated"
+  | "none"
+  | "identity"
+  | "admin"
+  | "publishable";
 
 export interface Principal {
   accountId: string;
-  via: "api_key" | "jwt" | "admin" | "publishable_key";
+  via: "api_key" | "jwt" | "session" | "admin" | "publishable_key";
   keyId: string | null;
   /** The key's policy; null for JWTs and the admin token (they hold every permission). */
   policy: KeyPolicy | null;
   /** What rate limits count against: the key for API keys, the account for JWTs. */
   rateLimitKey: string;
+  /** The team member a bearer token acts as; null for keys and the admin token. */
+  member: { memberId: string; role: Role } | null;
+  /** The bearer token's identity (subject and email claims); null for keys and the admin token. */
+  identity: Identity | null;
 }
 
 declare module "fastify" {
@@ -50,8 +76,28 @@ export interface AuthDeps {
   keys: KeysService;
   identity: IdentityVerifier;
   credits: CreditsService;
+  teams: TeamsService;
+  /** Dashboard SSO sessions (cookie); absent or disabled: no cookie authentication. */
+  sso?: SsoService | undefined;
   clock: Clock;
   adminToken: string | undefined;
+}
+
+/** The dashboard session cookie (HttpOnly; see sso.routes.ts for its attributes). */
+export const SESSION_COOKIE = "lc_session";
+/** The header a cookie-authenticated state-changing request carries its session's CSRF token in. */
+export const CSRF_HEADER = "x-csrf-token";
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** One cookie's value from the Cookie header. */
+export function cookieOf(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return undefined;
 }
 
 function bearerOf(request: FastifyRequest): string | undefined {
@@ -79,16 +125,51 @@ function queryKey(request: FastifyRequest): string | undefined {
 }
 
 export function authHook(deps: AuthDeps) {
-  async function fromJwt(token: string): Promise<Principal> {
+  async function fromJwt(request: FastifyRequest, token: string): Promise<Principal> {
     const identity = await deps.identity.verify(token);
     if (!identity) throw invalidToken();
-    await deps.credits.ensureAccount(identity.accountId);
+    return asMember(request, identity, "jwt");
+  }
+
+  /**
+   * A dashboard session cookie. Browsers send cookies on cross-site requests too, so a
+   * state-changing request must also carry the session's CSRF token in X-CSRF-Token, which a
+   * page of another origin cannot read (double submit against the server-side copy).
+   */
+  async function fromSession(request: FastifyRequest, sessionId: string): Promise<Principal> {
+    const session = await deps.sso?.session(sessionId);
+    if (!session) throw new AppError("UNAUTHORIZED", "Your session has ended: sign in again");
+    if (!SAFE_METHODS.has(request.method)) {
+      const sent = request.headers[CSRF_HEADER];
+      if (typeof sent !== "string" || !safeEqual(sent, session.csrfToken))
+        throw new AppError("FORBIDDEN", "Missing or wrong CSRF token: send the session's X-CSRF-Token", {
+          reason: "csrf",
+        });
+    }
+    return asMember(request, session.identity, "session");
+  }
+
+  async function asMember(
+    request: FastifyRequest,
+    identity: Identity,
+    via: "jwt" | "session",
+  ): Promise<Principal> {
+    const chosen = request.headers["x-account-id"];
+    if (Array.isArray(chosen)) throw new AppError("BAD_REQUEST", "Send one X-Account-Id header");
+    const accountId = chosen && chosen !== "" ? chosen : identity.accountId;
+    if (accountId === identity.accountId) await deps.credits.ensureAccount(accountId);
+    const membership = await deps.teams.membership(accountId, identity.accountId, identity.email);
+    // Not a member is the same 404 as an account that does not exist (decisions §8).
+    if (membership.kind !== "member") throw new AppError("NOT_FOUND", "Account not found");
+    const { memberId, role } = membership.member;
     return {
-      accountId: identity.accountId,
-      via: "jwt",
+      accountId,
+      via,
       keyId: null,
       policy: null,
-      rateLimitKey: `acct:${identity.accountId}`,
+      rateLimitKey: `acct:${accountId}`,
+      member: { memberId, role },
+      identity,
     };
   }
 
@@ -101,6 +182,8 @@ export function authHook(deps: AuthDeps) {
       keyId: found.keyId,
       policy: found.policy,
       rateLimitKey: `key:${found.keyId}`,
+      member: null,
+      identity: null,
     };
     request.pendingKeyCheck = found.settle;
   }
@@ -122,6 +205,8 @@ export function authHook(deps: AuthDeps) {
         keyId: null,
         policy: null,
         rateLimitKey: "admin",
+        member: null,
+        identity: null,
       };
       return;
     }
@@ -129,9 +214,14 @@ export function authHook(deps: AuthDeps) {
     const apiKey = request.headers["x-api-key"];
     if (Array.isArray(apiKey)) throw invalidKey();
     const token = bearerOf(request);
+    const sessionId = token || apiKey ? undefined : cookieOf(request, SESSION_COOKIE);
+    if (sessionId && (mode === "identity" || mode === "data")) {
+      request.principal = await fromSession(request, sessionId);
+      return;
+    }
     if (mode === "identity") {
       if (token) {
-        request.principal = await fromJwt(token);
+        request.principal = await fromJwt(request, token);
         return;
       }
       if (apiKey)
@@ -148,7 +238,7 @@ export function authHook(deps: AuthDeps) {
     // data routes
     if (typeof apiKey === "string" && apiKey !== "") return fromKey(request, apiKey, "api_key");
     if (token) {
-      request.principal = await fromJwt(token);
+      request.principal = await fromJwt(request, token);
       return;
     }
     throw missing();
@@ -169,13 +259,44 @@ export async function settleKey(request: FastifyRequest): Promise<void> {
   }
 }
 
+const ROLE_CHECKED = (access: RouteAccess | undefined): access is RolePermission =>
+  access !== undefined &&
+  access !== "authenticated" &&
+  access !== "none" &&
+  access !== "identity" &&
+  access !== "admin" &&
+  access !== "publishable";
+
+/**
+ * A member's role against the route's declared permission: 403 INSUFFICIENT_PERMISSIONS naming
+ * the permission and the least role that holds it. Routes open to any identity (`identity`) pass.
+ */
+function authorizeMember(role: Role, access: RouteAccess | undefined): void {
+  if (!ROLE_CHECKED(access) || roleAllows(role, access)) return;
+  const requiredRole = requiredRoleFor(access);
+  throw new AppError(
+    "INSUFFICIENT_PERMISSIONS",
+    `This needs the ${requiredRole} role or above (you are ${role})`,
+    {
+      required: access,
+      requiredRole,
+      role,
+    },
+  );
+}
+
 /**
  * Applies a settled key's policy to the request: expiry (401 with the reason), source address
  * (403 IP_NOT_ALLOWED), key type and the route's permission (403 INSUFFICIENT_PERMISSIONS with
- * details.required). JWT and admin principals pass: their access is the route's `auth`.
+ * details.required); and a member's role to a bearer request. The admin token passes: its
+ * access is the route's `auth`.
  */
 export function authorizeKey(request: FastifyRequest, now: Date): void {
   const principal = request.principal;
+  if (principal?.member && isRole(principal.member.role)) {
+    authorizeMember(principal.member.role, request.routeOptions.config?.permission);
+    return;
+  }
   const policy = principal?.policy;
   if (!principal || !policy) return;
   if (policy.expiresAt !== null && policy.expiresAt <= now.toISOString())
@@ -208,9 +329,14 @@ export function authorizeKey(request: FastifyRequest, now: Date): void {
     throw new AppError("INSUFFICIENT_PERMISSIONS", "This endpoint declares no permission a key can hold", {
       required: access ?? "undeclared",
     });
-  if (!hasPermission(policy, access))
-    throw new AppError("INSUFFICIENT_PERMISSIONS", `This API key lacks the permission ${access}`, {
+  const needed = keyPermissionFor(access);
+  if (needed === null)
+    throw new AppError("INSUFFICIENT_PERMISSIONS", "This endpoint is for team members, not API keys", {
       required: access,
+    });
+  if (!hasPermission(policy, needed))
+    throw new AppError("INSUFFICIENT_PERMISSIONS", `This API key lacks the permission ${needed}`, {
+      required: needed,
       granted: policy.permissions,
     });
 }
@@ -254,11 +380,18 @@ export function declareAccess(
   const schema = route.schema;
   if (!schema || schema.hide || access === undefined) return;
   schema["x-permission"] = access;
-  const sentence = ACCESS_SENTENCES[access] ?? `API keys need the permission \`${access}\`.`;
+  const sentence = ACCESS_SENTENCES[access] ?? accessSentence(access as RolePermission);
   // A GET route's HEAD twin comes through here with the same schema object: add the sentence once.
   const description = schema.description === undefined ? "" : String(schema.description);
   if (!description.includes(sentence))
     schema.description = description ? `${description} ${sentence}` : sentence;
+}
+
+function accessSentence(access: RolePermission): string {
+  const role = `Team members need the ${requiredRoleFor(access)} role or above (\`${access}\`).`;
+  const key = keyPermissionFor(access);
+  if (key === null) return `Identity JWT only; ${role}`;
+  return `API keys need the permission \`${key}\`. ${role}`;
 }
 
 const ACCESS_SENTENCES: Partial<Record<RouteAccess, string>> = {

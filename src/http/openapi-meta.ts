@@ -26,6 +26,14 @@ export const OPENAPI_TAGS = [
   },
   { name: "audit", description: "The tamper-evident audit log: who did what, verifiable and exportable." },
   { name: "data", description: "Personal data: erasure, retention settings and account export." },
+  {
+    name: "team",
+    description: "Members and roles of an account, and invitations bound to a verified email.",
+  },
+  {
+    name: "session",
+    description: "Dashboard single sign-on over OpenID Connect: session cookie and logout.",
+  },
 ];
 
 const DEFAULT_PUBLIC_URL = "http://localhost:8080";

@@ -42,6 +42,8 @@ export interface KeySummary extends KeyFacts {
   api_key?: string;
   created_at: string;
   last_used: string | null;
+  /** The team member who created it (mem_...); null for keys made before teams or by the CLI. */
+  created_by: string | null;
 }
 
 export type CreateKeyOutcome =
@@ -92,6 +94,7 @@ export class KeysService {
     description: string | null,
     input: KeyInput,
     actor?: AuditActor,
+    createdByMember: string | null = null,
   ): Promise<CreateKeyOutcome> {
     const now = this.clock.now();
     const checked = policyFromInput(input, now);
@@ -111,6 +114,7 @@ export class KeysService {
       revoked_at: null,
       ...policyColumns(policy),
       public_key: policy.type === "publishable" ? apiKey : null,
+      created_by_member: createdByMember,
     };
     await runInTransaction(this.db, async (trx) => {
       await this.repo.insert(row, trx);
@@ -153,6 +157,7 @@ export class KeysService {
         ...factsOf(policy),
         created_at: r.created_at,
         last_used: r.last_used_at,
+        created_by: r.created_by_member ?? null,
       };
     });
   }

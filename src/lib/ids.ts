@@ -17,7 +17,9 @@ export type IdPrefix =
   | "sync"
   | "wat"
   | "aud"
-  | "exp";
+  | "exp"
+  | "mem"
+  | "inv";
 
 /**
  * ulid's own source draws one byte from the system CSPRNG per character (16 calls per id); this

@@ -37,6 +37,8 @@ export interface ApiKeysTable {
   widget_settings: OptionalText;
   /** A publishable key in clear; NULL for secret keys. */
   public_key: OptionalText;
+  /** The team member who created the key (migration 0060); null for older keys and the CLI. */
+  created_by_member: OptionalText;
 }
 
 export interface CreditLedgerTable {

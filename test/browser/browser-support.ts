@@ -94,7 +94,8 @@ export async function startService(
   const caFile = join(dir, "test-ca.pem");
   writeFileSync(caFile, fake.ca);
   const db = await createEmptyDatabase("sqlite");
-  const port = await freePort();
+  // A test that must know the address first (an OIDC provider's redirect URI) passes PORT.
+  const port = extraEnv.PORT ? Number(extraEnv.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   const env: Record<string, string> = {
     ...fake.env,

@@ -94,6 +94,15 @@ const KeySummary = Type.Object({
   ...KeyFacts,
   created_at: Timestamp,
   last_used: Nullable(Timestamp),
+  created_by: Nullable(
+    Type.Object({
+      memberId: Type.String(),
+      subject: Type.String(),
+      email: Nullable(Type.String()),
+      current: Type.Boolean({ description: "false: the member has left; the key keeps working" }),
+    }),
+    "The team member who created the key; null for keys made before teams or by the CLI",
+  ),
 });
 
 export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
@@ -103,7 +112,7 @@ export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/auth/keys",
     {
-      config: { ...config, permission: "identity" },
+      config: { ...config, permission: "keys:write" },
       schema: {
         ...common,
         operationId: "createApiKey",
@@ -115,7 +124,7 @@ export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
       },
     },
     async (request, reply) => {
-      const { accountId } = principalOf(request);
+      const { accountId, member } = principalOf(request);
       const { name, description, ...input } = request.body;
       const outcome = await deps.keys.createKey(
         accountId,
@@ -123,6 +132,7 @@ export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
         description ?? null,
         input as KeyInput,
         auditActorOf(request),
+        member?.memberId ?? null,
       );
       if (outcome.kind === "invalid") throw validationError(outcome.errors);
       return reply.status(201).send(outcome.key);
@@ -132,7 +142,7 @@ export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
   app.get(
     "/v1/auth/keys",
     {
-      config: { ...config, permission: "identity" },
+      config: { ...config, permission: "keys:write" },
       schema: {
         ...common,
         operationId: "listApiKeys",
@@ -142,13 +152,36 @@ export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
         response: { 200: Type.Object({ keys: Type.Array(KeySummary) }) },
       },
     },
-    async (request) => ({ keys: await deps.keys.list(principalOf(request).accountId) }),
+    async (request) => {
+      const { accountId } = principalOf(request);
+      const keys = await deps.keys.list(accountId);
+      const creators = await deps.teams.describe(
+        accountId,
+        keys.flatMap((key) => (key.created_by ? [key.created_by] : [])),
+      );
+      return {
+        keys: keys.map((key) => {
+          const creator = key.created_by ? creators.get(key.created_by) : undefined;
+          return {
+            ...key,
+            created_by: creator
+              ? {
+                  memberId: creator.memberId,
+                  subject: creator.subject,
+                  email: creator.email,
+                  current: creator.current,
+                }
+              : null,
+          };
+        }),
+      };
+    },
   );
 
   app.delete(
     "/v1/auth/keys/:key_id",
     {
-      config: { ...config, permission: "identity" },
+      config: { ...config, permission: "keys:write" },
       schema: {
         ...common,
         operationId: "revokeApiKey",

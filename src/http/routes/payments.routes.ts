@@ -66,7 +66,7 @@ export async function paymentsRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(
     "/v1/payments/checkout",
     {
-      config: { auth: "data", permission: "credits:read" },
+      config: { auth: "data", permission: "billing:write" },
       schema: {
         ...common,
         operationId: "createCheckout",

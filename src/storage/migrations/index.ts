@@ -20,6 +20,8 @@ import * as m0032 from "./0032-sync-watches.js";
 import * as m0040 from "./0040-audit-log.js";
 import * as m0041 from "./0041-data-lifecycle.js";
 import * as m0050 from "./0050-key-policies.js";
+import * as m0060 from "./0060-teams.js";
+import * as m0061 from "./0061-sso-sessions.js";
 
 export const migrations: Record<string, Migration> = {
   "0001-foundation": m0001,
@@ -42,4 +44,6 @@ export const migrations: Record<string, Migration> = {
   "0050-key-policies": m0050,
   "0040-audit-log": m0040,
   "0041-data-lifecycle": m0041,
+  "0060-teams": m0060,
+  "0061-sso-sessions": m0061,
 };

@@ -1,0 +1,20 @@
+// Wires the teams module: members, roles and invitations over the database. No background jobs
+// yet (expired invitations are refused by their date and stay as a record of who was invited).
+import type { JobDefinition } from "../jobs/catalog.js";
+import type { Clock } from "../lib/clock.js";
+import type { Database } from "../storage/db.js";
+import { TeamsRepo } from "./teams.repo.js";
+import { TeamsService } from "./teams.service.js";
+
+export interface TeamsModuleDeps {
+  database: Database;
+  clock: Clock;
+}
+
+export function createTeams(deps: TeamsModuleDeps): {
+  services: { teams: TeamsService };
+  jobs: JobDefinition[];
+} {
+  const teams = new TeamsService(new TeamsRepo(deps.database), deps.clock);
+  return { services: { teams }, jobs: [] };
+}

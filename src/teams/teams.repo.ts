@@ -1,0 +1,184 @@
+// The only SQL of the teams module: members (one current row per subject and account; removed
+// rows kept, with removed_at, so keys can still name who made them) and invitations (token
+// hashes, single use by a conditional update).
+import type { Kysely, Selectable } from "kysely";
+import type { Database } from "../storage/db.js";
+import type { Schema } from "../storage/schema.js";
+import type { Role } from "./roles.js";
+
+export interface TeamMembersTable {
+  id: string;
+  account_id: string;
+  subject: string;
+  email: string | null;
+  role: string;
+  created_at: string;
+  updated_at: string;
+  removed_at: string | null;
+}
+
+export interface TeamInvitationsTable {
+  id: string;
+  account_id: string;
+  email: string;
+  role: string;
+  token_hash: string;
+  invited_by: string | null;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+  accepted_by: string | null;
+}
+
+type TeamTables = { team_members: TeamMembersTable; team_invitations: TeamInvitationsTable };
+type TeamDb = Kysely<Schema & TeamTables>;
+export type MemberRow = Selectable<TeamMembersTable>;
+export type InvitationRow = Selectable<TeamInvitationsTable>;
+
+export class TeamsRepo {
+  private readonly db: TeamDb;
+  /** Several writers at once (PostgreSQL): owner rows are locked while the last-owner rule is checked. */
+  private readonly lockOwners: boolean;
+
+  constructor(database: Database) {
+    this.db = database.db.withTables<TeamTables>();
+    this.lockOwners = database.caps.concurrentWriters;
+  }
+
+  findCurrentMember(accountId: string, subject: string): Promise<MemberRow | undefined> {
+    return this.db
+      .selectFrom("team_members")
+      .selectAll()
+      .where("account_id", "=", accountId)
+      .where("subject", "=", subject)
+      .where("removed_at", "is", null)
+      .executeTakeFirst();
+  }
+
+  findMemberById(accountId: string, memberId: string): Promise<MemberRow | undefined> {
+    return this.db
+      .selectFrom("team_members")
+      .selectAll()
+      .where("account_id", "=", accountId)
+      .where("id", "=", memberId)
+      .executeTakeFirst();
+  }
+
+  listCurrentMembers(accountId: string): Promise<MemberRow[]> {
+    return this.db
+      .selectFrom("team_members")
+      .selectAll()
+      .where("account_id", "=", accountId)
+      .where("removed_at", "is", null)
+      .orderBy("id", "asc")
+      .execute();
+  }
+
+  /** Members by id, removed ones included (the key list names who made each key). */
+  listMembersById(accountId: string, ids: string[]): Promise<MemberRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom("team_members")
+      .selectAll()
+      .where("account_id", "=", accountId)
+      .where("id", "in", ids)
+      .execute();
+  }
+
+  async hasAnyMember(accountId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom("team_members")
+      .select("id")
+      .where("account_id", "=", accountId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Inserts a member unless the subject already is one (the partial unique index holds under races). */
+  async insertMemberOnce(row: MemberRow): Promise<boolean> {
+    const result = await this.db
+      .insertInto("team_members")
+      .values(row)
+      .onConflict((oc) => oc.columns(["account_id", "subject"]).where("removed_at", "is", null).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+  }
+
+  /**
+   * Changes a current member's role, or removes them, unless that would leave the account without
+   * an owner. The account's owner rows are locked first (PostgreSQL; SQLite serialises writers),
+   * so two owners demoting each other at once cannot both succeed.
+   */
+  async changeMember(
+    accountId: string,
+    memberId: string,
+    change: { role: Role } | { removedAt: string },
+    nowIso: string,
+  ): Promise<"changed" | "missing" | "last_owner"> {
+    return this.db.transaction().execute(async (trx) => {
+      const owners = await trx
+        .selectFrom("team_members")
+        .select(["id"])
+        .where("account_id", "=", accountId)
+        .where("role", "=", "owner")
+        .where("removed_at", "is", null)
+        .$call((q) => (this.lockOwners ? q.forUpdate() : q))
+        .execute();
+      const target = await trx
+        .selectFrom("team_members")
+        .select(["id", "role"])
+        .where("account_id", "=", accountId)
+        .where("id", "=", memberId)
+        .where("removed_at", "is", null)
+        .executeTakeFirst();
+      if (!target) return "missing";
+      const staysOwner = "role" in change && change.role === "owner";
+      if (target.role === "owner" && !staysOwner && owners.length <= 1) return "last_owner";
+      await trx
+        .updateTable("team_members")
+        .set(
+          "role" in change
+            ? { role: change.role, updated_at: nowIso }
+            : { removed_at: change.removedAt, updated_at: nowIso },
+        )
+        .where("id", "=", memberId)
+        .execute();
+      return "changed";
+    });
+  }
+
+  insertInvitation(row: InvitationRow): Promise<unknown> {
+    return this.db.insertInto("team_invitations").values(row).execute();
+  }
+
+  findInvitationByHash(tokenHash: string): Promise<InvitationRow | undefined> {
+    return this.db
+      .selectFrom("team_invitations")
+      .selectAll()
+      .where("token_hash", "=", tokenHash)
+      .executeTakeFirst();
+  }
+
+  listPendingInvitations(accountId: string, nowIso: string): Promise<InvitationRow[]> {
+    return this.db
+      .selectFrom("team_invitations")
+      .selectAll()
+      .where("account_id", "=", accountId)
+      .where("accepted_at", "is", null)
+      .where("expires_at", ">", nowIso)
+      .orderBy("id", "asc")
+      .execute();
+  }
+
+  /** Marks the invitation used; false when another acceptance got there first (single use). */
+  async markAccepted(id: string, subject: string, nowIso: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable("team_invitations")
+      .set({ accepted_at: nowIso, accepted_by: subject })
+      .where("id", "=", id)
+      .where("accepted_at", "is", null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+}

@@ -1,0 +1,206 @@
+// Team rules: who is a member of which account with which role, invitations bound to an email,
+// and the two invariants no caller can break: an account always keeps an owner, and only an
+// owner touches owners. Outcomes are values; the HTTP layer maps them. No SQL, no HTTP.
+import { createHash, randomBytes } from "node:crypto";
+import type { Clock } from "../lib/clock.js";
+import { newId } from "../lib/ids.js";
+import { isRole, type Role } from "./roles.js";
+import type { InvitationRow, MemberRow, TeamsRepo } from "./teams.repo.js";
+
+export const INVITATION_TTL_MS = 7 * 24 * 3_600_000;
+
+export interface Member {
+  memberId: string;
+  subject: string;
+  email: string | null;
+  role: Role;
+  joinedAt: string;
+}
+
+/** Who acts: the member behind a bearer request. */
+export interface Actor {
+  memberId: string;
+  role: Role;
+}
+
+export interface Invitation {
+  id: string;
+  email: string;
+  role: Role;
+  expiresAt: string;
+  createdAt: string;
+}
+
+/** The identity presenting a token: its subject and the email claims the provider vouched for. */
+export interface Invitee {
+  subject: string;
+  email: string | null;
+  emailVerified: boolean;
+}
+
+export type MembershipOutcome = { kind: "member"; member: Member } | { kind: "not_member" };
+export type ChangeOutcome =
+  | { kind: "changed"; member: Member }
+  | { kind: "removed"; memberId: string }
+  | { kind: "not_found" }
+  | { kind: "last_owner" }
+  | { kind: "owner_only" };
+export type InviteOutcome =
+  | { kind: "invited"; invitation: Invitation; token: string }
+  | { kind: "owner_only" };
+export type AcceptOutcome =
+  | { kind: "accepted"; accountId: string; member: Member }
+  | { kind: "not_found" }
+  | { kind: "expired"; expiredAt: string }
+  | { kind: "used" }
+  | { kind: "email_mismatch" }
+  | { kind: "already_member"; member: Member };
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+function memberOf(row: MemberRow): Member {
+  return {
+    memberId: row.id,
+    subject: row.subject,
+    email: row.email,
+    role: isRole(row.role) ? row.role : "analyst",
+    joinedAt: row.created_at,
+  };
+}
+
+function invitationOf(row: InvitationRow): Invitation {
+  return {
+    id: row.id,
+    email: row.email,
+    role: isRole(row.role) ? row.role : "analyst",
+    expiresAt: row.expires_at,
+    createdAt: row.created_at,
+  };
+}
+
+export class TeamsService {
+  constructor(
+    private readonly repo: TeamsRepo,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * The subject's membership of the account. An account's own identity (account id = subject)
+   * becomes its owner when the account has no members yet (an account created after migration
+   * 0060); once it has members, only a current row counts, so a removed owner stays removed.
+   */
+  async membership(accountId: string, subject: string, email: string | null): Promise<MembershipOutcome> {
+    const row = await this.repo.findCurrentMember(accountId, subject);
+    if (row) return { kind: "member", member: memberOf(row) };
+    if (accountId !== subject || (await this.repo.hasAnyMember(accountId))) return { kind: "not_member" };
+    const now = this.clock.now().toISOString();
+    await this.repo.insertMemberOnce({
+      id: newId("mem", this.clock.now().getTime()),
+      account_id: accountId,
+      subject,
+      email,
+      role: "owner",
+      created_at: now,
+      updated_at: now,
+      removed_at: null,
+    });
+    const created = await this.repo.findCurrentMember(accountId, subject);
+    return created ? { kind: "member", member: memberOf(created) } : { kind: "not_member" };
+  }
+
+  async list(accountId: string): Promise<Member[]> {
+    return (await this.repo.listCurrentMembers(accountId)).map(memberOf);
+  }
+
+  /** Members by id, removed ones included, with whether each is still current. */
+  async describe(accountId: string, ids: string[]): Promise<Map<string, Member & { current: boolean }>> {
+    const rows = await this.repo.listMembersById(accountId, [...new Set(ids)]);
+    return new Map(rows.map((row) => [row.id, { ...memberOf(row), current: row.removed_at === null }]));
+  }
+
+  async changeRole(accountId: string, actor: Actor, memberId: string, role: Role): Promise<ChangeOutcome> {
+    const target = await this.repo.findMemberById(accountId, memberId);
+    if (!target || target.removed_at !== null) return { kind: "not_found" };
+    if (actor.role !== "owner" && (target.role === "owner" || role === "owner"))
+      return { kind: "owner_only" };
+    const result = await this.repo.changeMember(
+      accountId,
+      memberId,
+      { role },
+      this.clock.now().toISOString(),
+    );
+    if (result === "missing") return { kind: "not_found" };
+    if (result === "last_owner") return { kind: "last_owner" };
+    return { kind: "changed", member: { ...memberOf(target), role } };
+  }
+
+  /**
+   * Removes a member (themselves included). Their bearer tokens and dashboard sessions stop
+   * opening this account on their next request: every request re-reads the membership.
+   */
+  async remove(accountId: string, actor: Actor, memberId: string): Promise<ChangeOutcome> {
+    const target = await this.repo.findMemberById(accountId, memberId);
+    if (!target || target.removed_at !== null) return { kind: "not_found" };
+    if (actor.role !== "owner" && target.role === "owner") return { kind: "owner_only" };
+    const now = this.clock.now().toISOString();
+    const result = await this.repo.changeMember(accountId, memberId, { removedAt: now }, now);
+    if (result === "missing") return { kind: "not_found" };
+    if (result === "last_owner") return { kind: "last_owner" };
+    return { kind: "removed", memberId };
+  }
+
+  async invite(accountId: string, actor: Actor, email: string, role: Role): Promise<InviteOutcome> {
+    if (role === "owner" && actor.role !== "owner") return { kind: "owner_only" };
+    const now = this.clock.now();
+    const token = `inv_${randomBytes(32).toString("base64url")}`;
+    const row: InvitationRow = {
+      id: newId("inv", now.getTime()),
+      account_id: accountId,
+      email: email.trim().toLowerCase(),
+      role,
+      token_hash: hashToken(token),
+      invited_by: actor.memberId,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + INVITATION_TTL_MS).toISOString(),
+      accepted_at: null,
+      accepted_by: null,
+    };
+    await this.repo.insertInvitation(row);
+    return { kind: "invited", invitation: invitationOf(row), token };
+  }
+
+  async pendingInvitations(accountId: string): Promise<Invitation[]> {
+    return (await this.repo.listPendingInvitations(accountId, this.clock.now().toISOString())).map(
+      invitationOf,
+    );
+  }
+
+  /** Accepts once, before expiry, only for an identity whose provider verified the invited email. */
+  async accept(token: string, invitee: Invitee): Promise<AcceptOutcome> {
+    const row = await this.repo.findInvitationByHash(hashToken(token));
+    if (!row) return { kind: "not_found" };
+    if (row.accepted_at !== null) return { kind: "used" };
+    const now = this.clock.now().toISOString();
+    if (row.expires_at <= now) return { kind: "expired", expiredAt: row.expires_at };
+    if (!invitee.emailVerified || invitee.email?.trim().toLowerCase() !== row.email)
+      return { kind: "email_mismatch" };
+    const existing = await this.repo.findCurrentMember(row.account_id, invitee.subject);
+    if (existing) return { kind: "already_member", member: memberOf(existing) };
+    if (!(await this.repo.markAccepted(row.id, invitee.subject, now))) return { kind: "used" };
+    const member: MemberRow = {
+      id: newId("mem", this.clock.now().getTime()),
+      account_id: row.account_id,
+      subject: invitee.subject,
+      email: row.email,
+      role: row.role,
+      created_at: now,
+      updated_at: now,
+      removed_at: null,
+    };
+    if (!(await this.repo.insertMemberOnce(member))) {
+      const current = await this.repo.findCurrentMember(row.account_id, invitee.subject);
+      if (current) return { kind: "already_member", member: memberOf(current) };
+    }
+    return { kind: "accepted", accountId: row.account_id, member: memberOf(member) };
+  }
+}

@@ -1,0 +1,90 @@
+// Single sign-on in Chromium against the real service (`leadcheck serve`) and a real OpenID
+// provider (oidc-provider) on loopback: the browser goes to /v1/auth/sso/login, through the
+// provider's authorization endpoint and prompts, back to the callback, and lands on the dashboard
+// with an HttpOnly session cookie the page's script cannot read but its requests carry; a write
+// needs the session's CSRF token; logout ends the session on the server.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { type FakeOidcProvider, startOidcProvider } from "../support/oidc-provider.js";
+import { freePort } from "../support/process.js";
+import {
+  type Browser,
+  browserSkipReason,
+  launchBrowser,
+  type Service,
+  startService,
+} from "./browser-support.js";
+
+const skip = browserSkipReason();
+
+describe("dashboard single sign-on in Chromium", { skip }, () => {
+  let service: Service;
+  let idp: FakeOidcProvider;
+  let browser: Browser;
+
+  before(async () => {
+    const port = await freePort();
+    const callback = `http://127.0.0.1:${port}/v1/auth/sso/callback`;
+    idp = await startOidcProvider(callback, {
+      sub: "sso_browser",
+      email: "bea@example.test",
+      email_verified: true,
+    });
+    service = await startService({
+      PORT: String(port),
+      OIDC_ISSUER: idp.issuer,
+      OIDC_CLIENT_ID: idp.clientId,
+      OIDC_CLIENT_SECRET: idp.clientSecret,
+      OIDC_REDIRECT_URL: callback,
+    });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await service?.close();
+    await idp?.close();
+  });
+
+  it("signs in through the provider, writes with the CSRF token, and logs out", async () => {
+    const page = browser.page;
+    await page.goto(`${service.url}/v1/auth/sso/login`);
+    await page.waitForURL(`${service.url}/dashboard/**`);
+    const cookies = await browser.context.cookies(service.url);
+    const session = cookies.find((c) => c.name === "lc_session");
+    assert.ok(session, "session cookie set");
+    assert.equal(session.httpOnly, true);
+    assert.equal(session.sameSite, "Lax");
+    const pageCookies = await page.evaluate(
+      () => (globalThis as unknown as { document: { cookie: string } }).document.cookie,
+    );
+    assert.equal(pageCookies.includes("lc_session"), false);
+    await page.screenshot({ path: "/work/screens-teams/sso-landed.png" });
+
+    const result = await page.evaluate(async () => {
+      const me = (await (await fetch("/v1/auth/sso/session")).json()) as {
+        subject: string;
+        role: string;
+        csrfToken: string;
+      };
+      const body = JSON.stringify({ email: "browser@lead.example", source: "manual" });
+      const json = { "content-type": "application/json" };
+      const without = (await fetch("/v1/leads", { method: "POST", headers: json, body })).status;
+      const withToken = (
+        await fetch("/v1/leads", { method: "POST", headers: { ...json, "x-csrf-token": me.csrfToken }, body })
+      ).status;
+      const out = (
+        await fetch("/v1/auth/sso/logout", { method: "POST", headers: { "x-csrf-token": me.csrfToken } })
+      ).status;
+      const afterLogout = (await fetch("/v1/auth/sso/session")).status;
+      return { subject: me.subject, role: me.role, without, withToken, out, afterLogout };
+    });
+    assert.deepEqual(result, {
+      subject: "sso_browser",
+      role: "owner",
+      without: 403,
+      withToken: 201,
+      out: 200,
+      afterLogout: 401,
+    });
+  });
+});
