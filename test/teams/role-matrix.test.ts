@@ -27,6 +27,8 @@ const MATRIX: Record<(typeof ROLES)[number], string[]> = {
     "team:read",
     "team:write",
     "billing:write",
+    "audit:read",
+    "data:admin",
   ],
   admin: [
     "checks:write",
@@ -40,6 +42,8 @@ const MATRIX: Record<(typeof ROLES)[number], string[]> = {
     "keys:write",
     "team:read",
     "team:write",
+    "audit:read",
+    "data:admin",
   ],
   developer: [
     "checks:write",
