@@ -43,7 +43,7 @@ import { LeadsService, type WebsiteNormalizer } from "./leads/leads.service.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { prettyStream } from "./lib/pretty-log.js";
 import { StalledWorkSweeper } from "./lifecycle/stalled-work.sweeper.js";
-import { meterChecks, meterCredits, meterJobs } from "./metrics/instrument.js";
+import { checkMeters, creditMeter, meterJobs } from "./metrics/instrument.js";
 import { Metrics } from "./metrics/metrics.js";
 import { createNetworkHealth } from "./net/create-network-health.js";
 import { DnsResolver } from "./net/dns.js";
@@ -155,8 +155,8 @@ export async function createServices(
     clock,
     newAccountMilliCredits: config.newAccountMilliCredits,
     audit,
+    onDebited: creditMeter(metrics),
   });
-  meterCredits(metrics, credits);
   const payments = new PaymentsService({
     database,
     credits,
@@ -228,8 +228,10 @@ export async function createServices(
     timeoutMs: config.smtp.connectTimeoutMs,
     now: () => clock.now(),
   });
+  const meters = checkMeters(metrics);
   const emailEngine = new EmailEngine({
     ...intelOptions,
+    onVerified: meters.onVerified,
     isEgressBlocked: () => smtpSelfCheck.isEgressBlocked(),
     m365PersonalSite: config.smtp.m365PersonalSiteCheck
       ? new M365PersonalSite({ headStatus: fetchHeadStatus(config.smtp.connectTimeoutMs) })
@@ -251,6 +253,7 @@ export async function createServices(
   });
   const websiteEngine = new WebsiteEngine({
     ...intelOptions,
+    onChecked: meters.onChecked,
     dns,
     client: new HttpClient({
       dns,
@@ -265,7 +268,6 @@ export async function createServices(
     fallbackTimeoutMs: config.website.fallbackTimeoutMs,
     totalDeadlineMs: config.website.totalDeadlineMs,
   });
-  meterChecks(metrics, { website: websiteEngine, email: emailEngine });
   const network = createNetworkHealth({ config, clock, logger, dns, smtpSelfCheck });
   // Every check made for a user goes through these: no DNS answer is a fact while DNS is distrusted.
   const checkedEmail = new NetworkGuardedEmail({ inner: emailEngine, dns: network.health });

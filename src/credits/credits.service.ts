@@ -68,6 +68,9 @@ export class CreditsService {
       newAccountMilliCredits: number;
       /** Grants and purchases are recorded here. */
       audit?: AuditTrail;
+      /** Told of every debit written now (metrics): not refusals, not a retried job's re-debit.
+       *  A debit whose transaction a later refusal rolls back is told too; the ledger is exact. */
+      onDebited?: (amountMilli: number) => void;
     },
   ) {}
 
@@ -149,6 +152,7 @@ export class CreditsService {
       now,
     );
     await this.emitCrossings(trx, accountId, balanceMilli + amountMilli, balanceMilli, now);
+    this.deps.onDebited?.(amountMilli);
     return { kind: "debited", balanceMilli, entry, alreadyApplied: false };
   }
 

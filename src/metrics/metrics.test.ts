@@ -4,7 +4,7 @@ import { Type } from "@sinclair/typebox";
 import type { JobDefinition } from "../jobs/catalog.js";
 import type { Job, QueueStats } from "../jobs/job-queue.js";
 import { routeLabelOf, UNMATCHED_ROUTE } from "./http-metrics.js";
-import { meterChecks, meterCredits, meterJobs } from "./instrument.js";
+import { checkMeters, creditMeter, meterJobs } from "./instrument.js";
 import { Metrics } from "./metrics.js";
 
 async function sampleOf(metrics: Metrics, name: string, labels: Record<string, string> = {}) {
@@ -84,15 +84,10 @@ describe("metrics", () => {
 
   it("counts website and email checks by verdict", async () => {
     const metrics = new Metrics();
-    const statuses = ["active", "inactive", "active"];
-    const website = { check: async (_: string) => ({ status: statuses.shift() as "active" | "inactive" }) };
-    const email = {
-      verify: async (address: string) => ({ status: address.startsWith("x") ? "invalid" : "valid" }),
-    };
-    meterChecks(metrics, { website, email });
-    for (let i = 0; i < 3; i++) await website.check("example.test");
-    await email.verify("a@example.test");
-    await email.verify("x@example.test");
+    const { onChecked, onVerified } = checkMeters(metrics);
+    for (const status of ["active", "inactive", "active"] as const) onChecked(status);
+    onVerified("valid");
+    onVerified("invalid");
     assert.equal(
       await sampleOf(metrics, "leadcheck_checks_total", { kind: "website", verdict: "active" }),
       2,
@@ -104,19 +99,12 @@ describe("metrics", () => {
     assert.equal(await sampleOf(metrics, "leadcheck_checks_total", { kind: "email", verdict: "invalid" }), 1);
   });
 
-  it("counts debited milli-credits, but not refusals or idempotent re-debits", async () => {
+  it("counts the debited milli-credits it is told of", async () => {
     const metrics = new Metrics();
-    const outcomes = [
-      { kind: "debited", balanceMilli: 5, entry: null, alreadyApplied: false },
-      { kind: "insufficient_credits", requiredMilli: 7, availableMilli: 5 },
-      { kind: "debited", balanceMilli: 5, entry: null, alreadyApplied: true },
-    ] as const;
-    let calls = 0;
-    const credits = { debitWithin: async (_trx: unknown, _request: unknown) => outcomes[calls++]! };
-    meterCredits(metrics, credits as unknown as Parameters<typeof meterCredits>[1]);
-    const request = { accountId: "a", amountMilli: 7, reason: "test" };
-    for (let i = 0; i < 3; i++) await credits.debitWithin(undefined as never, request as never);
-    assert.equal(await sampleOf(metrics, "leadcheck_credits_spent_milli_total"), 7);
+    const onDebited = creditMeter(metrics);
+    onDebited(7);
+    onDebited(3);
+    assert.equal(await sampleOf(metrics, "leadcheck_credits_spent_milli_total"), 10);
   });
 
   it("reads queue depth, running jobs and the oldest age per queue at scrape time", async () => {

@@ -36,6 +36,8 @@ export const RFC5321_TIMEOUTS_MS = { banner: 300_000, mail: 300_000, rcpt: 300_0
 type Mode = "interactive" | "background";
 
 export interface EmailEngineOptions {
+  /** Told of every answered verify call's verdict (metrics); the engine's answer is unchanged. */
+  onVerified?: (status: EmailVerdict["status"]) => void;
   /** Addresses waiting for one mail server's sessions at most (default 20,000); more are answered
    *  at once, unknown with a retry hint (`probe_queue_full`), instead of growing the queue
    *  without bound. */
@@ -98,6 +100,7 @@ export class EmailEngine implements EmailVerificationProvider {
   private readonly maxQueuedPerMx: number;
   private readonly isEgressBlocked: () => boolean;
   private readonly m365PersonalSite: EmailEngineOptions["m365PersonalSite"];
+  private readonly onVerified: EmailEngineOptions["onVerified"];
   private readonly inflight = new Map<string, Promise<EmailVerdict>>();
   private readonly routes = new Map<string, Promise<MailRoute>>();
   private readonly groups = new Map<string, MxGroup>();
@@ -121,6 +124,7 @@ export class EmailEngine implements EmailVerificationProvider {
     this.maxQueuedPerMx = options.maxQueuedPerMx ?? 20_000;
     this.isEgressBlocked = options.isEgressBlocked ?? (() => false);
     this.m365PersonalSite = options.m365PersonalSite;
+    this.onVerified = options.onVerified;
     this.settings = {
       dns: options.dns,
       port: options.smtpPort,
@@ -140,6 +144,16 @@ export class EmailEngine implements EmailVerificationProvider {
   }
 
   verify(email: string, options: VerifyOptions = {}): Promise<EmailVerdict> {
+    const verdict = this.verifyOnce(email, options);
+    const onVerified = this.onVerified;
+    if (!onVerified) return verdict;
+    return verdict.then((answer) => {
+      onVerified(answer.status);
+      return answer;
+    });
+  }
+
+  private verifyOnce(email: string, options: VerifyOptions): Promise<EmailVerdict> {
     const parsed = parseEmail(email);
     if (!parsed.ok) return Promise.resolve(syntaxVerdict(String(email ?? ""), parsed));
     const budgetMs = options.background ? Math.max(1, options.background.budgetMs) : undefined;

@@ -67,6 +67,8 @@ export interface WebsiteEngineOptions {
   intel?: DomainIntelProvider;
   /** Longest the check waits for it, counted from the check's start (default 3 s; never past the deadline). */
   intelBudgetMs?: number;
+  /** Told of every finished check's verdict (metrics); the engine's answer is unchanged. */
+  onChecked?: (status: WebsiteStatus) => void;
 }
 
 type Attempt = ProbeResult & {
@@ -114,6 +116,12 @@ export class WebsiteEngine {
   /** `signal`: the caller's job ran out of time; the check stops at once (remaining attempts are
    *  not made, the one in flight ends as a timeout) and the caller discards the answer. */
   async check(input: string, options: { signal?: AbortSignal } = {}): Promise<WebsiteCheckResult> {
+    const result = await this.run(input, options.signal);
+    this.options.onChecked?.(result.status);
+    return result;
+  }
+
+  private async run(input: string, signal: AbortSignal | undefined): Promise<WebsiteCheckResult> {
     const started = this.now();
     const checkedAt = iso(this.clock.now());
     const site = normalizeWebsite(input);
@@ -123,7 +131,7 @@ export class WebsiteEngine {
       ? Promise.resolve(NO_DNS_EVIDENCE)
       : collectDnsEvidence(this.options.dns, site.host).catch(() => NO_DNS_EVIDENCE);
     const intel = this.startIntel(site, started, deadline);
-    const attempts = await this.runStrategy(site, deadline, options.signal);
+    const attempts = await this.runStrategy(site, deadline, signal);
     // Without a single resolved address there is no site to judge, and no reason to keep a DNS
     // failure waiting on more lookups against the same silent or missing zone.
     const resolved = attempts.some((a) => a.hops.some((h) => h.address !== null));
