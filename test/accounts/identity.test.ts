@@ -51,12 +51,10 @@ describe("identity tokens", () => {
   it("accepts RS256 and ES256 tokens from the JWKS with the right issuer and audience", async () => {
     const v = new IdentityVerifier({ jwksUrl, issuer: "https://idp.test/", audience: "leadcheck" });
     const claims = { sub: "user_42", iss: "https://idp.test/", aud: "leadcheck" };
-    assert.deepEqual(await v.verify(await sign(rsa.privateKey, "RS256", "rsa1", claims)), {
-      accountId: "user_42",
-    });
-    assert.deepEqual(await v.verify(await sign(ec.privateKey, "ES256", "ec1", claims)), {
-      accountId: "user_42",
-    });
+    // No email claims: the identity carries none (an invitation needs a verified email).
+    const expected = { accountId: "user_42", email: null, emailVerified: false };
+    assert.deepEqual(await v.verify(await sign(rsa.privateKey, "RS256", "rsa1", claims)), expected);
+    assert.deepEqual(await v.verify(await sign(ec.privateKey, "ES256", "ec1", claims)), expected);
   });
 
   it("refuses a wrong issuer, a wrong audience, an expired token, an unknown key and a missing sub", async () => {
@@ -87,6 +85,8 @@ describe("identity tokens", () => {
     const v = new IdentityVerifier({ jwtSecret: "small-install-secret" });
     assert.deepEqual(await v.verify(await sign(secret, "HS256", "k", { sub: "team" })), {
       accountId: "team",
+      email: null,
+      emailVerified: false,
     });
     const other = new TextEncoder().encode("another-secret");
     assert.equal(await v.verify(await sign(other, "HS256", "k", { sub: "team" })), undefined);
