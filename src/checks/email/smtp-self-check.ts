@@ -67,10 +67,15 @@ export class SmtpSelfCheck {
   }
 
   async run(): Promise<SelfCheckSnapshot> {
-    const egress = await this.checkEgress();
+    let egress = await this.checkEgress();
+    // One failed connection is not yet a firewall: a loaded host or a dropped SYN loses one now
+    // and then, and "blocked" turns every mailbox verdict into unknown. Blocked needs two in a row.
+    if (egress.ok === false) egress = await this.checkEgress();
     const heloWarnings = await heloIdentityWarnings(this.options.dns, this.options.heloName, egress.address);
     this.state = {
-      egress: egress.ok ? "ok" : "blocked",
+      // No address for the probe host says nothing about port 25 (network health watches DNS):
+      // the last finding stands.
+      egress: egress.ok === null ? this.state.egress : egress.ok ? "ok" : "blocked",
       egressMessage: egress.message,
       egressAddress: egress.address,
       heloName: this.options.heloName,
@@ -80,7 +85,8 @@ export class SmtpSelfCheck {
     return this.snapshot();
   }
 
-  private async checkEgress(): Promise<{ ok: boolean; message: string; address?: string }> {
+  /** ok null: the probe host did not resolve, so port 25 was never tried. */
+  private async checkEgress(): Promise<{ ok: boolean | null; message: string; address?: string }> {
     const { dns, probeHost, port, socksProxy, timeoutMs } = this.options;
     if (socksProxy) {
       // Through the proxy the target is resolved by the proxy; only its reachability matters here.
@@ -95,7 +101,7 @@ export class SmtpSelfCheck {
       return { ok: true, message: `reached ${probeHost}:${port} through the SOCKS proxy` };
     }
     const addresses = await dns.resolve(probeHost, "A");
-    if (!addresses.ok) return { ok: false, message: `cannot resolve ${probeHost}: ${addresses.message}` };
+    if (!addresses.ok) return { ok: null, message: `cannot resolve ${probeHost}: ${addresses.message}` };
     const target = addresses.records[0]!;
     const socket = await tcpConnect(target, port, timeoutMs);
     if (!socket.ok)

@@ -51,6 +51,28 @@ describe("SMTP egress and identity self-checks against local DNS and SMTP server
     assert.equal(check.isEgressBlocked(), false);
   });
 
+  it("keeps its last egress finding when the probe host does not resolve (DNS, not port 25)", async () => {
+    // A resolver of its own: the shared one's cache would keep answering after the zone goes.
+    const fresh = new DnsResolver({ servers: [dnsServer.address], timeoutMs: 1000, maxTtlSeconds: 0 });
+    const check = new SmtpSelfCheck({
+      dns: fresh,
+      heloName: "verifier.selfcheck.test",
+      probeHost: "mx.reachable.test",
+      port: smtp.port,
+      timeoutMs: 1000,
+    });
+    assert.equal((await check.run()).egress, "ok");
+    dnsServer.setMode("nxdomain");
+    try {
+      const s = await check.run();
+      assert.equal(s.egress, "ok", "an unresolvable probe host is no evidence of a firewall");
+      assert.match(s.egressMessage ?? "", /cannot resolve mx\.reachable\.test/);
+    } finally {
+      dnsServer.setMode("normal");
+      fresh.close();
+    }
+  });
+
   it("reports egress blocked when nothing answers on port 25", async () => {
     const check = selfCheck("mx.unreachable.test");
     const s = await check.run();
