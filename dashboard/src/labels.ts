@@ -1,6 +1,7 @@
 // Words for the API's enumerations. Typed as records over the SDK's generated types, so the type
 // check fails when the API adds or renames a value; the values themselves stay the API's.
 import type { Lead, LeadListQuery, WebhookEvent } from "../../sdk/src/api-types.js";
+import { REASON_LABELS } from "../../src/checks/vocabulary.js";
 
 export const VALIDATION_STATUS: Record<NonNullable<LeadListQuery["validationStatus"]>, string> = {
   new: "New",
@@ -26,40 +27,9 @@ export const VERDICT: Record<string, string> = {
   processing: "Checking…",
 };
 
-/** Reasons of an email verdict, in words: the API's closed list (EMAIL_REASONS, ADR 0010), so the
- *  type check fails when the API adds or renames one. */
-export const REASON: Record<NonNullable<Lead["emailReason"]>, string> = {
-  deliverable: "Mailbox accepts mail",
-  accept_all: "Domain accepts every address",
-  tenant_accept_all: "Microsoft 365 tenant accepts every address",
-  provider_unverifiable: "Provider cannot be verified (accepts, bounces later)",
-  disposable: "Disposable address service",
-  invalid_syntax: "Not a valid address",
-  unsupported_syntax: "Address form not supported",
-  dns_nxdomain: "Domain does not exist",
-  null_mx: "Domain accepts no mail (Null MX)",
-  no_mx: "Domain has no mail server",
-  dns_servfail: "DNS failure",
-  dns_timeout: "DNS timed out",
-  dns_error: "DNS error",
-  mailbox_not_found: "Mailbox does not exist",
-  mailbox_disabled: "Mailbox disabled",
-  mailbox_full: "Mailbox full",
-  rate_limited: "Mailbox rate-limited (exists)",
-  greylisted: "Greylisted, retry later",
-  smtp_temporary: "Temporary mail server failure",
-  ip_blocked: "Our server was refused (not the mailbox)",
-  smtp_timeout: "Mail server timed out",
-  smtp_connect_failed: "Mail server unreachable",
-  smtp_connection_dropped: "Mail server hung up",
-  smtp_protocol_error: "Mail server protocol error",
-  smtp_unknown_reply: "Refused without a reason",
-  egress_blocked: "Port 25 blocked on our side",
-  resolver_unavailable: "Our DNS resolver is unreliable; retried",
-  probe_queue_full: "Too busy with this mail server; retried",
-  proxy_error: "Proxy failure",
-  internal_error: "Internal error",
-};
+/** Reasons of an email verdict, in words: the server's one vocabulary table (src/checks/vocabulary.ts,
+ *  also read by the API docs, the CLI and the CSV export), typed over the API's closed list. */
+export const REASON: Record<NonNullable<Lead["emailReason"]>, string> = REASON_LABELS;
 
 /** The email score's own factors beside its reason (src/checks/email/score.ts); the first factor of
  *  an email score is its reason, worded by REASON. */
