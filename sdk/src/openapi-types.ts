@@ -7400,7 +7400,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description CSV */
+      /** @description One header row, then one row per entry */
       200: {
         headers: {
           [name: string]: unknown;
@@ -7415,7 +7415,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "text/csv": components["schemas"]["ErrorResponse"];
+          "application/json": components["schemas"]["ErrorResponse"];
         };
       };
       /** @description The one error body (decisions §7) */
@@ -7424,7 +7424,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "text/csv": components["schemas"]["ErrorResponse"];
+          "application/json": components["schemas"]["ErrorResponse"];
         };
       };
       /** @description The one error body (decisions §7) */
@@ -7433,7 +7433,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "text/csv": components["schemas"]["ErrorResponse"];
+          "application/json": components["schemas"]["ErrorResponse"];
         };
       };
       /** @description The one error body (decisions §7) */
@@ -7442,7 +7442,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "text/csv": components["schemas"]["ErrorResponse"];
+          "application/json": components["schemas"]["ErrorResponse"];
         };
       };
       /** @description The one error body (decisions §7) */
@@ -7451,7 +7451,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "text/csv": components["schemas"]["ErrorResponse"];
+          "application/json": components["schemas"]["ErrorResponse"];
         };
       };
       /** @description The one error body (decisions §7) */
@@ -7460,7 +7460,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "text/csv": components["schemas"]["ErrorResponse"];
+          "application/json": components["schemas"]["ErrorResponse"];
         };
       };
       /** @description The one error body (decisions §7) */
@@ -7469,7 +7469,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "text/csv": components["schemas"]["ErrorResponse"];
+          "application/json": components["schemas"]["ErrorResponse"];
         };
       };
     };
@@ -8091,7 +8091,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description gzip */
+      /** @description The gzipped JSON Lines archive */
       200: {
         headers: {
           [name: string]: unknown;
@@ -8106,7 +8106,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/gzip": components["schemas"]["ErrorResponse"];
+          "application/json": components["schemas"]["ErrorResponse"];
         };
       };
       /** @description The one error body (decisions §7) */
@@ -8115,7 +8115,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/gzip": components["schemas"]["ErrorResponse"];
+          "application/json": components["schemas"]["ErrorResponse"];
         };
       };
       /** @description The one error body (decisions §7) */
@@ -8124,7 +8124,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/gzip": components["schemas"]["ErrorResponse"];
+          "application/json": components["schemas"]["ErrorResponse"];
         };
       };
       /** @description The one error body (decisions §7) */
@@ -8133,7 +8133,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/gzip": components["schemas"]["ErrorResponse"];
+          "application/json": components["schemas"]["ErrorResponse"];
         };
       };
       /** @description The one error body (decisions §7) */
@@ -8142,7 +8142,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/gzip": components["schemas"]["ErrorResponse"];
+          "application/json": components["schemas"]["ErrorResponse"];
         };
       };
       /** @description The one error body (decisions §7) */
@@ -8151,7 +8151,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/gzip": components["schemas"]["ErrorResponse"];
+          "application/json": components["schemas"]["ErrorResponse"];
         };
       };
     };

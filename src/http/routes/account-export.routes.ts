@@ -84,8 +84,15 @@ export async function accountExportRoutes(app: App, deps: AppDeps): Promise<void
           "The gzipped JSON Lines archive. The token is the credential (shown once when the export was requested); 404 for a wrong token and after 24 hours (reason expired), 409 while it is being built.",
         params: ExportParams,
         querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 200 }) }),
-        produces: ["application/gzip"],
-        response: { 200: Type.Unsafe<Buffer>({ type: "string", format: "binary", description: "gzip" }) },
+        // Only the success is gzip: errors keep the JSON error body, which `produces` would relabel.
+        response: {
+          200: {
+            description: "The gzipped JSON Lines archive",
+            content: {
+              "application/gzip": { schema: Type.Unsafe<Buffer>({ type: "string", format: "binary" }) },
+            },
+          },
+        },
       },
     },
     async (request, reply) => {

@@ -64,8 +64,13 @@ export async function auditRoutes(app: App, deps: AppDeps): Promise<void> {
         description:
           "The filtered entries as CSV (newest first, up to 100,000). Cells that a spreadsheet would read as a formula start with a single quote.",
         querystring: AuditFilterQuery,
-        produces: ["text/csv"],
-        response: { 200: Type.String({ description: "CSV" }) },
+        // Only the success is CSV: errors keep the JSON error body, which `produces` would relabel.
+        response: {
+          200: {
+            description: "One header row, then one row per entry",
+            content: { "text/csv": { schema: Type.String() } },
+          },
+        },
       },
     },
     async (request, reply) => {
