@@ -1,48 +1,14 @@
 // What the Import page knows about a CSV file before it is sent: its size and row count against
-// the API's limits, the delimiter, which column becomes which lead field (the API's header
-// spellings, src/leads/lead-csv.ts; test/dashboard/csv-preview.test.ts checks they agree) and the
-// first rows. Parsing here is for the preview only: the API parses the file again and decides.
+// the API's limits, the delimiter, which column becomes which lead field (the API's own header
+// spellings, src/leads/csv-headers.ts) and the first rows. Parsing here is for the preview only:
+// the API parses the file again and decides.
+import { FIELD_BY_HEADER, headerKey, MAX_IMPORT_ROWS } from "../../src/leads/csv-headers.js";
+
+/** The header spellings the preview maps (the API's own table). */
+export { FIELD_BY_HEADER };
 
 /** The API's limits on one import: MAX_IMPORT_ROWS and the request body limit (MAX_BODY_BYTES). */
-export const IMPORT_LIMITS = { rows: 10_000, bytes: 5 * 1024 * 1024 } as const;
-
-/** Lead fields by header, compared without case, spaces or punctuation ("First Name" = first_name). */
-export const FIELD_BY_HEADER: Record<string, string> = {
-  email: "email",
-  emailaddress: "email",
-  mail: "email",
-  website: "website",
-  domain: "website",
-  url: "website",
-  site: "website",
-  firstname: "firstName",
-  first: "firstName",
-  givenname: "firstName",
-  lastname: "lastName",
-  last: "lastName",
-  surname: "lastName",
-  familyname: "lastName",
-  company: "company",
-  companyname: "company",
-  organization: "company",
-  title: "title",
-  jobtitle: "title",
-  position: "title",
-  phone: "phone",
-  phonenumber: "phone",
-  telephone: "phone",
-  linkedin: "linkedIn",
-  linkedinurl: "linkedIn",
-  twitter: "twitter",
-  campaign: "campaign",
-  tags: "tags",
-  notes: "notes",
-  priority: "priority",
-  leadservicecategory: "leadServiceCategory",
-  category: "leadServiceCategory",
-  leadservicesubcategory: "leadServiceSubcategory",
-  subcategory: "leadServiceSubcategory",
-};
+export const IMPORT_LIMITS = { rows: MAX_IMPORT_ROWS, bytes: 5 * 1024 * 1024 } as const;
 
 export const FIELD_LABELS: Record<string, string> = {
   email: "Email",
@@ -62,8 +28,7 @@ export const FIELD_LABELS: Record<string, string> = {
   leadServiceSubcategory: "Subcategory",
 };
 
-const fieldOfHeader = (header: string): string | null =>
-  FIELD_BY_HEADER[header.toLowerCase().replace(/[^a-z0-9]/g, "")] ?? null;
+const fieldOfHeader = (header: string): string | null => FIELD_BY_HEADER[headerKey(header)] ?? null;
 
 /** A file to start from: every field the API maps, and one example row. */
 export const TEMPLATE_CSV =

@@ -6,53 +6,8 @@
 // their quote.
 import { CsvError, parse } from "csv-parse/sync";
 import { decodeCsvBytes, detectDelimiter, unneutraliseCell } from "../lib/csv-text.js";
+import { FIELD_BY_HEADER, headerKey, MAX_IMPORT_ROWS } from "./csv-headers.js";
 import type { LeadCreateInput } from "./leads.schemas.js";
-
-export const MAX_IMPORT_ROWS = 10_000;
-
-const FIELD_BY_HEADER: Record<string, keyof LeadCreateInput> = {
-  email: "email",
-  emailaddress: "email",
-  mail: "email",
-  website: "website",
-  domain: "website",
-  url: "website",
-  site: "website",
-  firstname: "firstName",
-  first: "firstName",
-  givenname: "firstName",
-  vorname: "firstName",
-  lastname: "lastName",
-  last: "lastName",
-  surname: "lastName",
-  familyname: "lastName",
-  nachname: "lastName",
-  company: "company",
-  companyname: "company",
-  firma: "company",
-  unternehmen: "company",
-  organization: "company",
-  title: "title",
-  jobtitle: "title",
-  position: "title",
-  phone: "phone",
-  phonenumber: "phone",
-  telephone: "phone",
-  telefon: "phone",
-  linkedin: "linkedIn",
-  linkedinurl: "linkedIn",
-  twitter: "twitter",
-  campaign: "campaign",
-  tags: "tags",
-  notes: "notes",
-  priority: "priority",
-  leadservicecategory: "leadServiceCategory",
-  category: "leadServiceCategory",
-  leadservicesubcategory: "leadServiceSubcategory",
-  subcategory: "leadServiceSubcategory",
-};
-
-const headerKey = (h: string) => h.toLowerCase().replace(/[^a-z0-9]/g, "");
 
 export interface ParsedCsv {
   leads: LeadCreateInput[];
