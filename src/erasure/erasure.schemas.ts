@@ -26,3 +26,5 @@ export const ErasureResult = Type.Object({
     "What this request removed; null when already erased",
   ),
 });
+
+export const LeadParams = Type.Object({ lead_id: Type.String({ minLength: 1, maxLength: 100 }) });

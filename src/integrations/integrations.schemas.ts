@@ -111,3 +111,12 @@ export const WATCH_JOB = "integrations.watch";
 /** `after`: the pass that scheduled this one (a repeat hand-over is a no-op). */
 export const WatchJobData = Type.Object({ watchId: Type.String(), after: Type.String() });
 export type WatchJobData = Static<typeof WatchJobData>;
+
+export const ConnectionParams = Type.Object({ connectionId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const SyncParams = Type.Object({ syncId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const WatchParams = Type.Object({
+  connectionId: Type.String({ minLength: 1, maxLength: 100 }),
+  watchId: Type.String({ minLength: 1, maxLength: 100 }),
+});

@@ -258,7 +258,7 @@ export type LeadListInput = Static<typeof LeadListQuery>;
 
 // Request and answer shapes of the lead routes beyond the lead itself.
 
-export const SELECTION_MAX = 500;
+const SELECTION_MAX = 500;
 
 export const LeadIdParams = Type.Object({ leadId: Type.String({ minLength: 1, maxLength: 100 }) });
 
@@ -303,3 +303,9 @@ export function importAnswer(result: { batchId: string | null; created: number; 
     leadIds: result.leads.map((lead) => lead.id),
   };
 }
+
+/** GET /v1/leads's parameters without paging, plus the format. */
+export const ExportQuery = Type.Composite([
+  Type.Omit(LeadListQuery, ["limit", "offset"]),
+  Type.Object({ format: Type.Optional(Type.Literal("csv", { default: "csv" })) }),
+]);
