@@ -82,7 +82,9 @@ export class LeadsService {
           const alias = await this.repo.findLiveByNormalizedEmail(trx, accountId, row.normalized_email);
           if (alias) throw duplicateLead(row.email, alias);
         }
-        await insertLeads(this.repo, this.deps.events, trx, [row], now);
+        // One write per lead: a lead to validate goes in `processing` (as in a bulk create).
+        const stored = validate ? { ...row, validation_status: "processing" } : row;
+        await insertLeads(this.repo, this.deps.events, trx, [stored], now);
         if (validate) {
           await chargeLeads(
             this.deps.credits,
@@ -103,6 +105,8 @@ export class LeadsService {
         );
       throw error;
     }
+    // The answer is the lead at its creation (spec): `new`, rating 0, no verdict yet, whatever
+    // its job has begun since (ADR 0004).
     return toLeadView(row);
   }
 
