@@ -6850,6 +6850,7 @@ export interface operations {
             limit: number;
             offset: number;
             hasMore: boolean;
+            nextOffset: number | null;
           };
         };
       };

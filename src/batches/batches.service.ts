@@ -12,12 +12,13 @@ import type { Clock } from "../lib/clock.js";
 import { type FieldError, notFound, validationError } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import { LimitRefused } from "../lib/limits.js";
+import { pageOf } from "../lib/schema.js";
 import type { Database } from "../storage/db.js";
 import type { BatchItemsTable, Schema } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
 import type { BatchLimits } from "./batch-limits.js";
 import { BatchesRepo } from "./batches.repo.js";
-import { BATCH_RUN_JOB, type BatchView, toBatchView } from "./batches.schemas.js";
+import { BATCH_RUN_JOB, type BatchResult, type BatchView, toBatchView } from "./batches.schemas.js";
 
 export interface BatchesDeps {
   database: Database;
@@ -161,15 +162,7 @@ export class BatchesService implements ValidationScheduler {
   /** The account's batches, newest first, with their live counts. */
   async list(accountId: string, limit: number, offset: number) {
     const { rows, total } = await this.repo.listOfAccount(this.deps.database.db, accountId, limit, offset);
-    const hasMore = offset + rows.length < total;
-    return {
-      batches: rows.map(toBatchView),
-      total,
-      limit,
-      offset,
-      hasMore,
-      nextOffset: hasMore ? offset + rows.length : null,
-    };
+    return pageOf("batches", rows.map(toBatchView), total, { limit, offset });
   }
 
   async get(accountId: string, batchId: string): Promise<BatchView> {
@@ -189,11 +182,8 @@ export class BatchesService implements ValidationScheduler {
     const b = await this.repo.findOfAccount(db, accountId, batchId);
     if (!b) throw notFound("Batch");
     const { rows, total } = await this.repo.items(db, batchId, limit, offset);
-    const hasMore = offset + rows.length < total;
-    return {
-      batchId,
-      status: b.status,
-      results: rows.map((r) => ({
+    const results = rows.map(
+      (r): BatchResult => ({
         index: Number(r.seq),
         input: r.input,
         leadId: r.lead_id,
@@ -201,13 +191,9 @@ export class BatchesService implements ValidationScheduler {
         verdict: r.verdict,
         result: r.result ? JSON.parse(r.result) : null,
         error: r.error,
-      })),
-      total,
-      limit,
-      offset,
-      hasMore,
-      nextOffset: hasMore ? offset + rows.length : null,
-    };
+      }),
+    );
+    return { batchId, status: b.status, ...pageOf("results", results, total, { limit, offset }) };
   }
 }
 

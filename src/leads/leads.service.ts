@@ -4,6 +4,7 @@
 // leads in one request (bulk, CSV import) in lead-import.ts, the shared writes in lead-writes.ts.
 import { canHaveAliases } from "../intel/normalized-email.js";
 import { AppError, type FieldError, notFound, validationError } from "../lib/errors.js";
+import { pageOf } from "../lib/schema.js";
 import type { LeadsTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
 import { customFieldNamesOf } from "./lead-csv-export.js";
@@ -120,15 +121,7 @@ export class LeadsService {
     const filter = leadFilterOf(q);
     const { db, caps } = this.deps.database;
     const { rows, total } = await this.repo.list(db, caps, accountId, filter, q.limit, q.offset);
-    const hasMore = q.offset + rows.length < total;
-    return {
-      leads: rows.map(toLeadView),
-      total,
-      limit: q.limit,
-      offset: q.offset,
-      hasMore,
-      nextOffset: hasMore ? q.offset + rows.length : null,
-    };
+    return pageOf("leads", rows.map(toLeadView), total, q);
   }
 
   async update(accountId: string, leadId: string, input: LeadUpdateInput): Promise<LeadView> {
