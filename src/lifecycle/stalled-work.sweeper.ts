@@ -14,7 +14,7 @@ import type { Database } from "../storage/db.js";
 import type { EmailChecksService } from "../validation/email-checks.service.js";
 import { ValidationJobsRepo } from "../validation/validation-jobs.repo.js";
 
-export const SWEEP_JOB = "work.sweep";
+const SWEEP_JOB = "work.sweep";
 /** Rows closed per kind and sweep; the next sweep takes the rest. */
 const SWEEP_BATCH = 200;
 
