@@ -10,7 +10,7 @@ import type { Database } from "../storage/db.js";
 import { runInTransaction } from "../storage/transaction.js";
 import type { ErasureRepo, ErasureTerms } from "./erasure.repo.js";
 
-export interface ErasureCounts {
+interface ErasureCounts {
   leads: number;
   batch_items: number;
   events: number;

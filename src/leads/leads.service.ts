@@ -17,12 +17,7 @@ import { type LeadFilter, LeadsRepo, prepareLiveLeadById } from "./leads.repo.js
 import type { LeadCreateInput, LeadListInput, LeadUpdateInput, LeadView } from "./leads.schemas.js";
 
 // Names other modules import from here (kept stable across the split).
-export {
-  CUSTOM_FIELD_NAME_MAX,
-  CUSTOM_FIELD_VALUE_MAX_BYTES,
-  CUSTOM_FIELDS_MAX,
-  type WebsiteNormalizer,
-} from "./lead-fields.js";
+export type { WebsiteNormalizer } from "./lead-fields.js";
 export type { BulkResult } from "./lead-import.js";
 export type { SyncedLeadItem, SyncedLeadsResult } from "./lead-sync-import.js";
 export type { LeadsDeps, ValidationScheduler } from "./lead-writes.js";

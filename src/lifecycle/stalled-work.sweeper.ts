@@ -13,7 +13,7 @@ import type { EmailChecksService } from "../paid-checks/email-checks.service.js"
 import { ValidationJobsRepo } from "../paid-checks/validation-jobs.repo.js";
 import type { Database } from "../storage/db.js";
 
-export const SWEEP_JOB = "work.sweep";
+const SWEEP_JOB = "work.sweep";
 /** Rows closed per kind and sweep; the next sweep takes the rest. */
 const SWEEP_BATCH = 200;
 

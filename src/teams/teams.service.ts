@@ -7,7 +7,7 @@ import { newId } from "../lib/ids.js";
 import { isRole, type Role } from "./roles.js";
 import type { InvitationRow, MemberRow, TeamsRepo } from "./teams.repo.js";
 
-export const INVITATION_TTL_MS = 7 * 24 * 3_600_000;
+const INVITATION_TTL_MS = 7 * 24 * 3_600_000;
 
 export interface Member {
   memberId: string;

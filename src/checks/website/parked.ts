@@ -145,7 +145,7 @@ export interface ParkedDetector {
 let bundled: ParkedDetector | null = null;
 
 /** The committed model (data/parked-model.json) and lexicon, loaded once. */
-export function bundledDetector(): ParkedDetector {
+function bundledDetector(): ParkedDetector {
   bundled ??= { model: loadParkedModel(), lexicon: loadLexicon() };
   return bundled;
 }
