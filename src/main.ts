@@ -387,7 +387,7 @@ export async function createServices(
     queue,
     audit,
   });
-  const { services: teamServices, jobs: teamJobs } = createTeams({ database, clock });
+  const { services: teamServices, jobs: teamJobs } = createTeams({ database, clock, audit });
   const sweeper = new StalledWorkSweeper({
     database,
     clock,
