@@ -62,6 +62,9 @@ import { PaymentsService } from "./payments/payments.service.js";
 import { createRetention } from "./retention/create-retention.js";
 import { scheduleRetentionPurge } from "./retention/retention.jobs.js";
 import type { RetentionService } from "./retention/retention.service.js";
+import { createRevalidation } from "./revalidation/create-revalidation.js";
+import { scheduleRevalidation } from "./revalidation/revalidation.jobs.js";
+import type { RevalidationService } from "./revalidation/revalidation.service.js";
 import { type Database, migrateToLatest, openDatabase } from "./storage/db.js";
 import { reportAfterCommitErrorsTo } from "./storage/transaction.js";
 import { createTeams } from "./teams/create-teams.js";
@@ -109,6 +112,8 @@ export interface Services {
   audit: AuditService;
   erasure: ErasureService;
   retention: RetentionService;
+  /** Scheduled re-validation of old verdicts (src/revalidation). */
+  revalidation: RevalidationService;
   accountExport: AccountExportService;
   teams: TeamsService;
   sso: SsoService;
@@ -381,6 +386,17 @@ export async function createServices(
     audit,
     onPurged: (accountId, counts) => logger.info({ accountId, ...counts }, "retention purge"),
   });
+  const { services: revalidationServices, jobs: revalidationJobs } = createRevalidation({
+    config,
+    database,
+    clock,
+    queue,
+    leads,
+    batches,
+    audit,
+    isNetworkDown: () => config.network.refuseWhenDown && network.health.dnsDown() !== undefined,
+    onRun: (result) => logger.info(result, "re-validation run"),
+  });
   const { accountExport, jobDefinitions: exportJobs } = createAccountExport({
     database,
     clock,
@@ -410,6 +426,7 @@ export async function createServices(
       ...webhookJobs,
       ...integrations.jobs,
       ...retentionJobs,
+      ...revalidationJobs,
       ...exportJobs,
       ...teamJobs,
       sweeper.jobDefinition(),
@@ -449,6 +466,7 @@ export async function createServices(
     audit,
     erasure,
     retention,
+    revalidation: revalidationServices.revalidation,
     accountExport,
     teams: teamServices.teams,
     sso: new SsoService(
@@ -505,6 +523,7 @@ export async function startQueue(services: Services): Promise<void> {
   }
   await services.webhooks.scheduleRecurring();
   await scheduleRetentionPurge(services.queue);
+  await scheduleRevalidation(services.queue);
 }
 
 /** JOB_EXPIRY_MS: an operator (or a test) shortens how long a dead worker's job stays claimed. */

@@ -924,6 +924,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/settings/revalidation": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The account's re-validation schedule (null when off)
+     * @description With a schedule, leads whose last validation (`validatedAt`) is older than `olderThanDays` are validated again every `everyHours`, oldest verdicts first, up to `maxCreditsPerRun` per run. Each run is a normal lead-validation batch: charged upfront and evented like one. Leads never validated are not touched. API keys need the permission `leads:read`. Team members need the analyst role or above (`leads:read`).
+     */
+    get: operations["getRevalidation"];
+    /**
+     * Set or turn off the re-validation schedule
+     * @description `{ olderThanDays, everyHours, maxCreditsPerRun }` sets the schedule (a new one first runs within a few minutes; a changed one keeps its rhythm from the last run); `null` turns it off. The change is audited. API keys need the permission `leads:write`. Team members need the developer role or above (`leads:write`).
+     */
+    put: operations["setRevalidation"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/account/export": {
     parameters: {
       query?: never;
@@ -7984,6 +8008,244 @@ export interface operations {
             /** @description Refuse an erased address when it is created or imported again */
             suppress_erased_emails: boolean;
           };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getRevalidation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The schedule, or null when off */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            olderThanDays: number;
+            everyHours: number;
+            /** @description Stored credits */
+            maxCreditsPerRun: number;
+            /** @description The same cap in display credits */
+            maxDisplayCreditsPerRun: number;
+            /** @description Leads one run may validate at today's price */
+            maxLeadsPerRun: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            nextRunAt: string;
+            lastRun: {
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              at: string;
+              /** @description started: a batch validates `leads`; nothing_stale: no lead was old enough; insufficient_credits: the balance could not pay for the run; limited: the account's batch limits refused it (retried soon); network_down: DNS was distrusted (retried soon) */
+              status: "started" | "nothing_stale" | "insufficient_credits" | "limited" | "network_down";
+              leads: number;
+              batchId: string | null;
+            } | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            updatedAt: string;
+          } | null;
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  setRevalidation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The schedule, or null to turn it off */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Leads whose last validation is older than this many days are validated again */
+          olderThanDays: number;
+          /** @description Hours between runs */
+          everyHours: number;
+          /** @description Most stored credits one run may spend, to 0.001 (0.002 per lead at the default price); the oldest verdicts go first */
+          maxCreditsPerRun: number;
+        } | null;
+      };
+    };
+    responses: {
+      /** @description The schedule, or null when off */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            olderThanDays: number;
+            everyHours: number;
+            /** @description Stored credits */
+            maxCreditsPerRun: number;
+            /** @description The same cap in display credits */
+            maxDisplayCreditsPerRun: number;
+            /** @description Leads one run may validate at today's price */
+            maxLeadsPerRun: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            nextRunAt: string;
+            lastRun: {
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              at: string;
+              /** @description started: a batch validates `leads`; nothing_stale: no lead was old enough; insufficient_credits: the balance could not pay for the run; limited: the account's batch limits refused it (retried soon); network_down: DNS was distrusted (retried soon) */
+              status: "started" | "nothing_stale" | "insufficient_credits" | "limited" | "network_down";
+              leads: number;
+              batchId: string | null;
+            } | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            updatedAt: string;
+          } | null;
         };
       };
       /** @description The one error body (decisions §7) */

@@ -27,6 +27,7 @@ import type { EmailChecksService } from "../paid-checks/email-checks.service.js"
 import type { WebsiteChecksService } from "../paid-checks/website-checks.service.js";
 import type { PaymentsService } from "../payments/payments.service.js";
 import type { RetentionService } from "../retention/retention.service.js";
+import type { RevalidationService } from "../revalidation/revalidation.service.js";
 import type { Database } from "../storage/db.js";
 import type { TeamsService } from "../teams/teams.service.js";
 import type { UsageService } from "../usage/usage.service.js";
@@ -54,6 +55,7 @@ export interface AppDeps {
   audit: AuditService;
   erasure: ErasureService;
   retention: RetentionService;
+  revalidation: RevalidationService;
   accountExport: AccountExportService;
   teams: TeamsService;
   sso: SsoService;

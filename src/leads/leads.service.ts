@@ -53,6 +53,11 @@ export class LeadsService {
     return views;
   }
 
+  /** Up to `limit` live leads whose last validation is older than `before`, oldest first. */
+  staleLeadIds(accountId: string, before: Date, limit: number): Promise<string[]> {
+    return this.repo.validatedBefore(this.deps.database.db, accountId, before.toISOString(), limit);
+  }
+
   /** Records when these leads' verdicts were written back to their source. */
   async markSynced(accountId: string, ids: string[], at: Date): Promise<void> {
     for (let i = 0; i < ids.length; i += 500) {
