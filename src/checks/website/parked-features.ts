@@ -85,7 +85,8 @@ const AD_SCRIPT = /adsense\/domains|\/caf\.js|syndicatedsearch|afs\/ads|parking|
  *  language, so a default page is known by them where its sentences are not in the lexicon. */
 const SOFTWARE_NAME =
   /\b(apache|nginx|iis|lighttpd|litespeed|openlitespeed|tomcat|caddy|openresty|tengine|cherokee|jetty|plesk|cpanel|ispconfig|directadmin|webmin|virtualmin|hestiacp|vestacp|aapanel|1panel|cyberpanel|froxlor|i-mscp)\b/i;
-const SOFTWARE_BADGE = /(apache_pb|poweredby|powered_by|powered-by|iisstart|iis-?\d|nginx-logo|lighttpd|tomcat\.(png|svg|gif))/i;
+const SOFTWARE_BADGE =
+  /(apache_pb|poweredby|powered_by|powered-by|iisstart|iis-?\d|nginx-logo|lighttpd|tomcat\.(png|svg|gif))/i;
 /** Words up to which a product name in the text (not only the title or headline) counts. */
 const SOFTWARE_TEXT_WORDS = 300;
 const EMAIL = /[a-z0-9._%+-]+@[a-z0-9-]+(\.[a-z0-9-]+)+\.[a-z]{2,}/i;
