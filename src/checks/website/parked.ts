@@ -109,6 +109,7 @@ const SPECIFIC_FEATURES = [
   "ad_script",
   "redirect_foreign",
   "software_ref",
+  "software_name",
   "title_is_domain",
   "headline_is_domain",
 ];
