@@ -3,7 +3,7 @@ import { Type } from "@sinclair/typebox";
 import { Nullable, Timestamp } from "../lib/schema.js";
 import { ROLES } from "./roles.js";
 
-const RoleSchema = Type.Unsafe<(typeof ROLES)[number]>({
+export const RoleSchema = Type.Unsafe<(typeof ROLES)[number]>({
   type: "string",
   enum: [...ROLES],
   description:
