@@ -8,13 +8,6 @@ import { loadWidgetConfig, type WidgetConfig } from "../widget/widget-config.js"
 
 export type DatabaseKind = "sqlite" | "postgres";
 
-export interface RateLimitRule {
-  /** Requests allowed in the window. */
-  points: number;
-  /** Window length in seconds. */
-  durationSeconds: number;
-}
-
 export interface Config {
   port: number;
   host: string;
@@ -125,6 +118,8 @@ export interface Config {
     leadStallMs: number;
     /** A validation job this long past its 5-minute deadline is closed `timeout`. */
     validationJobGraceMs: number;
+    /** How often due re-validation schedules are looked for (src/revalidation). */
+    revalidationTickMs: number;
   };
   webhooks: {
     /** Whole budget of one delivery attempt (connect, send, response headers and body). */
@@ -222,8 +217,8 @@ type Env = Record<string, string | undefined>;
 
 /** On by default (ADR 0012): Spamhaus's domain and address lists, whose refusal answers we read as
  *  unknown (never listed) and report once, so a resolver Spamhaus refuses costs nothing but a warning. */
-export const DEFAULT_DNSBL_DOMAIN_ZONES: readonly string[] = ["dbl.spamhaus.org"];
-export const DEFAULT_DNSBL_IP_ZONES: readonly string[] = ["zen.spamhaus.org"];
+const DEFAULT_DNSBL_DOMAIN_ZONES: readonly string[] = ["dbl.spamhaus.org"];
+const DEFAULT_DNSBL_IP_ZONES: readonly string[] = ["zen.spamhaus.org"];
 
 function int(env: Env, name: string, fallback: number, min = 0): number {
   const raw = env[name];
@@ -437,6 +432,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       batchStallMs: int(env, "SWEEP_BATCH_STALL_MS", 30 * 60_000, 1000),
       leadStallMs: int(env, "SWEEP_LEAD_STALL_MS", 2 * 3600_000, 1000),
       validationJobGraceMs: int(env, "SWEEP_VALIDATION_JOB_GRACE_MS", 10 * 60_000, 0),
+      revalidationTickMs: int(env, "REVALIDATION_TICK_MS", 5 * 60_000, 100),
     },
     webhooks: {
       timeoutMs: int(env, "WEBHOOK_TIMEOUT_MS", 30_000, 1),

@@ -28,8 +28,6 @@ export const ErrorResponse = Type.Object(
   { $id: "ErrorResponse", additionalProperties: true, description: "The one error body (decisions §7)" },
 );
 
-export const ErrorRef = Type.Ref("ErrorResponse");
-
 type Security = { [scheme: string]: string[] }[];
 /** Data endpoints: X-API-Key or an identity JWT. */
 export const DATA_SECURITY: Security = [{ apiKey: [] }, { bearer: [] }];

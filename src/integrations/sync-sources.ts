@@ -8,7 +8,7 @@ import { RemoteError } from "./remote-error.js";
 import { type HeaderMapping, type LeadField, mapHeader } from "./sheet-mapping.js";
 import { quoteSheet } from "./sheet-write-plan.js";
 
-export interface SourceItem {
+interface SourceItem {
   /** Where it is in the source, for error reports ("row 5", "contact 1001"). */
   label: string;
   /** The sync item's key: the lower-cased email (sheets) or the contact id (HubSpot). */
@@ -22,7 +22,7 @@ export interface SourcePage {
   next: string | null;
 }
 
-export const SHEET_PAGE_ROWS = 500;
+const SHEET_PAGE_ROWS = 500;
 
 export async function readSheetPage(
   gateway: SheetsGateway,
@@ -93,7 +93,7 @@ export async function readHubSpotPage(
   return { items: contacts.map(contactItem), next: next ?? null };
 }
 
-export function contactItem(contact: HubSpotContact): SourceItem {
+function contactItem(contact: HubSpotContact): SourceItem {
   const p = contact.properties;
   const input: Record<string, string> = {};
   const pairs: [string, string][] = [

@@ -6,10 +6,10 @@ import { VERDICT_DOC } from "../checks/vocabulary.js";
 import { MULTILINE } from "../lib/safe-text.js";
 import { Nullable, PageLimit, PageOffset, Timestamp } from "../lib/schema.js";
 
-export const PRIORITIES = ["low", "normal", "high", "urgent"] as const;
-export const SOURCES = ["manual", "api", "csv", "google_sheets", "hubspot"] as const;
-export const VALIDATION_STATUSES = ["new", "processing", "valid", "invalid", "risky"] as const;
-export const RECOMMENDATIONS = ["high_priority", "validate", "research", "skip"] as const;
+const PRIORITIES = ["low", "normal", "high", "urgent"] as const;
+const SOURCES = ["manual", "api", "csv", "google_sheets", "hubspot"] as const;
+const VALIDATION_STATUSES = ["new", "processing", "valid", "invalid", "risky"] as const;
+const RECOMMENDATIONS = ["high_priority", "validate", "research", "skip"] as const;
 
 export const TAG_MAX_CHARS = 100;
 export const TAGS_PER_LEAD_MAX = 100;
@@ -62,14 +62,14 @@ export type LeadCreateInput = Static<typeof LeadCreateBody>;
 export const LeadUpdateBody = Type.Object(EditableFields, { additionalProperties: true });
 export type LeadUpdateInput = Static<typeof LeadUpdateBody>;
 
-export const RatingFactor = Type.Object({
+const RatingFactor = Type.Object({
   code: Type.String(),
   label: Type.String(),
   points: Type.Number(),
 });
 
 /** One observation behind a parked verdict (docs/decisions/0011-parked-page-evidence.md). */
-export const ParkedEvidenceItem = Type.Object({
+const ParkedEvidenceItem = Type.Object({
   signal: Type.String({
     description:
       "Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page, random_path or wildcard_dns; the page model's contributions are structure, wording or rules (ADR 0011)",
@@ -80,7 +80,7 @@ export const ParkedEvidenceItem = Type.Object({
   weight: Type.Integer({ description: "Points toward the parked threshold (60)" }),
 });
 /** The lead's domain facts (ADR 0012): registration, reputation, mail records, certificate. */
-export const LeadDomainFacts = Type.Object({
+const LeadDomainFacts = Type.Object({
   domain: Type.String({
     description: "The domain these facts describe (the email's, or the website's for free-mail leads)",
   }),

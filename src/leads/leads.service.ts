@@ -17,12 +17,7 @@ import { type LeadFilter, LeadsRepo, prepareLiveLeadById } from "./leads.repo.js
 import type { LeadCreateInput, LeadListInput, LeadUpdateInput, LeadView } from "./leads.schemas.js";
 
 // Names other modules import from here (kept stable across the split).
-export {
-  CUSTOM_FIELD_NAME_MAX,
-  CUSTOM_FIELD_VALUE_MAX_BYTES,
-  CUSTOM_FIELDS_MAX,
-  type WebsiteNormalizer,
-} from "./lead-fields.js";
+export type { WebsiteNormalizer } from "./lead-fields.js";
 export type { BulkResult } from "./lead-import.js";
 export type { SyncedLeadItem, SyncedLeadsResult } from "./lead-sync-import.js";
 export type { LeadsDeps, ValidationScheduler } from "./lead-writes.js";
@@ -58,6 +53,11 @@ export class LeadsService {
     return views;
   }
 
+  /** Up to `limit` live leads whose last validation is older than `before`, oldest first. */
+  staleLeadIds(accountId: string, before: Date, limit: number): Promise<string[]> {
+    return this.repo.validatedBefore(this.deps.database.db, accountId, before.toISOString(), limit);
+  }
+
   /** Records when these leads' verdicts were written back to their source. */
   async markSynced(accountId: string, ids: string[], at: Date): Promise<void> {
     for (let i = 0; i < ids.length; i += 500) {
@@ -83,7 +83,9 @@ export class LeadsService {
           const alias = await this.repo.findLiveByNormalizedEmail(trx, accountId, row.normalized_email);
           if (alias) throw duplicateLead(row.email, alias);
         }
-        await insertLeads(this.repo, this.deps.events, trx, [row], now);
+        // One write per lead: a lead to validate goes in `processing` (as in a bulk create).
+        const stored = validate ? { ...row, validation_status: "processing" } : row;
+        await insertLeads(this.repo, this.deps.events, trx, [stored], now);
         if (validate) {
           await chargeLeads(
             this.deps.credits,
@@ -104,6 +106,8 @@ export class LeadsService {
         );
       throw error;
     }
+    // The answer is the lead at its creation (spec): `new`, rating 0, no verdict yet, whatever
+    // its job has begun since (ADR 0004).
     return toLeadView(row);
   }
 

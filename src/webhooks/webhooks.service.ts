@@ -28,7 +28,7 @@ import type { AttemptResult, WebhookSender } from "./webhook-sender.js";
 import { type DeliveryView, toDeliveryView, toWebhookView, type WebhookView } from "./webhook-view.js";
 import { type WebhookChanges, WebhooksRepo } from "./webhooks.repo.js";
 
-export const MAX_WEBHOOKS_PER_ACCOUNT = 25;
+const MAX_WEBHOOKS_PER_ACCOUNT = 25;
 
 export interface WebhookCreateInput {
   name: string;
@@ -41,7 +41,7 @@ export interface WebhookCreateInput {
 
 export type WebhookUpdateInput = Partial<WebhookCreateInput>;
 
-export interface CreatedWebhook extends WebhookView {
+interface CreatedWebhook extends WebhookView {
   secret: string;
 }
 
