@@ -4,7 +4,7 @@
 // is not_found.
 import { createHmac } from "node:crypto";
 import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
-import { normalizeEmailAddress } from "../intel/normalized-email.js";
+import { normalizeEmailAddress } from "../checks/email/normalized-email.js";
 import type { Clock } from "../lib/clock.js";
 import type { Database } from "../storage/db.js";
 import { runInTransaction } from "../storage/transaction.js";
