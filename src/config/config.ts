@@ -121,6 +121,8 @@ export interface Config {
     leadStallMs: number;
     /** A validation job this long past its 5-minute deadline is closed `timeout`. */
     validationJobGraceMs: number;
+    /** How often due re-validation schedules are looked for (src/revalidation). */
+    revalidationTickMs: number;
   };
   webhooks: {
     /** Whole budget of one delivery attempt (connect, send, response headers and body). */
@@ -427,6 +429,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       batchStallMs: int(env, "SWEEP_BATCH_STALL_MS", 30 * 60_000, 1000),
       leadStallMs: int(env, "SWEEP_LEAD_STALL_MS", 2 * 3600_000, 1000),
       validationJobGraceMs: int(env, "SWEEP_VALIDATION_JOB_GRACE_MS", 10 * 60_000, 0),
+      revalidationTickMs: int(env, "REVALIDATION_TICK_MS", 5 * 60_000, 100),
     },
     webhooks: {
       timeoutMs: int(env, "WEBHOOK_TIMEOUT_MS", 30_000, 1),

@@ -216,6 +216,23 @@ export class LeadsRepo {
       .execute();
   }
 
+  /** Ids of the account's live leads last validated before `before`, oldest verdict first, none
+   *  of them being validated now (re-validation; served by leads_account_validated_idx). */
+  async validatedBefore(db: Executor, accountId: string, before: string, limit: number): Promise<string[]> {
+    const rows = await db
+      .selectFrom("leads")
+      .select("id")
+      .where(liveOf(accountId))
+      .where("validated_at", "is not", null)
+      .where("validated_at", "<", before)
+      .where("validation_status", "!=", "processing")
+      .orderBy("validated_at", "asc")
+      .orderBy("id", "asc")
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
   setSyncedAt(db: Executor, accountId: string, ids: string[], at: string) {
     return db
       .updateTable("leads")

@@ -255,3 +255,51 @@ export const LeadListQuery = Type.Object({
   hasDidYouMean: Type.Optional(Type.Boolean({ description: "true: the email's domain looks mistyped" })),
 });
 export type LeadListInput = Static<typeof LeadListQuery>;
+
+// Request and answer shapes of the lead routes beyond the lead itself.
+
+export const SELECTION_MAX = 500;
+
+export const LeadIdParams = Type.Object({ leadId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const BulkBody = Type.Object({
+  leads: Type.Array(Type.Object({}, { additionalProperties: true }), { minItems: 1, maxItems: 500 }),
+  validate: Type.Optional(Type.Boolean({ default: true })),
+});
+
+export const LeadIds = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+  minItems: 1,
+  maxItems: SELECTION_MAX,
+  description: `1-${SELECTION_MAX} ids of the account's live leads; any other id refuses the whole request (404 with details.missingLeadIds)`,
+});
+
+export const TagList = Type.Array(Type.String({ minLength: 1, maxLength: TAG_MAX_CHARS }), { maxItems: 20 });
+
+export const ValidateBody = Type.Object({
+  leadIds: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 500 }),
+  ),
+  lead_ids: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 500 }),
+  ),
+  webhookUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+});
+
+/** The answer of the all-or-none imports (CSV file, pasted emails). */
+export const ImportResult = Type.Object({
+  batchId: Nullable(Type.String()),
+  status: Type.String(),
+  created: Type.Integer(),
+  pollUrl: Nullable(Type.String()),
+  leadIds: Type.Array(Type.String()),
+});
+
+export function importAnswer(result: { batchId: string | null; created: number; leads: { id: string }[] }) {
+  return {
+    batchId: result.batchId,
+    status: result.batchId ? "processing" : "completed",
+    created: result.created,
+    pollUrl: result.batchId ? `/v1/batches/${result.batchId}` : null,
+    leadIds: result.leads.map((lead) => lead.id),
+  };
+}

@@ -4,6 +4,7 @@
 // leads in one request (bulk, CSV import) in lead-import.ts, the shared writes in lead-writes.ts.
 import { canHaveAliases } from "../checks/email/normalized-email.js";
 import { AppError, type FieldError, notFound, validationError } from "../lib/errors.js";
+import { pageOf } from "../lib/schema.js";
 import type { LeadsTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
 import { customFieldNamesOf } from "./lead-csv-export.js";
@@ -52,6 +53,11 @@ export class LeadsService {
     return views;
   }
 
+  /** Up to `limit` live leads whose last validation is older than `before`, oldest first. */
+  staleLeadIds(accountId: string, before: Date, limit: number): Promise<string[]> {
+    return this.repo.validatedBefore(this.deps.database.db, accountId, before.toISOString(), limit);
+  }
+
   /** Records when these leads' verdicts were written back to their source. */
   async markSynced(accountId: string, ids: string[], at: Date): Promise<void> {
     for (let i = 0; i < ids.length; i += 500) {
@@ -77,7 +83,9 @@ export class LeadsService {
           const alias = await this.repo.findLiveByNormalizedEmail(trx, accountId, row.normalized_email);
           if (alias) throw duplicateLead(row.email, alias);
         }
-        await insertLeads(this.repo, this.deps.events, trx, [row], now);
+        // One write per lead: a lead to validate goes in `processing` (as in a bulk create).
+        const stored = validate ? { ...row, validation_status: "processing" } : row;
+        await insertLeads(this.repo, this.deps.events, trx, [stored], now);
         if (validate) {
           await chargeLeads(
             this.deps.credits,
@@ -98,6 +106,8 @@ export class LeadsService {
         );
       throw error;
     }
+    // The answer is the lead at its creation (spec): `new`, rating 0, no verdict yet, whatever
+    // its job has begun since (ADR 0004).
     return toLeadView(row);
   }
 
@@ -111,15 +121,7 @@ export class LeadsService {
     const filter = leadFilterOf(q);
     const { db, caps } = this.deps.database;
     const { rows, total } = await this.repo.list(db, caps, accountId, filter, q.limit, q.offset);
-    const hasMore = q.offset + rows.length < total;
-    return {
-      leads: rows.map(toLeadView),
-      total,
-      limit: q.limit,
-      offset: q.offset,
-      hasMore,
-      nextOffset: hasMore ? q.offset + rows.length : null,
-    };
+    return pageOf("leads", rows.map(toLeadView), total, q);
   }
 
   async update(accountId: string, leadId: string, input: LeadUpdateInput): Promise<LeadView> {

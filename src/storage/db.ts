@@ -113,6 +113,9 @@ export async function migrateToLatest(db: Kysely<unknown> | Db): Promise<string[
   const migrator = new Migrator({
     db: db as Kysely<unknown>,
     provider: { getMigrations: async () => migrations },
+    // Modules take migration numbers from reserved ranges (0030s integrations, 0040s audit, ...):
+    // a database that already ran 0061 must still apply a later-landed 0033.
+    allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

@@ -22,7 +22,7 @@ const ALL: readonly RolePermission[] = [...PERMISSIONS, ...MEMBER_PERMISSIONS];
  * export leads, batches and usage and run checks (a batch is a run of checks): no lead writes,
  * hence no deletions, no keys, no webhooks.
  */
-const ROLE_PERMISSIONS: Readonly<Record<Role, ReadonlySet<RolePermission>>> = {
+export const ROLE_PERMISSIONS: Readonly<Record<Role, ReadonlySet<RolePermission>>> = {
   owner: new Set(ALL),
   admin: new Set(ALL.filter((p) => p !== "billing:write")),
   developer: new Set<RolePermission>([

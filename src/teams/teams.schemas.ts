@@ -3,7 +3,7 @@ import { Type } from "@sinclair/typebox";
 import { Nullable, Timestamp } from "../lib/schema.js";
 import { ROLES } from "./roles.js";
 
-const RoleSchema = Type.Unsafe<(typeof ROLES)[number]>({
+export const RoleSchema = Type.Unsafe<(typeof ROLES)[number]>({
   type: "string",
   enum: [...ROLES],
   description:
@@ -46,6 +46,10 @@ export const CreatedInvitation = Type.Object({
   ...InvitationSchema.properties,
   token: Type.String({ description: "Shown only in this response; only its hash is stored" }),
   url: Type.String({ description: "The single-use link to send to the invitee (valid 7 days)" }),
+});
+
+export const InvitationIdParams = Type.Object({
+  invitationId: Type.String({ minLength: 1, maxLength: 200, description: "inv_..." }),
 });
 
 export const InvitationParams = Type.Object({ token: Type.String({ minLength: 10, maxLength: 200 }) });

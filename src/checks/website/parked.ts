@@ -53,6 +53,7 @@ const SPECIFIC_FEATURES = [
   "ad_script",
   "redirect_foreign",
   "software_ref",
+  "software_name",
   "title_is_domain",
   "headline_is_domain",
 ];

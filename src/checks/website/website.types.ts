@@ -6,6 +6,11 @@ import type { ParkedEvidence, ParkedKind } from "./parked.js";
 
 export type WebsiteStatus = "active" | "inactive" | "error";
 
+/** What checks websites for the rest of the code: the engine, guarded by the network health. */
+export interface WebsiteChecker {
+  check(input: string, options?: { signal?: AbortSignal }): Promise<WebsiteCheckResult>;
+}
+
 export interface WebsiteCheckResult {
   /** The URL that was validated (the normalized input, or the fallback that answered). */
   website: string;
