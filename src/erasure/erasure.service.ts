@@ -30,7 +30,7 @@ export type EraseOutcome =
     }
   | { kind: "not_found" };
 
-export type ErasedLead = Extract<EraseOutcome, { kind: "erased" }>;
+type ErasedLead = Extract<EraseOutcome, { kind: "erased" }>;
 export type ErasePersonOutcome =
   | { kind: "erased"; email: string; leads: ErasedLead[] }
   | { kind: "not_found" };
