@@ -177,8 +177,10 @@ for (const kind of dialects()) {
       assert.equal(created.statusCode, 201, created.body);
       const byKey = await h.call(created.json().api_key, "GET", "/v1/me");
       assert.equal(byKey.statusCode, 200, byKey.body);
+      const me = byKey.json() as { key: { id: string } };
+      assert.match(me.key.id, /^key_/);
       assert.deepEqual(
-        { ...byKey.json(), key: { ...byKey.json().key, id: "key" } },
+        { ...me, key: { ...me.key, id: "key" } },
         {
           accountId: "acct_me_team",
           via: "api_key",
