@@ -5,6 +5,7 @@
 // total and the first 5) or a list's members counted (up to 40 pages of 250): an upper bound.
 import type { LeadsService } from "../leads/leads.service.js";
 import type { ConnectionsService, GatewayFactory } from "./connections.service.js";
+import type { HubSpotContact } from "./hubspot.gateway.js";
 import type { PreviewInput, SyncPreviewView } from "./integrations.schemas.js";
 import { RemoteError } from "./remote-error.js";
 import { LEAD_FIELDS, mapHeader } from "./sheet-mapping.js";
@@ -133,7 +134,7 @@ export class SyncPreviewService {
     const gateway = this.deps.gateways.hubspot(accessToken);
     let total: number;
     let exact = true;
-    let shown;
+    let shown: HubSpotContact[];
     if (listId) {
       const members = await gateway.countListMembers(listId, LIST_PAGES);
       total = members.count;
