@@ -1100,6 +1100,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/connections/{connectionId}/preview": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * What a sync would read: the mapping, the first 5 rows or contacts, and the cost
+     * @description Reads the source without writing anything anywhere. Google: `spreadsheetId` (and `sheet`, else the first tab; `mapping` as for a sync) returns the tabs, the header, the detected mapping, the first 5 rows with an email, and the exact cost: new leads and leads never validated. HubSpot: `listId` or all contacts returns the first 5 contacts and their count; the cost is an upper bound (contacts already known and validated are not charged by the sync). API keys need the permission `connections:write`. Team members need the developer role or above (`connections:write`).
+     */
+    post: operations["previewSync"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/syncs/{syncId}": {
     parameters: {
       query?: never;
@@ -9335,6 +9355,142 @@ export interface operations {
              */
             createdAt: string;
             completedAt: string | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  previewSync: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        connectionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          spreadsheetId?: string;
+          /** @description The tab; the first one when left out */
+          sheet?: string;
+          listId?: string;
+          /** @description Lead field -> header text (email, website, firstName, lastName, company, title, phone) */
+          mapping?: {
+            [key: string]: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            kind: "hubspot" | "google_sheets";
+            /** @description Google: the spreadsheet's tabs, to pick from */
+            sheets: string[] | null;
+            sheet: string | null;
+            /** @description Google: the header row; HubSpot: the contact properties read */
+            columns: string[];
+            /** @description Lead field -> the header (or HubSpot property) it is read from; null when none matched */
+            mapping: {
+              [key: string]: string | null;
+            };
+            /** @description The first 5 rows or contacts as leads */
+            rows: {
+              /** @description row 2, contact 1001 */
+              item: string;
+              lead: {
+                [key: string]: string;
+              };
+            }[];
+            /** @description Rows with an email (Google) or contacts (HubSpot) a sync would read */
+            total: number;
+            /** @description False when a long HubSpot list was counted only in part */
+            totalExact: boolean;
+            /** @description Google: what the sync would create, match to live leads, and skip (HubSpot: null, the contacts are not all read) */
+            plan: {
+              created: number;
+              matched: number;
+              skipped: number;
+            } | null;
+            cost: {
+              /** @description Leads the sync's validation batch would validate */
+              leads: number;
+              /** @description Stored credits */
+              credits: number;
+              displayCredits: number;
+              /** @description exact: new leads and leads never validated (Google); at_most: every contact, as if none were known or validated (HubSpot); at_least: a list longer than was counted */
+              basis: "exact" | "at_most" | "at_least";
+            };
           };
         };
       };
