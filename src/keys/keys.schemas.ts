@@ -93,6 +93,18 @@ export const KeySummary = Type.Object({
   ...KeyFacts,
   created_at: Timestamp,
   last_used: Nullable(Timestamp),
+  widget: Nullable(
+    Type.Object({
+      dailyCap: Type.Integer({ description: "Distinct emails charged per UTC day" }),
+      perIpPerMinute: Type.Integer({ description: "Checks per minute from one visitor IP" }),
+      perEmailPerMinute: Type.Integer({ description: "Checks per minute of one address" }),
+      distinctEmailsPerIpPerDay: Type.Integer({
+        description: "Distinct emails one IP may check per UTC day",
+      }),
+      captcha: Nullable(Type.Union([Type.Literal("turnstile"), Type.Literal("hcaptcha")])),
+    }),
+    "Publishable keys: the abuse limits in force (the key's own, else the server's WIDGET_* defaults) and the CAPTCHA it requires; null for secret keys",
+  ),
   created_by: Nullable(
     Type.Object({
       memberId: Type.String(),

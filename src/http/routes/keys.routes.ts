@@ -64,8 +64,12 @@ export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
       return {
         keys: keys.map((key) => {
           const creator = key.created_by ? creators.get(key.created_by) : undefined;
+          const { widget, ...rest } = key;
           return {
-            ...key,
+            ...rest,
+            widget: widget
+              ? { ...deps.config.widget.defaults, ...widget.limits, captcha: widget.captcha }
+              : null,
             created_by: creator
               ? {
                   memberId: creator.memberId,

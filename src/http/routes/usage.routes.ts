@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { Day, UsageCounts } from "../../usage/usage.schemas.js";
 import { USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS } from "../../usage/usage.service.js";
-import type { App, AppDeps } from "../app.js";
+import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY } from "../schemas.js";
 
