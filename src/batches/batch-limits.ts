@@ -5,7 +5,8 @@
 // tagged values (src/lib/limits.ts); http/errors.ts turns them into 429s.
 import type { Transaction } from "kysely";
 import type { Clock } from "../lib/clock.js";
-import { type LimitRefusal, LimitRefused } from "../lib/limits.js";
+import { fail } from "../lib/errors.js";
+import type { LimitRefusal } from "../lib/limits.js";
 import type { Schema } from "../storage/schema.js";
 import { BatchesRepo } from "./batches.repo.js";
 
@@ -48,15 +49,15 @@ export class BatchLimits {
     return { kind: "daily_limit", limit: maxValidationsPerDay, retryAfterSeconds };
   }
 
-  /** checkBatch, thrown as LimitRefused so that the caller's transaction rolls back. */
+  /** checkBatch, thrown as a DomainError so that the caller's transaction rolls back. */
   async enforceForBatch(trx: Transaction<Schema>, accountId: string, items: number): Promise<void> {
     const refusal = await this.checkBatch(trx, accountId, items);
-    if (refusal) throw new LimitRefused(refusal);
+    if (refusal) throw fail(refusal);
   }
 
-  /** checkDaily, thrown as LimitRefused so that the caller's transaction rolls back. */
+  /** checkDaily, thrown as a DomainError so that the caller's transaction rolls back. */
   async enforceDaily(trx: Transaction<Schema>, accountId: string, items: number): Promise<void> {
     const refusal = await this.checkDaily(trx, accountId, items);
-    if (refusal) throw new LimitRefused(refusal);
+    if (refusal) throw fail(refusal);
   }
 }

@@ -9,9 +9,8 @@ import type { ValidationScheduler, WebsiteNormalizer } from "../leads/leads.serv
 import { LEAD_VALIDATE_JOB } from "../leads/validation/lead-validation.schemas.js";
 import type { LeadValidationService } from "../leads/validation/lead-validation.service.js";
 import type { Clock } from "../lib/clock.js";
-import { type FieldError, notFound, validationError } from "../lib/errors.js";
+import { type FieldError, fail, invalid, notFound } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
-import { LimitRefused } from "../lib/limits.js";
 import { pageOf } from "../lib/schema.js";
 import type { Database } from "../storage/db.js";
 import type { BatchItemsTable, Schema } from "../storage/schema.js";
@@ -107,7 +106,7 @@ export class BatchesService implements ValidationScheduler {
       return n.ok ? n.url : "";
     });
     if (errors.length > 0) {
-      throw validationError(
+      throw invalid(
         errors.slice(0, 200),
         lines ? `${errors.length} bad line(s); no batch was started` : "Request validation failed",
       );
@@ -124,7 +123,7 @@ export class BatchesService implements ValidationScheduler {
         reason: `Domain batch (${domains.length})`,
         reference: batchId,
       });
-      if (outcome.kind === "insufficient_credits") throw new LimitRefused(outcome);
+      if (outcome.kind === "insufficient_credits") throw fail(outcome);
       await this.deps.limits.enforceForBatch(trx, accountId, domains.length);
       await this.repo.insertBatch(trx, {
         id: batchId,

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Type } from "@sinclair/typebox";
 import Fastify from "fastify";
-import { type LimitRefusal, LimitRefused } from "../lib/limits.js";
-import { errorHandler, refusalError, toAppError } from "./errors.js";
+import { type Failure, fail } from "../lib/errors.js";
+import { errorHandler, failureError, toAppError } from "./errors.js";
 
 const fastifyError = (code: string, statusCode: number) =>
   Object.assign(new Error(`${code} message`), { code, statusCode });
@@ -53,9 +53,9 @@ describe("toAppError", () => {
   });
 });
 
-describe("refusalError", () => {
+describe("failureError", () => {
   it("answers each limit refusal with its documented status, code, body fields and Retry-After", () => {
-    const cases: [LimitRefusal, number, string, Record<string, unknown>, string | undefined][] = [
+    const cases: [Failure, number, string, Record<string, unknown>, string | undefined][] = [
       [
         { kind: "insufficient_credits", requiredMilli: 2, availableMilli: 1 },
         402,
@@ -87,23 +87,76 @@ describe("refusalError", () => {
       [{ kind: "webhook_limit", limit: 25 }, 409, "CONFLICT", {}, undefined],
     ];
     for (const [refusal, status, code, extra, retryAfter] of cases) {
-      const error = refusalError(refusal);
+      const error = failureError(refusal);
       assert.equal(error.status, status, refusal.kind);
       assert.equal(error.code, code, refusal.kind);
       assert.deepEqual(error.extra, extra, refusal.kind);
       assert.equal(error.headers["Retry-After"], retryAfter, refusal.kind);
     }
-    assert.deepEqual(refusalError({ kind: "daily_limit", limit: 100, retryAfterSeconds: 5 }).details, {
+    assert.deepEqual(failureError({ kind: "daily_limit", limit: 100, retryAfterSeconds: 5 }).details, {
       limit: 100,
       retry_after: 5,
     });
-    const webhooks = refusalError({ kind: "webhook_limit", limit: 25 });
+    const webhooks = failureError({ kind: "webhook_limit", limit: 25 });
     assert.equal(webhooks.message, "An account may register at most 25 webhooks");
     assert.deepEqual(webhooks.details, { limit: 25 });
   });
 
+  it("answers the other domain failures with their documented status, code, message and details", () => {
+    const cases: [Failure, number, string, string, Record<string, unknown>][] = [
+      [{ kind: "not_found", message: "Lead not found" }, 404, "NOT_FOUND", "Lead not found", {}],
+      [
+        {
+          kind: "duplicate",
+          message: "A lead with email a@b.test already exists",
+          details: { email: "a@b.test" },
+        },
+        400,
+        "DUPLICATE_LEAD",
+        "A lead with email a@b.test already exists",
+        { email: "a@b.test" },
+      ],
+      [
+        { kind: "conflict", message: "used", details: { reason: "used" } },
+        409,
+        "CONFLICT",
+        "used",
+        { reason: "used" },
+      ],
+      [{ kind: "not_permitted", message: "owners only" }, 403, "INSUFFICIENT_PERMISSIONS", "owners only", {}],
+      [
+        { kind: "unavailable", message: "Redis unreachable" },
+        503,
+        "SERVICE_UNAVAILABLE",
+        "Redis unreachable",
+        {},
+      ],
+    ];
+    for (const [failure, status, code, message, details] of cases) {
+      const error = failureError(failure);
+      assert.deepEqual(
+        [error.status, error.code, error.message, error.details],
+        [status, code, message, details],
+      );
+    }
+    const later = failureError({ kind: "unavailable", message: "later", retryAfterSeconds: 30 });
+    assert.equal(later.headers["Retry-After"], "30");
+    const invalid = failureError({
+      kind: "invalid",
+      errors: [{ field: "email", message: "is required", type: "required" }],
+    });
+    assert.equal(invalid.status, 422);
+    assert.equal(invalid.message, "Request validation failed");
+    assert.deepEqual(invalid.details, {
+      errors: [{ field: "email", message: "is required", type: "required" }],
+    });
+    assert.deepEqual(invalid.extra.detail, [
+      { loc: ["body", "email"], msg: "is required", type: "required" },
+    ]);
+  });
+
   it("maps a refusal thrown to roll a transaction back like a returned one", () => {
-    const thrown = new LimitRefused({ kind: "insufficient_credits", requiredMilli: 5, availableMilli: 0 });
+    const thrown = fail({ kind: "insufficient_credits", requiredMilli: 5, availableMilli: 0 });
     const { appError, unexpected } = toAppError(thrown);
     assert.equal(unexpected, false);
     assert.equal(appError.code, "PAYMENT_REQUIRED");

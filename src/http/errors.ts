@@ -1,19 +1,18 @@
 // One closed set of error codes, one status per code, one body shape everywhere (decisions §7).
 // Every failure, Fastify's own included, leaves the service through `errorHandler`.
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { DomainError, type Failure, type FieldError } from "../lib/errors.js";
+import { isBackendUnavailable } from "../lib/unavailable.js";
 import {
   AppError,
   type ErrorBody,
-  type FieldError,
   paymentRequired,
   rateLimited,
   SHORT_TEXT,
   validationError,
-} from "../lib/errors.js";
-import { type LimitRefusal, LimitRefused } from "../lib/limits.js";
-import { isBackendUnavailable } from "../lib/unavailable.js";
+} from "./app-error.js";
 
-export * from "../lib/errors.js";
+export { AppError, rateLimited } from "./app-error.js";
 
 function body(err: AppError): ErrorBody {
   return {
@@ -145,38 +144,62 @@ function fieldErrorsOf(err: FastifyError): FieldError[] {
   });
 }
 
-/** The response of each limit refusal (src/lib/limits.ts): the one place they become HTTP errors. */
-export function refusalError(refusal: LimitRefusal): AppError {
-  switch (refusal.kind) {
+/**
+ * The response of each domain failure (src/lib/errors.ts): the one place they become HTTP
+ * errors, with today's status, error code, body fields and headers for each kind.
+ */
+export function failureError(failure: Failure): AppError {
+  switch (failure.kind) {
+    case "not_found":
+      return new AppError("NOT_FOUND", failure.message, failure.details);
+    case "invalid":
+      return validationError(failure.errors, failure.message, failure.details);
+    case "duplicate":
+      return new AppError("DUPLICATE_LEAD", failure.message, failure.details);
+    case "conflict":
+      return new AppError("CONFLICT", failure.message, failure.details);
+    case "not_permitted":
+      return new AppError("INSUFFICIENT_PERMISSIONS", failure.message, failure.details);
+    case "unavailable": {
+      const { retryAfterSeconds: seconds } = failure;
+      const headers: Record<string, string> = seconds === undefined ? {} : { "Retry-After": String(seconds) };
+      return new AppError("SERVICE_UNAVAILABLE", failure.message, failure.details, {}, headers);
+    }
     case "insufficient_credits":
-      return paymentRequired(refusal.requiredMilli, refusal.availableMilli);
+      return paymentRequired(failure.requiredMilli, failure.availableMilli);
     case "rate_limited":
-      return rateLimited(`Rate limit exceeded: ${refusal.label}`, refusal.retryAfterMs / 1000);
+      return rateLimited(`Rate limit exceeded: ${failure.label}`, failure.retryAfterMs / 1000);
     case "concurrent_batch_limit":
       return rateLimited(
-        `At most ${refusal.limit} batches may run at once; wait for one to finish`,
-        refusal.retryAfterSeconds,
+        `At most ${failure.limit} batches may run at once; wait for one to finish`,
+        failure.retryAfterSeconds,
         "CONCURRENT_BATCH_LIMIT",
-        { limit: refusal.limit },
+        { limit: failure.limit },
       );
     case "daily_limit":
       return rateLimited(
-        `At most ${refusal.limit} validations per account per day`,
-        refusal.retryAfterSeconds,
+        `At most ${failure.limit} validations per account per day`,
+        failure.retryAfterSeconds,
         "DAILY_LIMIT_EXCEEDED",
-        { limit: refusal.limit },
+        { limit: failure.limit },
       );
     case "webhook_limit":
-      return new AppError("CONFLICT", `An account may register at most ${refusal.limit} webhooks`, {
-        limit: refusal.limit,
+      return new AppError("CONFLICT", `An account may register at most ${failure.limit} webhooks`, {
+        limit: failure.limit,
       });
+    default:
+      return unknownFailure(failure);
   }
+}
+
+function unknownFailure(failure: never): never {
+  throw new Error(`unmapped failure ${JSON.stringify(failure)}`);
 }
 
 /** Maps any thrown value to an AppError; unknown errors become a generic 500 that leaks nothing. */
 export function toAppError(error: unknown): { appError: AppError; unexpected: boolean } {
   if (error instanceof AppError) return { appError: error, unexpected: false };
-  if (error instanceof LimitRefused) return { appError: refusalError(error.refusal), unexpected: false };
+  if (error instanceof DomainError) return { appError: failureError(error.failure), unexpected: false };
   const err = error as FastifyError & { type?: string };
   if (err?.validation) {
     return { appError: validationError(fieldErrorsOf(err)), unexpected: false };

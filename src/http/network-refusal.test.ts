@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { loadConfig } from "../config/config.js";
-import { AppError } from "../lib/errors.js";
 import type { PathStatus } from "../net/network-health.js";
+import { AppError } from "./app-error.js";
 import type { AppDeps } from "./app-types.js";
 import { refuseWhenDnsDown } from "./network-refusal.js";
 

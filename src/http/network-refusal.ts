@@ -1,7 +1,7 @@
 // A check that cannot start because every network path it needs is known down is answered 503
 // before any debit (decisions §8, ADR 0020): both the email and the website check need DNS. SMTP
 // egress alone is not such a path: an email check still learns the domain's mail setup from DNS.
-import { AppError } from "../lib/errors.js";
+import { AppError } from "./app-error.js";
 import type { AppDeps } from "./app-types.js";
 
 export function refuseWhenDnsDown(deps: AppDeps, what: string): void {

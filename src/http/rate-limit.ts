@@ -11,7 +11,7 @@ import {
   RateLimiterRes,
 } from "rate-limiter-flexible";
 import type { Config } from "../config/config.js";
-import { refusalError } from "./errors.js";
+import { fail } from "../lib/errors.js";
 
 interface NamedLimiter {
   limiter: RateLimiterAbstract;
@@ -76,7 +76,7 @@ export class RateLimits {
           const rejection: unknown = outcome.reason;
           if (!(rejection instanceof RateLimiterRes)) throw rejection;
           setHeaders(reply, named.points, 0, now + rejection.msBeforeNext);
-          throw refusalError({
+          throw fail({
             kind: "rate_limited",
             label: named.label,
             retryAfterMs: rejection.msBeforeNext,

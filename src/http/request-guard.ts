@@ -5,8 +5,9 @@
 //   and tab/LF/CR only where the schema allows them (src/lib/safe-text.ts): 422 naming the field,
 //   so such text never reaches storage on either database.
 import type { FastifyRequest } from "fastify";
+import { type FieldError, invalid } from "../lib/errors.js";
 import { findUnsafeText } from "../lib/safe-text.js";
-import { AppError, type FieldError, validationError } from "./errors.js";
+import { AppError } from "./errors.js";
 
 /** The parts checked, with their name in `field` (Fastify's) and in `detail.loc` (the spec's). */
 const PARTS = [
@@ -42,5 +43,5 @@ export async function guardRequest(request: FastifyRequest): Promise<void> {
       });
     }
   }
-  if (errors.length > 0) throw validationError(errors);
+  if (errors.length > 0) throw invalid(errors);
 }

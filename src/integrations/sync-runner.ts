@@ -10,7 +10,7 @@ import type { EventBus } from "../events/events.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { LeadsService } from "../leads/leads.service.js";
 import type { Clock } from "../lib/clock.js";
-import { LimitRefused } from "../lib/limits.js";
+import { failureOf } from "../lib/errors.js";
 import type { Database } from "../storage/db.js";
 import type { Schema, SyncsTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
@@ -71,7 +71,7 @@ export class SyncRunner {
         await this.fail(state.sync, error.message, state);
         return "done";
       }
-      if (error instanceof LimitRefused && error.refusal.kind === "insufficient_credits") {
+      if (failureOf(error)?.kind === "insufficient_credits") {
         await this.fail(state.sync, "not enough credits to validate the synced leads", state);
         return "done";
       }

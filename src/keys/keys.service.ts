@@ -2,7 +2,7 @@
 // (secret keys, within their permissions) and the widget endpoints (publishable keys).
 import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
 import type { Clock } from "../lib/clock.js";
-import { AppError, type FieldError } from "../lib/errors.js";
+import { type FieldError, fail } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import type { Database } from "../storage/db.js";
 import { runInTransaction } from "../storage/transaction.js";
@@ -181,10 +181,10 @@ export class KeysService {
       try {
         await this.cache.revoked(keyId);
       } catch {
-        throw new AppError(
-          "SERVICE_UNAVAILABLE",
-          "Cannot revoke keys right now (Redis unreachable); try again",
-        );
+        throw fail({
+          kind: "unavailable",
+          message: "Cannot revoke keys right now (Redis unreachable); try again",
+        });
       }
     }
     const at = this.clock.now().toISOString();

@@ -3,10 +3,11 @@
 // nothing happens (404 listing the missing ids); none of these charge credits.
 import type { EventBus } from "../events/events.js";
 import type { Clock } from "../lib/clock.js";
-import { AppError, validationError } from "../lib/errors.js";
+import { type DomainError, invalid } from "../lib/errors.js";
 import type { Database } from "../storage/db.js";
 import type { LeadsTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
+import { missingLeads } from "./lead-writes.js";
 import { LeadsRepo } from "./leads.repo.js";
 import { TAG_MAX_CHARS, TAGS_PER_LEAD_MAX } from "./leads.schemas.js";
 
@@ -15,10 +16,10 @@ export interface TagChange {
   remove?: string[] | undefined;
 }
 
-function missing(ids: string[], found: Set<string>): AppError | null {
+function missing(ids: string[], found: Set<string>): DomainError | null {
   const absent = ids.filter((id) => !found.has(id));
   if (absent.length === 0) return null;
-  return new AppError("NOT_FOUND", `${absent.length} lead(s) not found`, { missingLeadIds: absent });
+  return missingLeads(absent);
 }
 
 /** Trimmed, non-empty, unique tags; the field errors of the others. */
@@ -66,7 +67,7 @@ export class LeadBulkActions {
     const errors = [...add.errors, ...remove.errors];
     if (add.tags.length === 0 && remove.tags.length === 0 && errors.length === 0)
       errors.push({ field: "add", message: "name at least one tag to add or remove", type: "required" });
-    if (errors.length > 0) throw validationError(errors);
+    if (errors.length > 0) throw invalid(errors);
     const now = this.deps.clock.now();
     return runInTransaction(this.deps.database.db, async (trx) => {
       const rows = await this.repo.liveTags(trx, accountId, ids);
@@ -84,7 +85,7 @@ export class LeadBulkActions {
           changed.push({ id: row.id, tags: after });
       }
       if (tooMany.length > 0) {
-        throw validationError(
+        throw invalid(
           tooMany.slice(0, 50).map((id) => ({
             field: `leadIds.${ids.indexOf(id)}`,
             message: `lead ${id} would carry more than ${TAGS_PER_LEAD_MAX} tags`,

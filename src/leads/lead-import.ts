@@ -1,7 +1,7 @@
 // Lead import (spec "Lead", decisions §4): many leads in one request (bulk JSON, CSV import).
 // Each item is checked on its own; the good ones are created and, when validating, charged in
 // one debit and validated as one batch.
-import { AppError, validationError } from "../lib/errors.js";
+import { conflict, invalid } from "../lib/errors.js";
 import type { LeadsTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
 import { itemSchemaErrors, newLeadRow } from "./lead-fields.js";
@@ -79,7 +79,7 @@ export class LeadImport {
         });
         if (strict && errors.length > 0) {
           errors.sort((a, b) => a.index - b.index);
-          throw validationError(
+          throw invalid(
             errors.slice(0, 200).map((e) => ({
               field: `line ${strict.lines[e.index] ?? e.index + 2}`,
               message: e.email ? `${e.email}: ${e.error}` : e.error,
@@ -130,10 +130,7 @@ export class LeadImport {
       } catch (error) {
         if (!caps.isUniqueViolation(error)) throw error;
         if (tries >= rows.length) {
-          throw new AppError(
-            "CONFLICT",
-            "Leads with these emails kept changing while they were created; retry",
-          );
+          throw conflict("Leads with these emails kept changing while they were created; retry");
         }
       }
     }

@@ -3,7 +3,7 @@
 // duplicate detection, aliases folded), never duplicated or changed; the others are created with
 // their source and external id. Nothing is charged or validated here: the sync validates the
 // created leads afterwards as one normal batch (LeadsService.validate).
-import { AppError } from "../lib/errors.js";
+import { conflict } from "../lib/errors.js";
 import type { LeadsTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
 import { itemSchemaErrors, newLeadRow } from "./lead-fields.js";
@@ -117,7 +117,7 @@ export class LeadSyncImport {
         return { items: result };
       } catch (error) {
         if (!caps.isUniqueViolation(error)) throw error;
-        if (tries >= 3) throw new AppError("CONFLICT", "Leads with these emails kept changing; retry");
+        if (tries >= 3) throw conflict("Leads with these emails kept changing; retry");
       }
     }
   }

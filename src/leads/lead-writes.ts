@@ -5,8 +5,7 @@ import type { Transaction } from "kysely";
 import type { CreditsService } from "../credits/credits.service.js";
 import type { EventBus } from "../events/events.js";
 import type { Clock } from "../lib/clock.js";
-import { AppError } from "../lib/errors.js";
-import { LimitRefused } from "../lib/limits.js";
+import { type DomainError, fail, notFound } from "../lib/errors.js";
 import type { Database } from "../storage/db.js";
 import type { LeadsTable, Schema } from "../storage/schema.js";
 import type { WebsiteNormalizer } from "./lead-fields.js";
@@ -49,7 +48,7 @@ export async function chargeLeads(
   reference: string,
 ): Promise<void> {
   const outcome = await credits.debitWithin(trx, { accountId, amountMilli, reason, reference });
-  if (outcome.kind === "insufficient_credits") throw new LimitRefused(outcome);
+  if (outcome.kind === "insufficient_credits") throw fail(outcome);
 }
 
 /** Inserts leads with their lead.created events, many rows per statement. */
@@ -73,15 +72,27 @@ export async function insertLeads(
 }
 
 /** The duplicate refusal names the lead that already holds the mailbox (aliases folded). */
-export function duplicateLead(email: string, existing: { id: string; email: string } | undefined): AppError {
+export function duplicateLead(
+  email: string,
+  existing: { id: string; email: string } | undefined,
+): DomainError {
   if (!existing)
-    return new AppError("DUPLICATE_LEAD", `A lead with email ${email} already exists`, { email });
+    return fail({
+      kind: "duplicate",
+      message: `A lead with email ${email} already exists`,
+      details: { email },
+    });
   const same = existing.email.toLowerCase() === email.toLowerCase();
-  return new AppError(
-    "DUPLICATE_LEAD",
-    same
+  return fail({
+    kind: "duplicate",
+    message: same
       ? `A lead with email ${email} already exists (${existing.id})`
       : `A lead for the same mailbox already exists: ${existing.email} (${existing.id})`,
-    { email, existingLeadId: existing.id, existingEmail: existing.email },
-  );
+    details: { email, existingLeadId: existing.id, existingEmail: existing.email },
+  });
+}
+
+/** Some of the given ids are not the account's live leads: the whole request is refused. */
+export function missingLeads(ids: string[]): DomainError {
+  return notFound(`${ids.length} lead(s)`, { missingLeadIds: ids });
 }

@@ -3,7 +3,7 @@
 // for validation, lead.created / lead.updated events. Field mapping lives in lead-fields.ts, many
 // leads in one request (bulk, CSV import) in lead-import.ts, the shared writes in lead-writes.ts.
 import { canHaveAliases } from "../checks/email/normalized-email.js";
-import { AppError, type FieldError, notFound, validationError } from "../lib/errors.js";
+import { type FieldError, invalid, notFound } from "../lib/errors.js";
 import { pageOf } from "../lib/schema.js";
 import type { LeadsTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
@@ -17,7 +17,7 @@ import {
   type SyncedLeadsResult,
 } from "./lead-sync-import.js";
 import { toLeadView } from "./lead-view.js";
-import { chargeLeads, duplicateLead, insertLeads, type LeadsDeps } from "./lead-writes.js";
+import { chargeLeads, duplicateLead, insertLeads, type LeadsDeps, missingLeads } from "./lead-writes.js";
 import { type LeadFilter, LeadsRepo, prepareLiveLeadById } from "./leads.repo.js";
 import type { LeadCreateInput, LeadListInput, LeadUpdateInput, LeadView } from "./leads.schemas.js";
 
@@ -78,7 +78,7 @@ export class LeadsService {
   async create(accountId: string, input: LeadCreateInput, source = "api"): Promise<LeadView> {
     const now = this.deps.clock.now();
     const built = newLeadRow(accountId, input, source, now, this.deps.normalizeWebsite);
-    if ("errors" in built) throw validationError(built.errors);
+    if ("errors" in built) throw invalid(built.errors);
     const { row, validate } = built;
     const { db, caps } = this.deps.database;
     try {
@@ -155,7 +155,7 @@ export class LeadsService {
           checkCustomFields(merged, errors);
           changes.custom_fields = JSON.stringify(merged);
         }
-        if (errors.length > 0) throw validationError(errors);
+        if (errors.length > 0) throw invalid(errors);
         if (changes.normalized_email && canHaveAliases(changes.normalized_email)) {
           await this.repo.lockMailboxes(trx, caps, accountId, [changes.normalized_email]);
           const holder = await this.repo.findLiveByNormalizedEmail(
@@ -256,7 +256,7 @@ export class LeadsService {
       const found = await this.repo.liveEmails(trx, accountId, ids);
       const missing = ids.filter((id) => !found.has(id));
       if (missing.length > 0) {
-        throw new AppError("NOT_FOUND", `${missing.length} lead(s) not found`, { missingLeadIds: missing });
+        throw missingLeads(missing);
       }
       const batchRef = `validate:${ids[0]}:${ids.length}`;
       await chargeLeads(

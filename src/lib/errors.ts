@@ -1,177 +1,55 @@
-// The closed set of error codes and the error services raise for expected failures. The HTTP
-// layer (src/http/errors.ts) turns them, and everything else, into the one error body.
-
-export type ErrorCode =
-  | "BAD_REQUEST"
-  | "INVALID_JSON"
-  | "DUPLICATE_LEAD"
-  | "UNAUTHORIZED"
-  | "INVALID_API_KEY"
-  | "PAYMENT_REQUIRED"
-  | "FORBIDDEN"
-  | "INSUFFICIENT_PERMISSIONS"
-  | "IP_NOT_ALLOWED"
-  | "ORIGIN_NOT_ALLOWED"
-  | "NOT_FOUND"
-  | "METHOD_NOT_ALLOWED"
-  | "CONFLICT"
-  | "PAYLOAD_TOO_LARGE"
-  | "URI_TOO_LONG"
-  | "UNSUPPORTED_MEDIA_TYPE"
-  | "VALIDATION_ERROR"
-  | "RATE_LIMIT_EXCEEDED"
-  | "CONCURRENT_BATCH_LIMIT"
-  | "DAILY_LIMIT_EXCEEDED"
-  | "INTERNAL_ERROR"
-  | "SERVICE_UNAVAILABLE";
-
-function statusOf(code: ErrorCode): number {
-  switch (code) {
-    case "BAD_REQUEST":
-    case "INVALID_JSON":
-    case "DUPLICATE_LEAD":
-      return 400;
-    case "UNAUTHORIZED":
-    case "INVALID_API_KEY":
-      return 401;
-    case "PAYMENT_REQUIRED":
-      return 402;
-    case "FORBIDDEN":
-    case "INSUFFICIENT_PERMISSIONS":
-    case "IP_NOT_ALLOWED":
-    case "ORIGIN_NOT_ALLOWED":
-      return 403;
-    case "NOT_FOUND":
-      return 404;
-    case "METHOD_NOT_ALLOWED":
-      return 405;
-    case "CONFLICT":
-      return 409;
-    case "PAYLOAD_TOO_LARGE":
-      return 413;
-    case "URI_TOO_LONG":
-      return 414;
-    case "UNSUPPORTED_MEDIA_TYPE":
-      return 415;
-    case "VALIDATION_ERROR":
-      return 422;
-    case "RATE_LIMIT_EXCEEDED":
-    case "CONCURRENT_BATCH_LIMIT":
-    case "DAILY_LIMIT_EXCEEDED":
-      return 429;
-    case "INTERNAL_ERROR":
-      return 500;
-    case "SERVICE_UNAVAILABLE":
-      return 503;
-  }
-}
-
-export const SHORT_TEXT: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  402: "Payment Required",
-  403: "Forbidden",
-  404: "Not Found",
-  405: "Method Not Allowed",
-  409: "Conflict",
-  413: "Payload Too Large",
-  414: "URI Too Long",
-  415: "Unsupported Media Type",
-  422: "Unprocessable Entity",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  503: "Service Unavailable",
-};
+// The domain's one failure union: what a service refuses, in its own words, with no HTTP in it
+// (no statuses, error codes, bodies or headers). Services throw it as a `DomainError` (ADR 0075),
+// so that a refusal inside a transaction rolls the transaction back on its way out;
+// src/http/errors.ts (`failureError`) is the one place that turns each kind into its response.
+import type { LimitRefusal } from "./limits.js";
 
 export interface FieldError {
   field: string;
   message: string;
   type: string;
-  /** The JSON path for `detail[].loc` (["body", "leads", 0, "email"]); by default "body" then
-   *  the dotted `field`. */
+  /** The JSON path of the field (["body", "leads", 0, "email"]); by default "body" then the
+   *  dotted `field`. */
   loc?: (string | number)[];
 }
 
-export interface ErrorBody {
-  error: string;
-  error_code: ErrorCode;
-  message: string;
-  details: Record<string, unknown>;
-  /** 422 only: the lead endpoints' `detail` array (FastAPI style). */
-  detail?: { loc: (string | number)[]; msg: string; type: string }[];
-  /** 402 only. */
-  required?: number;
-  available?: number;
-  displayCreditsRequired?: number;
-  displayCreditsAvailable?: number;
-  /** 429 only, seconds. */
-  retry_after?: number;
-}
+/** Facts a client can act on (the missing ids, the lead that holds the mailbox), shown as given. */
+export type FailureDetails = Record<string, unknown>;
 
-/** A failure the service means to report: thrown anywhere, answered with its documented body. */
-export class AppError extends Error {
-  override name = "AppError";
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details: Record<string, unknown> = {},
-    readonly extra: Partial<ErrorBody> = {},
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
+export type Failure =
+  /** The resource does not exist for this account (another account's is the same failure). */
+  | { kind: "not_found"; message: string; details?: FailureDetails }
+  /** The input breaks a rule a schema cannot express; one entry per bad field. */
+  | { kind: "invalid"; errors: FieldError[]; message?: string; details?: FailureDetails }
+  /** A lead with the same mailbox already exists for the account. */
+  | { kind: "duplicate"; message: string; details?: FailureDetails }
+  /** The resource's state does not allow the change (inactive, used, already a member, changing). */
+  | { kind: "conflict"; message: string; details?: FailureDetails }
+  /** The acting member's role does not allow the change. */
+  | { kind: "not_permitted"; message: string; details?: FailureDetails }
+  /** A backing service the change needs cannot be reached; retrying later may succeed. */
+  | { kind: "unavailable"; message: string; retryAfterSeconds?: number; details?: FailureDetails }
+  | LimitRefusal;
 
-  get status(): number {
-    return statusOf(this.code);
+/** A failure on its way out of a service. */
+export class DomainError extends Error {
+  override name = "DomainError";
+  constructor(readonly failure: Failure) {
+    super("message" in failure && failure.message ? failure.message : failure.kind);
   }
 }
 
-export const notFound = (what: string) => new AppError("NOT_FOUND", `${what} not found`);
+export const fail = (failure: Failure) => new DomainError(failure);
 
-export function validationError(errors: FieldError[], message = "Request validation failed"): AppError {
-  return new AppError(
-    "VALIDATION_ERROR",
-    message,
-    { errors: errors.map(({ field, message, type }) => ({ field, message, type })) },
-    {
-      detail: errors.map((e) => ({
-        loc: e.loc ?? ["body", ...e.field.split(".").filter(Boolean)],
-        msg: e.message,
-        type: e.type,
-      })),
-    },
-  );
-}
+export const notFound = (what: string, details?: FailureDetails) =>
+  fail({ kind: "not_found", message: `${what} not found`, details });
 
-/** 402 body: stored credits with 3 decimals plus display credits (decisions §7). */
-export function paymentRequired(requiredMilli: number, availableMilli: number): AppError {
-  const required = requiredMilli / 1000;
-  const available = availableMilli / 1000;
-  return new AppError(
-    "PAYMENT_REQUIRED",
-    `Insufficient credits: ${required} required, ${available} available`,
-    { required, available },
-    {
-      required,
-      available,
-      displayCreditsRequired: requiredMilli,
-      displayCreditsAvailable: availableMilli,
-    },
-  );
-}
+export const invalid = (errors: FieldError[], message?: string) => fail({ kind: "invalid", errors, message });
 
-export function rateLimited(
-  message: string,
-  retryAfterSeconds: number,
-  code: ErrorCode = "RATE_LIMIT_EXCEEDED",
-  details: Record<string, unknown> = {},
-) {
-  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-  return new AppError(
-    code,
-    message,
-    { ...details, retry_after: seconds },
-    { retry_after: seconds },
-    { "Retry-After": String(seconds) },
-  );
+export const conflict = (message: string, details?: FailureDetails) =>
+  fail({ kind: "conflict", message, details });
+
+/** The failure's kind when `error` is a DomainError, else undefined. */
+export function failureOf(error: unknown): Failure | undefined {
+  return error instanceof DomainError ? error.failure : undefined;
 }

@@ -12,9 +12,8 @@ import { defineJob, type JobDefinition } from "../jobs/catalog.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { Clock } from "../lib/clock.js";
 import { untilAborted } from "../lib/concurrency.js";
-import { notFound, validationError } from "../lib/errors.js";
+import { fail, invalid, notFound } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
-import type { LimitRefusal } from "../lib/limits.js";
 import type { Database } from "../storage/db.js";
 import type { ValidationJobsTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
@@ -52,9 +51,7 @@ type EmailVerifyJobData = Static<typeof EmailVerifyJobData>;
 export type EmailCheckOutcome =
   | { kind: "completed"; job: ValidationJobsTable; verdict: EmailVerdict; balanceMilli: number }
   | { kind: "processing"; job: ValidationJobsTable; balanceMilli: number }
-  | { kind: "finished_without_result"; job: ValidationJobsTable; balanceMilli: number }
-  /** Nothing was charged nor started. */
-  | Extract<LimitRefusal, { kind: "insufficient_credits" }>;
+  | { kind: "finished_without_result"; job: ValidationJobsTable; balanceMilli: number };
 
 /** The spec's snake_case `result` of a validation job. */
 function jobResultOf(v: EmailVerdict) {
@@ -91,9 +88,7 @@ export class EmailChecksService {
   ): Promise<EmailCheckOutcome> {
     const parsed = parseEmail(email);
     if (!parsed.ok) {
-      throw validationError([
-        { field: "email", message: `invalid email: ${parsed.message}`, type: "format" },
-      ]);
+      throw invalid([{ field: "email", message: `invalid email: ${parsed.message}`, type: "format" }]);
     }
     const now = this.deps.clock.now();
     const job: ValidationJobsTable = {
@@ -118,7 +113,8 @@ export class EmailChecksService {
         await this.deps.queue.send(EMAIL_VERIFY_JOB, { jobId: job.id }, { trx });
       },
     );
-    if (outcome.kind === "insufficient_credits") return outcome;
+    // Nothing was charged nor started.
+    if (outcome.kind === "insufficient_credits") throw fail(outcome);
     const finished = await this.waitFor(job.id, timeoutSeconds * 1000);
     const balanceMilli = outcome.balanceMilli;
     if (!finished || finished.status === "processing")

@@ -7,6 +7,7 @@ import { CreditsService } from "../credits/credits.service.js";
 import { EventBus } from "../events/events.js";
 import { EventsRepo } from "../events/events.repo.js";
 import { systemClock } from "../lib/clock.js";
+import { failureOf } from "../lib/errors.js";
 import { type Database, migrateToLatest, openDatabase } from "../storage/db.js";
 import { WebsiteChecksService } from "./website-checks.service.js";
 
@@ -44,23 +45,34 @@ describe("WebsiteChecksService", () => {
   it("charges the price, then checks, and reports the balance after the debit", async () => {
     await credits.ensureAccount("alice");
     const outcome = await service.check("alice", "acme.test");
-    assert.equal(outcome.kind, "checked");
-    assert.deepEqual(outcome.kind === "checked" && [outcome.chargedMilli, outcome.balanceMilli], [2, 3]);
+    assert.deepEqual([outcome.chargedMilli, outcome.balanceMilli], [2, 3]);
     assert.deepEqual(checked, ["acme.test"]);
   });
 
   it("refuses with insufficient_credits and runs no check once the balance is short", async () => {
     await service.check("alice", "acme.test"); // 3 -> 1
-    const outcome = await service.check("alice", "acme.test");
-    assert.deepEqual(outcome, { kind: "insufficient_credits", requiredMilli: 2, availableMilli: 1 });
+    await assert.rejects(service.check("alice", "acme.test"), (error) => {
+      assert.deepEqual(failureOf(error), {
+        kind: "insufficient_credits",
+        requiredMilli: 2,
+        availableMilli: 1,
+      });
+      return true;
+    });
     assert.equal(checked.length, 2);
     assert.equal((await credits.balance("alice")).displayCredits, 1);
   });
 
-  it("answers invalid_website for an input that is not a website, charging nothing", async () => {
+  it("refuses an input that is not a website as invalid, charging nothing", async () => {
     await credits.ensureAccount("bob");
-    const outcome = await service.check("bob", "nodots");
-    assert.deepEqual(outcome, { kind: "invalid_website", message: "not a domain" });
+    await assert.rejects(service.check("bob", "nodots"), (error) => {
+      assert.deepEqual(failureOf(error), {
+        kind: "invalid",
+        errors: [{ field: "website", message: "not a domain", type: "format" }],
+        message: undefined,
+      });
+      return true;
+    });
     assert.equal((await credits.balance("bob")).displayCredits, 5);
     assert.equal(checked.length, 2);
   });

@@ -4,7 +4,7 @@
 import type { WebsiteChecker, WebsiteCheckResult } from "../checks/website/website.types.js";
 import type { CreditsService } from "../credits/credits.service.js";
 import type { WebsiteNormalizer } from "../leads/lead-fields.js";
-import type { LimitRefusal } from "../lib/limits.js";
+import { fail, invalid } from "../lib/errors.js";
 
 export interface WebsiteChecksDeps {
   credits: CreditsService;
@@ -13,20 +13,21 @@ export interface WebsiteChecksDeps {
   priceMilli: number;
 }
 
-export type WebsiteCheckOutcome =
-  | { kind: "checked"; result: WebsiteCheckResult; chargedMilli: number; balanceMilli: number }
-  /** Not a website we can check (nothing charged); `message` says why. */
-  | { kind: "invalid_website"; message: string }
-  | Extract<LimitRefusal, { kind: "insufficient_credits" }>;
+export interface WebsiteCheck {
+  result: WebsiteCheckResult;
+  chargedMilli: number;
+  balanceMilli: number;
+}
 
 export class WebsiteChecksService {
   constructor(private readonly deps: WebsiteChecksDeps) {}
 
   /** Normalizes `input`, debits the check's price and runs it. A failed check is still a paid
-   *  answer (an inactive site is a result), so nothing is refunded. */
-  async check(accountId: string, input: string): Promise<WebsiteCheckOutcome> {
+   *  answer (an inactive site is a result), so nothing is refunded. Refuses (nothing charged) a
+   *  website it cannot check (`invalid`) and a balance that cannot pay (`insufficient_credits`). */
+  async check(accountId: string, input: string): Promise<WebsiteCheck> {
     const normalized = this.deps.normalizeWebsite(input);
-    if (!normalized.ok) return { kind: "invalid_website", message: normalized.message };
+    if (!normalized.ok) throw invalid([{ field: "website", message: normalized.message, type: "format" }]);
     const { priceMilli } = this.deps;
     const { outcome } = await this.deps.credits.debit({
       accountId,
@@ -34,8 +35,8 @@ export class WebsiteChecksService {
       reason: "Website check",
       reference: normalized.url,
     });
-    if (outcome.kind === "insufficient_credits") return outcome;
+    if (outcome.kind === "insufficient_credits") throw fail(outcome);
     const result = await this.deps.website.check(input);
-    return { kind: "checked", result, chargedMilli: priceMilli, balanceMilli: outcome.balanceMilli };
+    return { result, chargedMilli: priceMilli, balanceMilli: outcome.balanceMilli };
   }
 }

@@ -6,8 +6,7 @@
 // not touched: nobody asked for their validation, and a schedule only renews verdicts.
 import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
 import type { Clock } from "../lib/clock.js";
-import { AppError, validationError } from "../lib/errors.js";
-import { LimitRefused } from "../lib/limits.js";
+import { failureOf, invalid } from "../lib/errors.js";
 import type { Database } from "../storage/db.js";
 import type { RevalidationSchedulesTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
@@ -78,7 +77,7 @@ export class RevalidationService {
       } else {
         const capMilli = Math.round(input.maxCreditsPerRun * 1000);
         if (capMilli < 1)
-          throw validationError(
+          throw invalid(
             [{ field: "maxCreditsPerRun", message: "must be at least 0.001", type: "minimum" }],
             "maxCreditsPerRun must be at least 0.001",
           );
@@ -213,9 +212,18 @@ export class RevalidationService {
 
 /** What a refused validation means for the run; anything else is a failure the job retries. */
 function refusalStatus(error: unknown): RunStatus {
-  if (error instanceof LimitRefused)
-    return error.refusal.kind === "insufficient_credits" ? "insufficient_credits" : "limited";
-  // A lead archived between the selection and the charge: the whole run is refused, try again soon.
-  if (error instanceof AppError && error.code === "NOT_FOUND") return "limited";
-  throw error;
+  switch (failureOf(error)?.kind) {
+    case "insufficient_credits":
+      return "insufficient_credits";
+    case "rate_limited":
+    case "concurrent_batch_limit":
+    case "daily_limit":
+    case "webhook_limit":
+      return "limited";
+    // A lead archived between the selection and the charge: the whole run is refused, try again soon.
+    case "not_found":
+      return "limited";
+    default:
+      throw error;
+  }
 }

@@ -3,7 +3,7 @@
 // limit (decisions §5). Credits here are display credits (1 per check at the spec's prices); the
 // ledger stores milli-credits, which are the same number.
 import type { Clock } from "../lib/clock.js";
-import { validationError } from "../lib/errors.js";
+import { invalid } from "../lib/errors.js";
 import type { Database } from "../storage/db.js";
 import { UsageRepo } from "./usage.repo.js";
 
@@ -50,16 +50,13 @@ export class UsageService {
     const from = range.from ?? dayOf(toMs - (USAGE_DEFAULT_DAYS - 1) * DAY_MS);
     const fromMs = Date.parse(`${from}T00:00:00Z`);
     if (Number.isNaN(fromMs) || dayOf(fromMs) !== from)
-      throw validationError([{ field: "from", message: "must be a date, YYYY-MM-DD", type: "format" }]);
+      throw invalid([{ field: "from", message: "must be a date, YYYY-MM-DD", type: "format" }]);
     if (Number.isNaN(toMs) || dayOf(toMs) !== to)
-      throw validationError([{ field: "to", message: "must be a date, YYYY-MM-DD", type: "format" }]);
-    if (fromMs > toMs)
-      throw validationError([{ field: "from", message: "must not be after to", type: "range" }]);
+      throw invalid([{ field: "to", message: "must be a date, YYYY-MM-DD", type: "format" }]);
+    if (fromMs > toMs) throw invalid([{ field: "from", message: "must not be after to", type: "range" }]);
     const count = (toMs - fromMs) / DAY_MS + 1;
     if (count > USAGE_MAX_DAYS)
-      throw validationError([
-        { field: "to", message: `at most ${USAGE_MAX_DAYS} days per request`, type: "range" },
-      ]);
+      throw invalid([{ field: "to", message: `at most ${USAGE_MAX_DAYS} days per request`, type: "range" }]);
 
     const { db } = this.deps.database;
     const [ledger, validations] = await Promise.all([

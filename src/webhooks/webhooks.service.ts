@@ -8,9 +8,8 @@ import { EVENT_TYPES, type EventBus, type EventType } from "../events/events.js"
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { Clock } from "../lib/clock.js";
 import { PacedRun } from "../lib/concurrency.js";
-import { AppError, type FieldError, notFound, validationError } from "../lib/errors.js";
+import { conflict, type FieldError, fail, invalid, notFound } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
-import type { LimitRefusal } from "../lib/limits.js";
 import { type PageWindow, pageOf } from "../lib/schema.js";
 import type { Database } from "../storage/db.js";
 import type { Schema, WebhooksTable } from "../storage/schema.js";
@@ -44,11 +43,6 @@ export type WebhookUpdateInput = Partial<WebhookCreateInput>;
 interface CreatedWebhook extends WebhookView {
   secret: string;
 }
-
-/** A registered endpoint, or the refusal of one more than MAX_WEBHOOKS_PER_ACCOUNT. */
-export type WebhookCreateOutcome =
-  | { kind: "created"; webhook: CreatedWebhook }
-  | Extract<LimitRefusal, { kind: "webhook_limit" }>;
 
 export interface TestDeliveryResult {
   success: boolean;
@@ -98,16 +92,12 @@ export class WebhooksService {
     this.unsubscribe = deps.events.subscribe(() => this.hints.request());
   }
 
-  async create(
-    accountId: string,
-    input: WebhookCreateInput,
-    actor?: AuditActor,
-  ): Promise<WebhookCreateOutcome> {
+  async create(accountId: string, input: WebhookCreateInput, actor?: AuditActor): Promise<CreatedWebhook> {
     const errors: FieldError[] = [];
     const events = this.checkEvents(input.events, errors);
     const retry = this.checkRetry(input.retry_config, errors);
     const url = await this.checkUrl(input.url, "url", errors);
-    if (errors.length > 0 || !retry || !url) throw validationError(errors);
+    if (errors.length > 0 || !retry || !url) throw invalid(errors);
     const { db, caps } = this.deps.database;
     const now = this.deps.clock.now();
     const at = now.toISOString();
@@ -132,10 +122,11 @@ export class WebhooksService {
       updated_at: at,
     };
     // Count and insert under the account's lock: two creates at the limit cannot both pass.
-    return runInTransaction(db, async (trx): Promise<WebhookCreateOutcome> => {
+    // Refuses one more than MAX_WEBHOOKS_PER_ACCOUNT (`webhook_limit`).
+    return runInTransaction(db, async (trx): Promise<CreatedWebhook> => {
       await this.repo.lockAccountEndpoints(trx, caps, accountId);
       if ((await this.repo.countWebhooks(trx, accountId)) >= MAX_WEBHOOKS_PER_ACCOUNT) {
-        return { kind: "webhook_limit", limit: MAX_WEBHOOKS_PER_ACCOUNT };
+        throw fail({ kind: "webhook_limit", limit: MAX_WEBHOOKS_PER_ACCOUNT });
       }
       await this.repo.insertWebhook(trx, row);
       await this.audited(trx, accountId, actor, "webhook.created", row.id, {
@@ -143,7 +134,7 @@ export class WebhooksService {
         url: row.url,
         events,
       });
-      return { kind: "created", webhook: { ...toWebhookView(row), secret: row.secret } };
+      return { ...toWebhookView(row), secret: row.secret };
     });
   }
 
@@ -177,7 +168,7 @@ export class WebhooksService {
       const url = await this.checkUrl(input.url, "url", errors);
       if (url) changes.url = url;
     }
-    if (errors.length > 0) throw validationError(errors);
+    if (errors.length > 0) throw invalid(errors);
     const row = await runInTransaction(this.deps.database.db, async (trx) => {
       const updated = await this.repo.updateWebhook(trx, accountId, webhookId, changes);
       if (updated) {
@@ -234,7 +225,7 @@ export class WebhooksService {
 
   /** Sends a signed sample of `event` now, once, and records it in the delivery history. */
   async test(accountId: string, webhookId: string, event: string): Promise<TestDeliveryResult> {
-    if (!isEventType(event)) throw validationError([eventError("event", event)]);
+    if (!isEventType(event)) throw invalid([eventError("event", event)]);
     const webhook = await this.find(accountId, webhookId);
     const now = this.deps.clock.now();
     const eventId = newId("evt", now.getTime());
@@ -280,7 +271,7 @@ export class WebhooksService {
     const original = await this.repo.findDeliveryOfWebhook(db, accountId, webhookId, deliveryId);
     if (!original) throw notFound("Delivery");
     if (Number(webhook.active) !== 1) {
-      throw new AppError("CONFLICT", "The webhook is inactive: activate it to redeliver", {
+      throw conflict("The webhook is inactive: activate it to redeliver", {
         webhook_id: webhookId,
       });
     }
@@ -309,7 +300,7 @@ export class WebhooksService {
   /** Throws the 422 of a `webhookUrl` the guard refuses. */
   async assertCallbackUrl(url: string, field = "webhookUrl"): Promise<string> {
     const verdict = await this.deps.sender.checkUrl(url);
-    if (!verdict.ok) throw validationError([{ field, message: verdict.message, type: "url" }]);
+    if (!verdict.ok) throw invalid([{ field, message: verdict.message, type: "url" }]);
     return verdict.url;
   }
 

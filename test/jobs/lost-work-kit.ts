@@ -40,7 +40,6 @@ export async function startLostWork({ h, account, key }: WorkOwner, tag: string)
   const single = await post("/v1/leads", { email: `c.${tag}@acme.test`, validate: true });
   assert.equal(single.statusCode, 201, single.body);
   const check = await h.services.emailChecks.check(account, `d.${tag}@acme.test`, 0, null);
-  if (check.kind === "insufficient_credits") throw new Error("the account could not pay");
   return {
     batchId: batch.json().batchId as string,
     batchLeadIds: created,

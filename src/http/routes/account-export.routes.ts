@@ -1,10 +1,10 @@
 // POST /v1/account/export and its status and download (issue 25).
 import { Type } from "@sinclair/typebox";
 import { ExportParams, ExportStatus } from "../../account-export/account-export.schemas.js";
+import { conflict, fail, notFound } from "../../lib/errors.js";
 import type { App, AppDeps } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
-import { AppError, notFound } from "../errors.js";
 import { DATA_SECURITY, NO_SECURITY } from "../schemas.js";
 
 export async function accountExportRoutes(app: App, deps: AppDeps): Promise<void> {
@@ -90,11 +90,13 @@ export async function accountExportRoutes(app: App, deps: AppDeps): Promise<void
         case "not_found":
           throw notFound("Export");
         case "expired":
-          throw new AppError("NOT_FOUND", "This export link has expired: request a new export", {
-            reason: "expired",
+          throw fail({
+            kind: "not_found",
+            message: "This export link has expired: request a new export",
+            details: { reason: "expired" },
           });
         case "not_ready":
-          throw new AppError("CONFLICT", "The export is not ready yet", { reason: "not_ready" });
+          throw conflict("The export is not ready yet", { reason: "not_ready" });
         case "archive":
           return reply
             .header("Content-Type", "application/gzip")

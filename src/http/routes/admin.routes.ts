@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { balanceBody, CreditBalance } from "../../credits/credits.schemas.js";
 import { milliFromStoredCredits } from "../../credits/credits.service.js";
+import { invalid } from "../../lib/errors.js";
 import type { App, AppDeps } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
-import { validationError } from "../errors.js";
 import { BEARER_SECURITY } from "../schemas.js";
 
 export async function adminRoutes(app: App, deps: AppDeps): Promise<void> {
@@ -35,7 +35,7 @@ export async function adminRoutes(app: App, deps: AppDeps): Promise<void> {
     async (request) => {
       const milli = milliFromStoredCredits(request.body.credits);
       if (milli === undefined || milli <= 0) {
-        throw validationError([
+        throw invalid([
           { field: "credits", message: "must be a multiple of 0.001 stored credits", type: "multipleOf" },
         ]);
       }

@@ -4,10 +4,8 @@ import { EMAIL_VALID_DOC, EmailReasonSchema } from "../../checks/email/email.sch
 import { parseEmail } from "../../checks/email/syntax.js";
 import { VERDICT_DOC } from "../../checks/vocabulary.js";
 import { toStoredCredits } from "../../credits/credits.service.js";
-
 import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
-import { refusalError, validationError } from "../errors.js";
 import { refuseWhenDnsDown } from "../network-refusal.js";
 import { DATA_SECURITY, Nullable, Timestamp } from "../schemas.js";
 
@@ -102,9 +100,6 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
     // Bad input stays a 422: only a check that would otherwise start is refused.
     if (deps.normalizeWebsite(input).ok) refuseWhenDnsDown(deps, "website check");
     const outcome = await deps.websiteChecks.check(accountId, input);
-    if (outcome.kind === "invalid_website")
-      throw validationError([{ field: "website", message: outcome.message, type: "format" }]);
-    if (outcome.kind !== "checked") throw refusalError(outcome);
     const body = returnDetails ? outcome.result : shortWebsiteResult(outcome.result);
     return {
       ...body,
@@ -194,7 +189,6 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
         request.body.timeout ?? 30,
         webhookUrl,
       );
-      if (out.kind === "insufficient_credits") throw refusalError(out);
       const credits = {
         creditsDeducted: toStoredCredits(deps.config.prices.emailCheck),
         creditsRemaining: toStoredCredits(out.balanceMilli),

@@ -10,7 +10,7 @@ import {
   SyncPreview,
   WatchParams,
 } from "../../integrations/integrations.schemas.js";
-import { AppError, notFound, validationError } from "../../lib/errors.js";
+import { conflict, fail, invalid, notFound } from "../../lib/errors.js";
 import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY } from "../schemas.js";
@@ -40,15 +40,15 @@ export async function connectionsRoutes(app: App, deps: AppDeps): Promise<void> 
         case "created":
           return reply.status(201).send(outcome.connection);
         case "invalid_credentials":
-          throw validationError(
+          throw invalid(
             [{ field: outcome.field, message: outcome.message, type: "credentials" }],
             outcome.message,
           );
         case "secret_key_missing":
-          throw new AppError(
-            "SERVICE_UNAVAILABLE",
-            "Connections are off: the operator has not set LEADCHECK_SECRET_KEY",
-          );
+          throw fail({
+            kind: "unavailable",
+            message: "Connections are off: the operator has not set LEADCHECK_SECRET_KEY",
+          });
       }
     },
   );
@@ -131,15 +131,11 @@ export async function connectionsRoutes(app: App, deps: AppDeps): Promise<void> 
         case "connection_not_found":
           throw notFound("Connection");
         case "needs_reauth":
-          throw new AppError(
-            "CONFLICT",
+          throw conflict(
             `The connection needs to be connected again: ${outcome.reason ?? "credentials refused"}`,
           );
         case "invalid":
-          throw validationError(
-            [{ field: outcome.field, message: outcome.message, type: "sync" }],
-            outcome.message,
-          );
+          throw invalid([{ field: outcome.field, message: outcome.message, type: "sync" }], outcome.message);
       }
     },
   );
@@ -171,17 +167,16 @@ export async function connectionsRoutes(app: App, deps: AppDeps): Promise<void> 
         case "connection_not_found":
           throw notFound("Connection");
         case "needs_reauth":
-          throw new AppError(
-            "CONFLICT",
+          throw conflict(
             `The connection needs to be connected again: ${outcome.reason ?? "credentials refused"}`,
           );
         case "invalid":
-          throw validationError(
+          throw invalid(
             [{ field: outcome.field, message: outcome.message, type: "source" }],
             outcome.message,
           );
         case "unavailable":
-          throw new AppError("SERVICE_UNAVAILABLE", outcome.message, {}, {}, { "Retry-After": "30" });
+          throw fail({ kind: "unavailable", message: outcome.message, retryAfterSeconds: 30 });
       }
     },
   );

@@ -1,10 +1,10 @@
 import { Type } from "@sinclair/typebox";
 import type { KeyInput } from "../../keys/key-input.js";
 import { CreatedKey, CreateKeyBody, KeySummary } from "../../keys/keys.schemas.js";
+import { invalid, notFound } from "../../lib/errors.js";
 import type { App, AppDeps } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
-import { notFound, validationError } from "../errors.js";
 import { BEARER_SECURITY } from "../schemas.js";
 
 export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
@@ -36,7 +36,7 @@ export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
         auditActorOf(request),
         member?.memberId ?? null,
       );
-      if (outcome.kind === "invalid") throw validationError(outcome.errors);
+      if (outcome.kind === "invalid") throw invalid(outcome.errors);
       return reply.status(201).send(outcome.key);
     },
   );

@@ -7,9 +7,10 @@ import type { FastifyRequest } from "fastify";
 import { EXPORT_COLUMNS, parseLeadsCsv } from "../../leads/lead-csv.js";
 import { leadsCsvStream } from "../../leads/lead-csv-export.js";
 import { ExportQuery, ImportResult, importAnswer } from "../../leads/leads.schemas.js";
+import { invalid } from "../../lib/errors.js";
 import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
-import { AppError, validationError } from "../errors.js";
+import { AppError } from "../errors.js";
 import { refuseWhenDnsDown } from "../network-refusal.js";
 import { DATA_SECURITY } from "../schemas.js";
 
@@ -40,7 +41,7 @@ export async function leadFilesRoutes(app: App, deps: AppDeps): Promise<void> {
       const parsed = parseLeadsCsv(await csvBytesOf(request), EXPORT_COLUMNS);
       if (!parsed.ok) {
         const first = parsed.errors[0]?.message;
-        throw validationError(
+        throw invalid(
           parsed.errors.map((e) => ({
             field: e.line === null ? "file" : `line ${e.line}`,
             message: e.message,
@@ -98,7 +99,7 @@ export async function leadFilesRoutes(app: App, deps: AppDeps): Promise<void> {
 async function csvBytesOf(request: FastifyRequest): Promise<Buffer> {
   if (request.isMultipart()) {
     const file = await request.file();
-    if (!file) throw validationError([{ field: "file", message: "no file in the upload", type: "required" }]);
+    if (!file) throw invalid([{ field: "file", message: "no file in the upload", type: "required" }]);
     return file.toBuffer();
   }
   if (Buffer.isBuffer(request.body)) return request.body;

@@ -18,10 +18,10 @@ import {
   ValidateBody,
 } from "../../leads/leads.schemas.js";
 import { refuseEmptyOrHuge, splitPastedList } from "../../leads/pasted-list.js";
+import { invalid } from "../../lib/errors.js";
 import { MULTILINE } from "../../lib/safe-text.js";
 import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
-import { validationError } from "../errors.js";
 import { refuseWhenDnsDown } from "../network-refusal.js";
 import { DATA_SECURITY, Nullable, Page, Timestamp } from "../schemas.js";
 
@@ -328,7 +328,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
     },
     async (request) => {
       const ids = request.body.leadIds ?? request.body.lead_ids;
-      if (!ids) throw validationError([{ field: "leadIds", message: "is required", type: "required" }]);
+      if (!ids) throw invalid([{ field: "leadIds", message: "is required", type: "required" }]);
       const webhookUrl =
         request.body.webhookUrl === undefined
           ? null

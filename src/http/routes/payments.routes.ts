@@ -1,11 +1,12 @@
 // Buying credits: the purchase settings, a Stripe Checkout Session for an amount, and Stripe's
 // webhook (verified over the raw body, so that scope reads JSON as bytes, not parsed).
 import { Type } from "@sinclair/typebox";
-import { AppError, validationError } from "../../lib/errors.js";
+import { fail, invalid } from "../../lib/errors.js";
 import { Checkout, PaymentSettings, WebhookAck } from "../../payments/payments.schemas.js";
 import type { WebhookOutcome } from "../../payments/payments.service.js";
 import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
+import { AppError } from "../errors.js";
 import { DATA_SECURITY, NO_SECURITY } from "../schemas.js";
 
 function notConfigured(): AppError {
@@ -65,7 +66,7 @@ export async function paymentsRoutes(app: App, deps: AppDeps): Promise<void> {
         case "not_configured":
           throw notConfigured();
         case "amount_out_of_range":
-          throw validationError([
+          throw invalid([
             {
               field: "amount",
               message: `must be a whole number from ${outcome.minimum} to ${outcome.maximum}`,
@@ -73,10 +74,10 @@ export async function paymentsRoutes(app: App, deps: AppDeps): Promise<void> {
             },
           ]);
         case "provider_error":
-          throw new AppError(
-            "SERVICE_UNAVAILABLE",
-            `The payment provider did not answer: ${outcome.message}`,
-          );
+          throw fail({
+            kind: "unavailable",
+            message: `The payment provider did not answer: ${outcome.message}`,
+          });
         case "created":
           reply.code(201);
           return {
@@ -136,7 +137,7 @@ function acknowledge(outcome: WebhookOutcome, log: WebhookLog) {
       throw new AppError("BAD_REQUEST", `Stripe signature verification failed: ${outcome.message}`);
     case "provider_unavailable":
       // 5xx: Stripe redelivers the event later, when the session can be checked.
-      throw new AppError("SERVICE_UNAVAILABLE", `Stripe did not answer: ${outcome.message}`);
+      throw fail({ kind: "unavailable", message: `Stripe did not answer: ${outcome.message}` });
     case "unknown_session":
       log.warn(
         { eventId: outcome.eventId, sessionId: outcome.sessionId, claims: outcome.claims },

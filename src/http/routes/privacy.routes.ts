@@ -5,11 +5,11 @@ import {
   ErasureResult,
   LeadParams,
 } from "../../erasure/erasure.schemas.js";
+import { notFound } from "../../lib/errors.js";
 import { RetentionSettings, RetentionUpdate } from "../../retention/retention.schemas.js";
 import type { App, AppDeps } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
-import { notFound } from "../errors.js";
 import { DATA_SECURITY } from "../schemas.js";
 
 export async function privacyRoutes(app: App, deps: AppDeps): Promise<void> {

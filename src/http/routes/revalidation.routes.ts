@@ -1,6 +1,6 @@
 // The account's re-validation schedule (issue 26): GET and PUT /v1/settings/revalidation.
 
-import { validationError } from "../../lib/errors.js";
+import { invalid } from "../../lib/errors.js";
 import { RevalidationBody, RevalidationResponse } from "../../revalidation/revalidation.schemas.js";
 import type { App, AppDeps } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
@@ -44,7 +44,7 @@ export async function revalidationRoutes(app: App, deps: AppDeps): Promise<void>
     async (request) => {
       // Fastify validates no schema against an absent body: say what is missing (never a 500).
       if (request.body === undefined)
-        throw validationError(
+        throw invalid(
           [{ field: "", message: "send the schedule, or null to turn it off", type: "required" }],
           "A body is required: { olderThanDays, everyHours, maxCreditsPerRun } or null",
         );

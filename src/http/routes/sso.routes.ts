@@ -4,9 +4,10 @@
 // http://localhost (tests and local development), where a browser would not store it otherwise.
 import { Type } from "@sinclair/typebox";
 import { isLoopbackHttp } from "../../accounts/sso.service.js";
+import { notFound } from "../../lib/errors.js";
 import type { App, AppDeps } from "../app-types.js";
 import { cookieOf, principalOf, SESSION_COOKIE } from "../auth.js";
-import { AppError, notFound } from "../errors.js";
+import { AppError } from "../errors.js";
 import { BEARER_SECURITY } from "../schemas.js";
 
 export async function ssoRoutes(app: App, deps: AppDeps): Promise<void> {

@@ -1,6 +1,7 @@
 // Team members and invitations (issue 25). Bearer tokens only: members are people. Each route
 // declares its permission; the role matrix (src/teams/roles.ts) decides who holds it.
 import { Type } from "@sinclair/typebox";
+import { conflict, type DomainError, fail, notFound } from "../../lib/errors.js";
 import {
   AcceptedInvitation,
   CreatedInvitation,
@@ -16,7 +17,7 @@ import type { ChangeOutcome, Member } from "../../teams/teams.service.js";
 import type { App, AppDeps } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
-import { AppError, notFound } from "../errors.js";
+import { AppError } from "../errors.js";
 import { publicBaseUrl } from "../openapi-meta.js";
 import { BEARER_SECURITY } from "../schemas.js";
 
@@ -37,22 +38,19 @@ function actorOf(request: Parameters<typeof principalOf>[0]) {
 function refusal(
   outcome: Exclude<ChangeOutcome, { kind: "changed" | "removed" }>,
   what = "Member",
-): AppError {
+): DomainError {
   switch (outcome.kind) {
     case "not_found":
       return notFound(what);
     case "last_owner":
-      return new AppError(
-        "CONFLICT",
-        "An account keeps at least one owner: make another member owner first",
-        {
-          reason: "last_owner",
-        },
-      );
+      return conflict("An account keeps at least one owner: make another member owner first", {
+        reason: "last_owner",
+      });
     case "owner_only":
-      return new AppError("INSUFFICIENT_PERMISSIONS", "Only an owner can change owners or make one", {
-        required: "team:write",
-        requiredRole: "owner",
+      return fail({
+        kind: "not_permitted",
+        message: "Only an owner can change owners or make one",
+        details: { required: "team:write", requiredRole: "owner" },
       });
   }
 }
@@ -218,14 +216,14 @@ export async function teamRoutes(app: App, deps: AppDeps): Promise<void> {
         case "not_found":
           throw notFound("Invitation");
         case "used":
-          throw new AppError("CONFLICT", "This invitation has already been used", { reason: "used" });
+          throw conflict("This invitation has already been used", { reason: "used" });
         case "expired":
-          throw new AppError("CONFLICT", `This invitation expired at ${outcome.expiredAt}`, {
+          throw conflict(`This invitation expired at ${outcome.expiredAt}`, {
             reason: "expired",
             expiredAt: outcome.expiredAt,
           });
         case "already_member":
-          throw new AppError("CONFLICT", "You are already a member of this account", {
+          throw conflict("You are already a member of this account", {
             reason: "already_member",
           });
         case "email_mismatch":

@@ -14,7 +14,6 @@ import {
 import type { App, AppDeps } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
-import { refusalError } from "../errors.js";
 import { DATA_SECURITY, Page, PageQuery } from "../schemas.js";
 
 export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
@@ -37,13 +36,12 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
       },
     },
     async (request, reply) => {
-      const outcome = await webhooks.create(
+      const webhook = await webhooks.create(
         principalOf(request).accountId,
         request.body,
         auditActorOf(request),
       );
-      if (outcome.kind !== "created") throw refusalError(outcome);
-      return reply.status(201).send(outcome.webhook);
+      return reply.status(201).send(webhook);
     },
   );
 

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { Type } from "@sinclair/typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { requestOrigin } from "../../keys/key-policy.js";
+import { fail } from "../../lib/errors.js";
 import { Confirmation, KeyQuery, WidgetAnswer } from "../../widget/widget.schemas.js";
 import type { WidgetService } from "../../widget/widget.service.js";
 import type { App } from "../app-types.js";
@@ -154,21 +155,12 @@ export async function widgetRoutes(app: App, deps: WidgetRouteDeps): Promise<voi
       const { accountId } = principalOf(request);
       const outcome = await widget.confirm(accountId, request.body.token, request.body.email);
       if (outcome.kind === "token_refused")
-        throw new AppError(
-          "VALIDATION_ERROR",
-          outcome.message,
-          {
-            reason: outcome.problem,
-            errors: [
-              { field: TOKEN_FIELDS[outcome.problem], message: outcome.message, type: outcome.problem },
-            ],
-          },
-          {
-            detail: [
-              { loc: ["body", TOKEN_FIELDS[outcome.problem]], msg: outcome.message, type: outcome.problem },
-            ],
-          },
-        );
+        throw fail({
+          kind: "invalid",
+          message: outcome.message,
+          errors: [{ field: TOKEN_FIELDS[outcome.problem], message: outcome.message, type: outcome.problem }],
+          details: { reason: outcome.problem },
+        });
       const { verdict, ...rest } = outcome;
       return { ...rest, ...verdict };
     },
