@@ -8,7 +8,7 @@ import { RemoteError } from "./remote-error.js";
 import { type HeaderMapping, type LeadField, mapHeader } from "./sheet-mapping.js";
 import { quoteSheet } from "./sheet-write-plan.js";
 
-interface SourceItem {
+export interface SourceItem {
   /** Where it is in the source, for error reports ("row 5", "contact 1001"). */
   label: string;
   /** The sync item's key: the lower-cased email (sheets) or the contact id (HubSpot). */
