@@ -15,7 +15,6 @@ import { batchJobDefinitions } from "./batches/batch.jobs.js";
 import { BatchLimits } from "./batches/batch-limits.js";
 import { BatchRunner } from "./batches/batch-runner.js";
 import { BatchesService } from "./batches/batches.service.js";
-import { LeadValidationService } from "./batches/lead-validation.js";
 import { EmailEngine } from "./checks/email/email-engine.js";
 import { fetchHeadStatus, M365PersonalSite } from "./checks/email/m365-personal-site.js";
 import { SmtpSelfCheck } from "./checks/email/smtp-self-check.js";
@@ -39,7 +38,11 @@ import { KeyCache, LocalRevocationBoard, RedisRevocationBoard } from "./keys/key
 import { KeysService } from "./keys/keys.service.js";
 import { LeadBulkActions } from "./leads/lead-bulk-actions.js";
 import { LeadSearchIndexer } from "./leads/lead-search-indexer.js";
+import { LeadsRepo } from "./leads/leads.repo.js";
 import { LeadsService, type WebsiteNormalizer } from "./leads/leads.service.js";
+import { leadValidationJobs } from "./leads/validation/lead-validation.jobs.js";
+import { LeadValidationService } from "./leads/validation/lead-validation.service.js";
+import { LeadValidator } from "./leads/validation/lead-validator.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { prettyStream } from "./lib/pretty-log.js";
 import { StalledWorkSweeper } from "./lifecycle/stalled-work.sweeper.js";
@@ -51,6 +54,9 @@ import { classifyAddress } from "./net/guard.js";
 import { HttpClient } from "./net/http-client.js";
 import type { NetworkHealth } from "./net/network-health.js";
 import { smtpConnector } from "./net/smtp-client.js";
+import { EmailChecksService } from "./paid-checks/email-checks.service.js";
+import { ValidationJobsRepo } from "./paid-checks/validation-jobs.repo.js";
+import { WebsiteChecksService } from "./paid-checks/website-checks.service.js";
 import type { PaymentGateway } from "./payments/payment-gateway.js";
 import { PaymentsService } from "./payments/payments.service.js";
 import { createRetention } from "./retention/create-retention.js";
@@ -64,10 +70,6 @@ import { reportAfterCommitErrorsTo } from "./storage/transaction.js";
 import { createTeams } from "./teams/create-teams.js";
 import type { TeamsService } from "./teams/teams.service.js";
 import { UsageService } from "./usage/usage.service.js";
-import { EmailChecksService } from "./validation/email-checks.service.js";
-import { LeadValidator } from "./validation/lead-validator.js";
-import { ValidationJobsRepo } from "./validation/validation-jobs.repo.js";
-import { WebsiteChecksService } from "./validation/website-checks.service.js";
 import { API_VERSION } from "./version.js";
 import { createWebhooks } from "./webhooks/create-webhooks.js";
 import type { WebhooksService } from "./webhooks/webhooks.service.js";
@@ -282,6 +284,13 @@ export async function createServices(
     return n.ok ? { ok: true, url: n.url } : { ok: false, message: n.message };
   };
   const validator = new LeadValidator({ email: checkedEmail, website: checkedWebsite, websiteScore });
+  const leadValidation = new LeadValidationService({
+    database,
+    events,
+    clock,
+    validator,
+    leads: new LeadsRepo(),
+  });
   let adHocCallback: (url: string, payload: Record<string, unknown>) => Promise<void> = async () => {};
   const batches = new BatchesService({
     database,
@@ -290,6 +299,7 @@ export async function createServices(
     clock,
     queue,
     limits: new BatchLimits({ clock, limits: config.limits }),
+    leadValidation,
     normalizeWebsite: normalize,
     prices: config.prices,
   });
@@ -297,7 +307,7 @@ export async function createServices(
     database,
     events,
     clock,
-    validator,
+    leadValidation,
     website: checkedWebsite,
     chunkSize: config.limits.batchChunkSize,
     sendCallback: (url, payload) => adHocCallback(url, payload),
@@ -308,7 +318,6 @@ export async function createServices(
     database.caps.leadSearch === "fts5_trigram"
       ? new LeadSearchIndexer({ database, events, onError: logError })
       : undefined;
-  const leadValidation = new LeadValidationService({ database, events, clock, validator });
   const leads = new LeadsService({
     database,
     credits,
@@ -394,7 +403,7 @@ export async function createServices(
     queue,
     audit,
   });
-  const { services: teamServices, jobs: teamJobs } = createTeams({ database, clock });
+  const { services: teamServices, jobs: teamJobs } = createTeams({ database, clock, audit });
   const sweeper = new StalledWorkSweeper({
     database,
     clock,
@@ -411,7 +420,8 @@ export async function createServices(
   const jobCatalog: JobDefinition[] = meterJobs(
     metrics,
     withExpiryOverrides(config.jobs.expiryOverridesMs, [
-      ...batchJobDefinitions(batchRunner, leadValidation, queue),
+      ...batchJobDefinitions(batchRunner, queue),
+      ...leadValidationJobs(leadValidation),
       ...emailChecks.jobDefinitions(),
       ...webhookJobs,
       ...integrations.jobs,

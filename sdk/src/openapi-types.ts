@@ -880,6 +880,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/leads/erase": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Erase a person by email: every lead with this address, and every copy of its data
+     * @description Finds the account's leads (archived ones too) with this mailbox, aliases folded, and erases each as POST /v1/leads/{leadId}/erase does. No lead with this address is 404. API keys need the permission `data:admin`. Team members need the admin role or above (`data:admin`).
+     */
+    post: operations["erasePerson"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/settings/retention": {
     parameters: {
       query?: never;
@@ -1248,6 +1268,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/team/invitations/{invitationId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Withdraw a pending invitation (its link stops working)
+     * @description Only an invitation not yet accepted can be withdrawn; an accepted, withdrawn or unknown one is 404. Only an owner withdraws an invitation to the owner role. Audited. Identity JWT only; Team members need the admin role or above (`team:write`).
+     */
+    delete: operations["revokeTeamInvitation"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/team/invitations/{token}/accept": {
     parameters: {
       query?: never;
@@ -1262,6 +1302,26 @@ export interface paths {
      * @description Accepted once, within 7 days, by an identity whose token carries the invited email with email_verified true (else 403). A used or expired link is 409 with details.reason (used, expired). Identity JWT only; API keys are refused.
      */
     post: operations["acceptTeamInvitation"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/me": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Who you are here: account, role, permissions, and your other accounts
+     * @description For a person (bearer token or dashboard session): the role and its permissions in the account X-Account-Id names, and every account they belong to. For an API key: the key's permissions. Any API key, whatever its permissions.
+     */
+    get: operations["getMe"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -6894,6 +6954,7 @@ export interface operations {
             limit: number;
             offset: number;
             hasMore: boolean;
+            nextOffset: number | null;
           };
         };
       };
@@ -7649,6 +7710,120 @@ export interface operations {
               job_payloads: number;
               account_exports: number;
             } | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  erasePerson: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The person's address; aliases fold as in duplicate detection (j.doe+crm@gmail.com = jdoe@gmail.com) */
+          email: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            email: string;
+            /** @description One result per lead held under this address */
+            leads: {
+              lead_id: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              erased_at: string;
+              /** @description True when an earlier request erased it; nothing more was removed */
+              already_erased: boolean;
+              /** @description What this request removed; null when already erased */
+              removed: {
+                leads: number;
+                /** @description Items kept for the batch's counts, input and result erased */
+                batch_items: number;
+                events: number;
+                webhook_deliveries: number;
+                validation_jobs: number;
+                job_payloads: number;
+                account_exports: number;
+              } | null;
+            }[];
           };
         };
       };
@@ -10300,6 +10475,95 @@ export interface operations {
       };
     };
   };
+  revokeTeamInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description inv_... */
+        invitationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message: string;
+            invitationId: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   acceptTeamInvitation: {
     parameters: {
       query?: never;
@@ -10378,6 +10642,120 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getMe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description The account this request acted on (X-Account-Id, or your own) */
+            accountId: string;
+            /** @description api_key: X-API-Key; jwt: a bearer token; session: the dashboard's sign-on cookie */
+            via: "api_key" | "jwt" | "session";
+            /** @description Your role in this account; null for an API key */
+            role: ("owner" | "admin" | "developer" | "analyst") | null;
+            /** @description What you may do here: your role's permissions, or the key's (checks:write, leads:read, leads:write, batches:write, webhooks:read, webhooks:write, credits:read, connections:write, audit:read, data:admin; members also keys:write, team:read, team:write, billing:write) */
+            permissions: string[];
+            /** @description The team member you act as; null for an API key */
+            member: {
+              id: string;
+              subject: string;
+              email: string | null;
+            } | null;
+            /** @description The API key you act with; null for a person */
+            key: {
+              id: string;
+              type: string;
+              mode: string;
+            } | null;
+            /** @description Every account you are a member of (send one as X-Account-Id); empty for an API key */
+            accounts: {
+              accountId: string;
+              /**
+               * @description owner: everything; admin: all but billing and owners; developer: keys, webhooks, connections, leads, checks, batches; analyst: reads and exports leads, batches and usage, runs checks
+               * @enum {string}
+               */
+              role: "owner" | "admin" | "developer" | "analyst";
+              permissions: string[];
+            }[];
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -8,13 +8,6 @@ import { loadWidgetConfig, type WidgetConfig } from "../widget/widget-config.js"
 
 export type DatabaseKind = "sqlite" | "postgres";
 
-export interface RateLimitRule {
-  /** Requests allowed in the window. */
-  points: number;
-  /** Window length in seconds. */
-  durationSeconds: number;
-}
-
 export interface Config {
   port: number;
   host: string;
@@ -224,8 +217,8 @@ type Env = Record<string, string | undefined>;
 
 /** On by default (ADR 0012): Spamhaus's domain and address lists, whose refusal answers we read as
  *  unknown (never listed) and report once, so a resolver Spamhaus refuses costs nothing but a warning. */
-export const DEFAULT_DNSBL_DOMAIN_ZONES: readonly string[] = ["dbl.spamhaus.org"];
-export const DEFAULT_DNSBL_IP_ZONES: readonly string[] = ["zen.spamhaus.org"];
+const DEFAULT_DNSBL_DOMAIN_ZONES: readonly string[] = ["dbl.spamhaus.org"];
+const DEFAULT_DNSBL_IP_ZONES: readonly string[] = ["zen.spamhaus.org"];
 
 function int(env: Env, name: string, fallback: number, min = 0): number {
   const raw = env[name];

@@ -27,6 +27,7 @@ import { creditsRoutes } from "./routes/credits.routes.js";
 import { keysRoutes } from "./routes/keys.routes.js";
 import { leadFilesRoutes } from "./routes/lead-files.routes.js";
 import { leadsRoutes } from "./routes/leads.routes.js";
+import { meRoutes } from "./routes/me.routes.js";
 import { paymentsRoutes } from "./routes/payments.routes.js";
 import { privacyRoutes } from "./routes/privacy.routes.js";
 import { probeRoutes } from "./routes/probes.routes.js";
@@ -209,6 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await connectionsRoutes(scope as App, deps);
     await widgetRoutes(scope as App, deps);
     await teamRoutes(scope as App, deps);
+    await meRoutes(scope as App, deps);
     await ssoRoutes(scope as App, deps);
   });
   await dashboardRoutes(app);

@@ -29,16 +29,8 @@ export interface HubSpotContact {
   properties: Record<string, string | null>;
 }
 
-export const LEADCHECK_GROUP = "leadcheck";
-export const CONTACT_PROPERTIES = [
-  "email",
-  "firstname",
-  "lastname",
-  "company",
-  "jobtitle",
-  "phone",
-  "website",
-];
+const LEADCHECK_GROUP = "leadcheck";
+const CONTACT_PROPERTIES = ["email", "firstname", "lastname", "company", "jobtitle", "phone", "website"];
 
 export class HubSpotGateway {
   private readonly client: Client;
@@ -258,7 +250,7 @@ function toContact(object: { id: string; properties: Record<string, string | nul
   return { id: String(object.id), properties: { ...object.properties } };
 }
 
-export function hubspotFailure(error: unknown, what: string): RemoteError {
+function hubspotFailure(error: unknown, what: string): RemoteError {
   if (error instanceof RemoteError) return error;
   const refused = refusalIn(error);
   if (refused) return new RemoteError("refused", refused.message);

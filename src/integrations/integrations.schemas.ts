@@ -2,9 +2,9 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Nullable, Timestamp } from "../lib/schema.js";
 
-export const CONNECTION_KINDS = ["hubspot", "google_sheets"] as const;
+const CONNECTION_KINDS = ["hubspot", "google_sheets"] as const;
 export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
-export const CONNECTION_STATUSES = ["active", "needs_reauth", "disabled"] as const;
+const CONNECTION_STATUSES = ["active", "needs_reauth", "disabled"] as const;
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 
 export const ConnectionCreateBody = Type.Object(
@@ -50,11 +50,6 @@ export const Connection = Type.Object({
 });
 export type ConnectionView = Static<typeof Connection>;
 
-export const SheetsSyncBody = {
-  spreadsheetId: Type.String({ minLength: 1, maxLength: 200 }),
-  sheet: Type.String({ minLength: 1, maxLength: 200 }),
-};
-
 export const SyncCreateBody = Type.Object(
   {
     spreadsheetId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: "^[A-Za-z0-9_-]+$" })),
@@ -78,7 +73,7 @@ export const SyncCreateBody = Type.Object(
 );
 export type SyncCreateInput = Static<typeof SyncCreateBody>;
 
-export const SyncCounts = Type.Object({
+const SyncCounts = Type.Object({
   read: Type.Integer(),
   created: Type.Integer(),
   matched: Type.Integer(),

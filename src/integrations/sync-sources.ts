@@ -22,7 +22,7 @@ export interface SourcePage {
   next: string | null;
 }
 
-export const SHEET_PAGE_ROWS = 500;
+const SHEET_PAGE_ROWS = 500;
 
 export async function readSheetPage(
   gateway: SheetsGateway,

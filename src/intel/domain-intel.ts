@@ -246,6 +246,6 @@ function normalizeDomain(domain: string): string {
 
 /** The registrable domain by the ICANN section of the public-suffix list: what a registry holds
  *  (user.github.io is registered as github.io). */
-export function registrableOf(domain: string): string | null {
+function registrableOf(domain: string): string | null {
   return getDomain(domain, { allowPrivateDomains: false }) ?? null;
 }

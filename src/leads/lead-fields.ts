@@ -44,9 +44,9 @@ function messageOf(error: ValueError): string {
   return inner?.message ?? error.message;
 }
 
-export const CUSTOM_FIELDS_MAX = 50;
-export const CUSTOM_FIELD_NAME_MAX = 100;
-export const CUSTOM_FIELD_VALUE_MAX_BYTES = 1024;
+const CUSTOM_FIELDS_MAX = 50;
+const CUSTOM_FIELD_NAME_MAX = 100;
+const CUSTOM_FIELD_VALUE_MAX_BYTES = 1024;
 
 export type WebsiteNormalizer = (input: string) => { ok: true; url: string } | { ok: false; message: string };
 

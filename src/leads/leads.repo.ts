@@ -37,10 +37,10 @@ export interface LeadFilter {
 }
 
 /** How many advisory locks the mailboxes of one account spread over (see `lockMailboxes`). */
-export const MAILBOX_LOCK_BUCKETS = 256;
+const MAILBOX_LOCK_BUCKETS = 256;
 
 /** FNV-1a of the normalized email, reduced to a lock bucket. */
-export function mailboxBucket(normalizedEmail: string): number {
+function mailboxBucket(normalizedEmail: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < normalizedEmail.length; i++) {
     h ^= normalizedEmail.charCodeAt(i);
@@ -53,7 +53,7 @@ export function mailboxBucket(normalizedEmail: string): number {
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Shortest search the trigram indexes can serve; shorter ones scan the account's leads. */
-export const TRIGRAM_MIN_CHARS = 3;
+const TRIGRAM_MIN_CHARS = 3;
 
 /** SQLite: the highest lead rowid the FTS5 search index covers (migration 0012). */
 const searchIndexedUpto = sql<number>`(select indexed_upto from lead_search_progress)`;

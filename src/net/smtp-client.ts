@@ -59,7 +59,7 @@ export function smtpConnector(settings: { socksProxy?: string | undefined } = {}
 const REPLY_LINE = /^(\d{3})([ -])(.*)$/;
 const ENHANCED = /^([245]\.\d{1,3}\.\d{1,3})(?:\s|$)/;
 
-export function failure(kind: SmtpFailureKind, message: string): { ok: false; failure: SmtpFailure } {
+function failure(kind: SmtpFailureKind, message: string): { ok: false; failure: SmtpFailure } {
   return { ok: false, failure: { kind, message } };
 }
 

@@ -43,9 +43,9 @@ export interface OpenOptions {
 
 // A burst of requests queues for a pool slot under the same timeout as a server that is down: 20 s
 // lets a 1,000-request burst on a 20-connection pool drain, and a real outage still ends in a 503.
-export const DATABASE_DEFAULTS = { connectTimeoutMs: 20_000, statementTimeoutMs: 30_000 } as const;
+const DATABASE_DEFAULTS = { connectTimeoutMs: 20_000, statementTimeoutMs: 30_000 } as const;
 
-export function sqlitePathOf(url: string): string {
+function sqlitePathOf(url: string): string {
   const path = url.slice("sqlite:".length);
   if (!path) throw new Error("DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/leadcheck.db");
   return path === ":memory:" ? path : resolve(path);

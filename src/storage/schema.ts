@@ -7,7 +7,7 @@ import type { ColumnType } from "kysely";
 /** A nullable text column that inserts may leave out (columns added after the table). */
 type OptionalText = ColumnType<string | null, string | null | undefined, string | null>;
 
-export interface AccountsTable {
+interface AccountsTable {
   id: string;
   balance_milli: number;
   created_at: string;
@@ -96,7 +96,7 @@ export interface JobsTable {
 }
 
 /** Webhook events of a payment provider already handled: a replay is recognised by its id. */
-export interface PaymentEventsTable {
+interface PaymentEventsTable {
   event_id: string;
   provider: string;
   type: string;
@@ -371,7 +371,7 @@ export interface ValidationJobsTable {
   expires_at: string;
 }
 
-export interface UsageDailyTable {
+interface UsageDailyTable {
   account_id: string;
   day: string;
   validations: number;
@@ -448,7 +448,7 @@ export interface AuditEntriesTable {
 }
 
 /** The newest entry of each account's chain: appends lock and advance it. */
-export interface AuditChainHeadsTable {
+interface AuditChainHeadsTable {
   account_id: string;
   seq: number;
   hash: string;

@@ -6,7 +6,7 @@
 import type { CaptchaProvider } from "../keys/key-policy.js";
 import type { CaptchaSettings } from "./widget-config.js";
 
-export type CaptchaOutcome = { kind: "passed" } | { kind: "failed"; reason: string };
+type CaptchaOutcome = { kind: "passed" } | { kind: "failed"; reason: string };
 
 export interface CaptchaVerifier {
   verify(provider: CaptchaProvider, token: string | undefined, remoteIp: string): Promise<CaptchaOutcome>;

@@ -39,7 +39,7 @@ export interface WidgetCheckInput {
   captchaToken: string | undefined;
 }
 
-export interface WidgetAnswer extends WidgetVerdict {
+interface WidgetAnswer extends WidgetVerdict {
   token: string;
 }
 
@@ -49,7 +49,7 @@ export type WidgetCheckOutcome =
   | { kind: "captcha_failed"; reason: string }
   | { kind: "limited"; limit: LimitName; points: number; retryAfterMs: number };
 
-export type TokenProblem = "forged" | "expired" | "email_mismatch" | "key_mismatch";
+type TokenProblem = "forged" | "expired" | "email_mismatch" | "key_mismatch";
 
 export type WidgetConfirmOutcome =
   | {

@@ -104,7 +104,7 @@ export interface SmtpDetails {
   tls: boolean;
 }
 
-export interface EmailVerdictDetails {
+interface EmailVerdictDetails {
   /** The address's domain in ASCII form. */
   inputDomain: string;
   mx: MailHost[];
@@ -121,7 +121,7 @@ export interface EmailVerdictDetails {
 }
 
 /** How the address's domain receives mail, summarised from the MX lookup, the probe and DNS. */
-export interface MailConfig {
+interface MailConfig {
   mx: MailHost[];
   /** The mailbox provider or gateway recognised from the MX hosts. */
   provider: string;

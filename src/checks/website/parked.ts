@@ -109,6 +109,7 @@ const SPECIFIC_FEATURES = [
   "ad_script",
   "redirect_foreign",
   "software_ref",
+  "software_name",
   "title_is_domain",
   "headline_is_domain",
 ];
@@ -145,7 +146,7 @@ export interface ParkedDetector {
 let bundled: ParkedDetector | null = null;
 
 /** The committed model (data/parked-model.json) and lexicon, loaded once. */
-export function bundledDetector(): ParkedDetector {
+function bundledDetector(): ParkedDetector {
   bundled ??= { model: loadParkedModel(), lexicon: loadLexicon() };
   return bundled;
 }
