@@ -11,7 +11,7 @@ import { RevalidationRepo } from "./revalidation.repo.js";
 import { type RevalidationDeps, RevalidationService, type RunResult } from "./revalidation.service.js";
 
 /** One run validates at most this many leads: the largest batch the API starts. */
-export const MAX_LEADS_PER_RUN = 10_000;
+const MAX_LEADS_PER_RUN = 10_000;
 
 export interface RevalidationModuleDeps {
   config: Pick<Config, "prices" | "jobs">;

@@ -5,7 +5,7 @@ import { defineJob, type JobDefinition } from "../jobs/catalog.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { RevalidationService, RunResult } from "./revalidation.service.js";
 
-export const REVALIDATION_TICK_JOB = "revalidation.tick";
+const REVALIDATION_TICK_JOB = "revalidation.tick";
 const TICK_KEY = "revalidation.tick";
 
 export function revalidationJobDefinitions(

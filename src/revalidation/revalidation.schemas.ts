@@ -3,7 +3,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Nullable, Timestamp } from "../lib/schema.js";
 
-export const RUN_STATUSES = [
+const RUN_STATUSES = [
   "started",
   "nothing_stale",
   "insufficient_credits",
@@ -33,7 +33,7 @@ export type RevalidationInput = Static<typeof RevalidationInput>;
 
 export const RevalidationBody = Nullable(RevalidationInput, "The schedule, or null to turn it off");
 
-export const RevalidationSchedule = Type.Object({
+const RevalidationSchedule = Type.Object({
   olderThanDays: Type.Integer(),
   everyHours: Type.Integer(),
   maxCreditsPerRun: Type.Number({ description: "Stored credits" }),
