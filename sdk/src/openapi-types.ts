@@ -1328,6 +1328,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/auth/sso": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Whether single sign-on is on (the dashboard's sign-in page asks)
+     * @description No secret here: whether OIDC_ISSUER is configured, and where a browser starts signing in. No authentication.
+     */
+    get: operations["getSsoSettings"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/auth/sso/login": {
     parameters: {
       query?: never;
@@ -1879,6 +1899,18 @@ export interface operations {
                */
               created_at: string;
               last_used: string | null;
+              /** @description Publishable keys: the abuse limits in force (the key's own, else the server's WIDGET_* defaults) and the CAPTCHA it requires; null for secret keys */
+              widget: {
+                /** @description Distinct emails charged per UTC day */
+                dailyCap: number;
+                /** @description Checks per minute from one visitor IP */
+                perIpPerMinute: number;
+                /** @description Checks per minute of one address */
+                perEmailPerMinute: number;
+                /** @description Distinct emails one IP may check per UTC day */
+                distinctEmailsPerIpPerDay: number;
+                captcha: ("turnstile" | "hcaptcha") | null;
+              } | null;
               /** @description The team member who created the key; null for keys made before teams or by the CLI */
               created_by: {
                 memberId: string;
@@ -7360,7 +7392,7 @@ export interface operations {
     parameters: {
       query?: {
         action?: string;
-        /** @description Actor id (a key id, an account id) */
+        /** @description Actor id (a key id key_..., a member id mem_..., admin, or a system job) */
         actor?: string;
         actor_kind?: "member" | "key" | "admin" | "system";
         /** @description Target id */
@@ -7489,7 +7521,7 @@ export interface operations {
     parameters: {
       query?: {
         action?: string;
-        /** @description Actor id (a key id, an account id) */
+        /** @description Actor id (a key id key_..., a member id mem_..., admin, or a system job) */
         actor?: string;
         actor_kind?: "member" | "key" | "admin" | "system";
         /** @description Target id */
@@ -10747,6 +10779,83 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getSsoSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            enabled: boolean;
+            loginUrl: string | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
         headers: {
           [name: string]: unknown;
         };

@@ -2,9 +2,12 @@
 // with units in the names. Defaults follow the product decisions (§1 operating contract).
 import { hostname } from "node:os";
 import { loadOidcConfig, type OidcConfig } from "../accounts/oidc-config.js";
-import { parseZones } from "../intel/dnsbl.js";
 import { type Canary, DEFAULT_CANARY_NAMES, parseCanaries } from "../net/network-health.js";
-import { loadWidgetConfig, type WidgetConfig } from "../widget/widget-config.js";
+import { ConfigError } from "./config-error.js";
+import { DEFAULT_DNSBL_DOMAIN_ZONES, DEFAULT_DNSBL_IP_ZONES, parseZones } from "./dnsbl-zones.js";
+import { loadWidgetConfig, type WidgetConfig } from "./widget-config.js";
+
+export { ConfigError } from "./config-error.js";
 
 export type DatabaseKind = "sqlite" | "postgres";
 
@@ -217,8 +220,6 @@ type Env = Record<string, string | undefined>;
 
 /** On by default (ADR 0012): Spamhaus's domain and address lists, whose refusal answers we read as
  *  unknown (never listed) and report once, so a resolver Spamhaus refuses costs nothing but a warning. */
-const DEFAULT_DNSBL_DOMAIN_ZONES: readonly string[] = ["dbl.spamhaus.org"];
-const DEFAULT_DNSBL_IP_ZONES: readonly string[] = ["zen.spamhaus.org"];
 
 function int(env: Env, name: string, fallback: number, min = 0): number {
   const raw = env[name];
@@ -249,10 +250,6 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
 function str(env: Env, name: string): string | undefined {
   const raw = env[name];
   return raw === undefined || raw === "" ? undefined : raw;
-}
-
-export class ConfigError extends Error {
-  override name = "ConfigError";
 }
 
 /** Seed limits (spec "Limits"), keyed by Fastify route pattern. */

@@ -4,7 +4,7 @@
 // is not_found.
 import { createHmac } from "node:crypto";
 import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
-import { normalizeEmailAddress } from "../intel/normalized-email.js";
+import { normalizeEmailAddress } from "../checks/email/normalized-email.js";
 import type { Clock } from "../lib/clock.js";
 import type { Database } from "../storage/db.js";
 import { runInTransaction } from "../storage/transaction.js";
@@ -30,7 +30,7 @@ export type EraseOutcome =
     }
   | { kind: "not_found" };
 
-export type ErasedLead = Extract<EraseOutcome, { kind: "erased" }>;
+type ErasedLead = Extract<EraseOutcome, { kind: "erased" }>;
 export type ErasePersonOutcome =
   | { kind: "erased"; email: string; leads: ErasedLead[] }
   | { kind: "not_found" };

@@ -2,7 +2,7 @@
 // primitives (Timestamp, Nullable, paging) live in src/lib/schema.ts; re-exported here for routes.
 import { Type } from "@sinclair/typebox";
 
-export { Defaulted, Nullable, Page, PageLimit, PageOffset, PageQuery, Timestamp } from "../lib/schema.js";
+export { Nullable, Page, PageQuery, Timestamp } from "../lib/schema.js";
 
 export const ErrorResponse = Type.Object(
   {

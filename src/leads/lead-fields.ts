@@ -3,8 +3,8 @@
 // the per-item schema check of bulk bodies. Pure: no storage, no clock of its own.
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
+import { normalizeEmailAddress } from "../checks/email/normalized-email.js";
 import { parseEmail } from "../checks/email/syntax.js";
-import { normalizeEmailAddress } from "../intel/normalized-email.js";
 import type { FieldError } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import { findUnsafeText } from "../lib/safe-text.js";

@@ -258,7 +258,7 @@ export type LeadListInput = Static<typeof LeadListQuery>;
 
 // Request and answer shapes of the lead routes beyond the lead itself.
 
-export const SELECTION_MAX = 500;
+const SELECTION_MAX = 500;
 
 export const LeadIdParams = Type.Object({ leadId: Type.String({ minLength: 1, maxLength: 100 }) });
 

@@ -2,7 +2,7 @@
 // customFields limits and merge, null clearing, archive as soft delete, credits charged upfront
 // for validation, lead.created / lead.updated events. Field mapping lives in lead-fields.ts, many
 // leads in one request (bulk, CSV import) in lead-import.ts, the shared writes in lead-writes.ts.
-import { canHaveAliases } from "../intel/normalized-email.js";
+import { canHaveAliases } from "../checks/email/normalized-email.js";
 import { AppError, type FieldError, notFound, validationError } from "../lib/errors.js";
 import { pageOf } from "../lib/schema.js";
 import type { LeadsTable } from "../storage/schema.js";

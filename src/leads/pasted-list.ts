@@ -9,7 +9,7 @@ export interface PastedEntry {
   line: number;
 }
 
-export const MAX_PASTED_ENTRIES = 10_000;
+const MAX_PASTED_ENTRIES = 10_000;
 
 export function splitPastedList(text: string): PastedEntry[] {
   const entries: PastedEntry[] = [];

@@ -3,13 +3,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Nullable, Timestamp } from "../lib/schema.js";
 
-const RUN_STATUSES = [
-  "started",
-  "nothing_stale",
-  "insufficient_credits",
-  "limited",
-  "network_down",
-] as const;
+const RUN_STATUSES = ["started", "nothing_stale", "insufficient_credits", "limited", "network_down"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export const RevalidationInput = Type.Object(

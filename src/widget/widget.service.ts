@@ -5,12 +5,13 @@
 // address, key and UTC day, counted against the key's daily cap), then the answer within the
 // deadline. A charge the balance cannot cover answers unknown/unavailable: the form is never
 // blocked because the customer ran out of credits.
+
+import type { WidgetConfig } from "../config/widget-config.js";
 import type { CreditsService } from "../credits/credits.service.js";
 import { type KeyPolicy, originAllowed, type WidgetLimits } from "../keys/key-policy.js";
 import type { KeysService } from "../keys/keys.service.js";
 import type { CaptchaVerifier } from "./captcha.js";
 import type { WidgetChecker } from "./widget-checker.js";
-import type { WidgetConfig } from "./widget-config.js";
 import type { LimitName, WidgetLimiter } from "./widget-limits.js";
 import { emailHashOf, readToken, signToken } from "./widget-token.js";
 import { quickLook, type WidgetVerdict } from "./widget-verdict.js";

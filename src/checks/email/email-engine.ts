@@ -7,9 +7,9 @@ import type { DomainIntel, DomainIntelProvider } from "../../intel/intel.types.j
 import { suggestDomain } from "../../intel/typo.js";
 import type { Clock } from "../../lib/clock.js";
 import { systemClock } from "../../lib/clock.js";
+import { type MailHost, type MailRoute, type MxDns, resolveMailRoute } from "../../net/mx.js";
 import type { SmtpConnector } from "../../net/smtp-client.js";
 import type { EmailVerdict, EmailVerificationProvider, VerifyOptions } from "./email.types.js";
-import { type MailHost, type MailRoute, type MxDns, resolveMailRoute } from "./mx.js";
 import { type ProviderRuleLookup, providerRuleFor, withProviderTimeouts } from "./provider-rules.js";
 import {
   type CatchAllStore,

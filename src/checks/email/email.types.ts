@@ -1,7 +1,7 @@
 // The email check's public shapes: the verdict (the spec's "Email check result" fields plus our
 // own reason, retry hint, labels and details) and the provider interface the engine implements.
 import type { DmarcRecord, DomainIntel, SpfRecord } from "../../intel/intel.types.js";
-import type { MailHost } from "./mx.js";
+import type { MailHost } from "../../net/mx.js";
 import type { SmtpStage } from "./reply-classifier.js";
 
 export type EmailStatus = "valid" | "invalid" | "risky" | "unknown";
