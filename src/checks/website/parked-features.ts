@@ -7,7 +7,7 @@ import { getDomain } from "tldts";
 import type { PageFacts } from "./html-scan.js";
 import { foldText, LEXICON_CATEGORIES, type Lexicon, scanLexicon } from "./parked-lexicon.js";
 
-export const STRUCTURE_FEATURES = [
+const STRUCTURE_FEATURES = [
   "words_log",
   "words_le_30",
   "words_le_150",
@@ -41,7 +41,7 @@ export const STRUCTURE_FEATURES = [
   "title_short",
 ] as const;
 
-export const WORDING_FEATURES = [
+const WORDING_FEATURES = [
   ...LEXICON_CATEGORIES.flatMap((c) => [`lex_${c}_text`, `lex_${c}_title`, `lex_${c}_short`]),
   "lex_categories",
   "domain_density",
