@@ -9,7 +9,8 @@ import {
   QueueNotDefinedError,
 } from "../../src/jobs/index.js";
 import { createTestDatabase, dialects, skipReasonFor, type TestDatabase } from "../support/db.js";
-import { createGate, killed, startHangingWorker, uniqueQueueName, waitFor } from "./queue-test-kit.js";
+import { waitFor } from "../support/wait-for.js";
+import { createGate, killed, startHangingWorker, uniqueQueueName } from "./queue-test-kit.js";
 
 // Short everything: pg-boss works in whole seconds for delays and expiry, so 1 s is its floor.
 const FAST: JobQueueOptions = { pollIntervalMs: 25, maintenanceIntervalMs: 1000, onError: () => {} };
