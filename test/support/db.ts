@@ -21,7 +21,7 @@ export interface TestDatabase {
 }
 
 /** The environment variables scripts/run-tests.mjs passes the run's templates in. */
-export const TEMPLATE_ENV = { postgres: "TEST_PG_TEMPLATE", sqlite: "TEST_SQLITE_TEMPLATE" } as const;
+const TEMPLATE_ENV = { postgres: "TEST_PG_TEMPLATE", sqlite: "TEST_SQLITE_TEMPLATE" } as const;
 
 export function dialects(): DatabaseKind[] {
   const only = process.env.TEST_DIALECT;
