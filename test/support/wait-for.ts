@@ -40,3 +40,19 @@ export async function waitFor<T>(
     await new Promise((resolve) => realSetTimeout(resolve, intervalMs));
   }
 }
+
+/** Awaits `promise` (a job's handler settling, a stop resolving), failing after `timeoutMs`. */
+export async function within<T>(promise: Promise<T>, what: string, timeoutMs = 30_000): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = realSetTimeout(
+      () => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
