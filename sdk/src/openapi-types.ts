@@ -1100,6 +1100,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/connections/{connectionId}/preview": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * What a sync would read: the mapping, the first 5 rows or contacts, and the cost
+     * @description Reads the source without writing anything anywhere. Google: `spreadsheetId` (and `sheet`, else the first tab; `mapping` as for a sync) returns the tabs, the header, the detected mapping, the first 5 rows with an email, and the exact cost: new leads and leads never validated. HubSpot: `listId` or all contacts returns the first 5 contacts and their count; the cost is an upper bound (contacts already known and validated are not charged by the sync). API keys need the permission `connections:write`. Team members need the developer role or above (`connections:write`).
+     */
+    post: operations["previewSync"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/syncs/{syncId}": {
     parameters: {
       query?: never;
@@ -1300,6 +1320,26 @@ export interface paths {
      * @description For a person (bearer token or dashboard session): the role and its permissions in the account X-Account-Id names, and every account they belong to. For an API key: the key's permissions. Any API key, whatever its permissions.
      */
     get: operations["getMe"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/sso": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Whether single sign-on is on (the dashboard's sign-in page asks)
+     * @description No secret here: whether OIDC_ISSUER is configured, and where a browser starts signing in. No authentication.
+     */
+    get: operations["getSsoSettings"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1859,6 +1899,18 @@ export interface operations {
                */
               created_at: string;
               last_used: string | null;
+              /** @description Publishable keys: the abuse limits in force (the key's own, else the server's WIDGET_* defaults) and the CAPTCHA it requires; null for secret keys */
+              widget: {
+                /** @description Distinct emails charged per UTC day */
+                dailyCap: number;
+                /** @description Checks per minute from one visitor IP */
+                perIpPerMinute: number;
+                /** @description Checks per minute of one address */
+                perEmailPerMinute: number;
+                /** @description Distinct emails one IP may check per UTC day */
+                distinctEmailsPerIpPerDay: number;
+                captcha: ("turnstile" | "hcaptcha") | null;
+              } | null;
               /** @description The team member who created the key; null for keys made before teams or by the CLI */
               created_by: {
                 memberId: string;
@@ -7340,7 +7392,7 @@ export interface operations {
     parameters: {
       query?: {
         action?: string;
-        /** @description Actor id (a key id, an account id) */
+        /** @description Actor id (a key id key_..., a member id mem_..., admin, or a system job) */
         actor?: string;
         actor_kind?: "member" | "key" | "admin" | "system";
         /** @description Target id */
@@ -7469,7 +7521,7 @@ export interface operations {
     parameters: {
       query?: {
         action?: string;
-        /** @description Actor id (a key id, an account id) */
+        /** @description Actor id (a key id key_..., a member id mem_..., admin, or a system job) */
         actor?: string;
         actor_kind?: "member" | "key" | "admin" | "system";
         /** @description Target id */
@@ -9371,6 +9423,142 @@ export interface operations {
       };
     };
   };
+  previewSync: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        connectionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          spreadsheetId?: string;
+          /** @description The tab; the first one when left out */
+          sheet?: string;
+          listId?: string;
+          /** @description Lead field -> header text (email, website, firstName, lastName, company, title, phone) */
+          mapping?: {
+            [key: string]: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            kind: "hubspot" | "google_sheets";
+            /** @description Google: the spreadsheet's tabs, to pick from */
+            sheets: string[] | null;
+            sheet: string | null;
+            /** @description Google: the header row; HubSpot: the contact properties read */
+            columns: string[];
+            /** @description Lead field -> the header (or HubSpot property) it is read from; null when none matched */
+            mapping: {
+              [key: string]: string | null;
+            };
+            /** @description The first 5 rows or contacts as leads */
+            rows: {
+              /** @description row 2, contact 1001 */
+              item: string;
+              lead: {
+                [key: string]: string;
+              };
+            }[];
+            /** @description Rows with an email (Google) or contacts (HubSpot) a sync would read */
+            total: number;
+            /** @description False when a long HubSpot list was counted only in part */
+            totalExact: boolean;
+            /** @description Google: what the sync would create, match to live leads, and skip (HubSpot: null, the contacts are not all read) */
+            plan: {
+              created: number;
+              matched: number;
+              skipped: number;
+            } | null;
+            cost: {
+              /** @description Leads the sync's validation batch would validate */
+              leads: number;
+              /** @description Stored credits */
+              credits: number;
+              displayCredits: number;
+              /** @description exact: new leads and leads never validated (Google); at_most: every contact, as if none were known or validated (HubSpot); at_least: a list longer than was counted */
+              basis: "exact" | "at_most" | "at_least";
+            };
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   getSync: {
     parameters: {
       query?: never;
@@ -10591,6 +10779,83 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getSsoSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            enabled: boolean;
+            loginUrl: string | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
         headers: {
           [name: string]: unknown;
         };

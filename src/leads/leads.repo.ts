@@ -174,6 +174,26 @@ export class LeadsRepo {
     return taken;
   }
 
+  /** Whether each taken mailbox's live lead was ever validated (a sync's cost preview). */
+  async liveMailboxesValidated(
+    db: Executor,
+    accountId: string,
+    normalizedEmails: string[],
+  ): Promise<Map<string, boolean>> {
+    const validated = new Map<string, boolean>();
+    for (let i = 0; i < normalizedEmails.length; i += 500) {
+      const rows = await db
+        .selectFrom("leads")
+        .select(["normalized_email", "validation_status"])
+        .where("account_id", "=", accountId)
+        .where("archived_at", "is", null)
+        .where("normalized_email", "in", normalizedEmails.slice(i, i + 500))
+        .execute();
+      for (const r of rows) validated.set(r.normalized_email, r.validation_status !== "new");
+    }
+    return validated;
+  }
+
   /** Ids among `ids` that are live leads of the account. */
   async liveIds(db: Executor, accountId: string, ids: string[]): Promise<Set<string>> {
     return new Set((await this.liveEmails(db, accountId, ids)).keys());

@@ -10,7 +10,12 @@ import { runInTransaction } from "../storage/transaction.js";
 import { customFieldNamesOf } from "./lead-csv-export.js";
 import { checkCustomFields, mapLeadFields, newLeadRow, pick } from "./lead-fields.js";
 import { type BulkResult, LeadImport } from "./lead-import.js";
-import { LeadSyncImport, type SyncedLeadItem, type SyncedLeadsResult } from "./lead-sync-import.js";
+import {
+  LeadSyncImport,
+  type SyncedLeadItem,
+  type SyncedLeadsPlan,
+  type SyncedLeadsResult,
+} from "./lead-sync-import.js";
 import { toLeadView } from "./lead-view.js";
 import { chargeLeads, duplicateLead, insertLeads, type LeadsDeps } from "./lead-writes.js";
 import { type LeadFilter, LeadsRepo, prepareLiveLeadById } from "./leads.repo.js";
@@ -19,7 +24,7 @@ import type { LeadCreateInput, LeadListInput, LeadUpdateInput, LeadView } from "
 // Names other modules import from here (kept stable across the split).
 export type { WebsiteNormalizer } from "./lead-fields.js";
 export type { BulkResult } from "./lead-import.js";
-export type { SyncedLeadItem, SyncedLeadsResult } from "./lead-sync-import.js";
+export type { SyncedLeadItem, SyncedLeadsPlan, SyncedLeadsResult } from "./lead-sync-import.js";
 export type { LeadsDeps, ValidationScheduler } from "./lead-writes.js";
 
 export class LeadsService {
@@ -41,6 +46,11 @@ export class LeadsService {
     source: "google_sheets" | "hubspot",
   ): Promise<SyncedLeadsResult> {
     return this.syncImporter.importSynced(accountId, items, source);
+  }
+
+  /** What importing these synced items would create, match and validate (nothing is written). */
+  planSynced(accountId: string, items: SyncedLeadItem[]): Promise<SyncedLeadsPlan> {
+    return this.syncImporter.plan(accountId, items);
   }
 
   /** The account's live leads among `ids` (a sync's write-back reads their verdicts). */

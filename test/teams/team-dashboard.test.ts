@@ -165,6 +165,9 @@ for (const kind of dialects()) {
       ]);
       assert.equal(there.member.subject, "mia");
       assert.equal(there.member.email, "mia@example.test");
+      // Without OIDC_ISSUER the sign-in page offers no single sign-on.
+      const sso = await h.app.inject({ method: "GET", url: "/v1/auth/sso" });
+      assert.deepEqual(sso.json(), { enabled: false, loginUrl: null });
       // Not a member: the same 404 as a missing account.
       assert.equal((await call("mia", "GET", "/v1/me", { account: "acct_nobody" })).statusCode, 404);
 
@@ -177,7 +180,8 @@ for (const kind of dialects()) {
       assert.equal(created.statusCode, 201, created.body);
       const byKey = await h.call(created.json().api_key, "GET", "/v1/me");
       assert.equal(byKey.statusCode, 200, byKey.body);
-      const me = byKey.json<{ key: Record<string, unknown> } & Record<string, unknown>>();
+      const me = byKey.json() as { key: { id: string } };
+      assert.match(me.key.id, /^key_/);
       assert.deepEqual(
         { ...me, key: { ...me.key, id: "key" } },
         {
@@ -190,6 +194,38 @@ for (const kind of dialects()) {
           accounts: [],
         },
       );
+    });
+
+    it("lists a publishable key's abuse limits in force: its own, else the server's defaults", {
+      skip,
+    }, async () => {
+      const headers = await bearer("acct_widget_list");
+      const created = await h.app.inject({
+        method: "POST",
+        url: "/v1/auth/keys",
+        headers,
+        payload: {
+          name: "form",
+          type: "publishable",
+          allowedOrigins: ["https://www.acme.test"],
+          widget: { dailyCap: 50, captcha: "turnstile" },
+        },
+      });
+      assert.equal(created.statusCode, 201, created.body);
+      await h.app.inject({ method: "POST", url: "/v1/auth/keys", headers, payload: { name: "server" } });
+      const keys = (await h.app.inject({ method: "GET", url: "/v1/auth/keys", headers })).json().keys as {
+        name: string;
+        widget: unknown;
+      }[];
+      const byName = Object.fromEntries(keys.map((k) => [k.name, k.widget]));
+      assert.deepEqual(byName.form, {
+        dailyCap: 50,
+        perIpPerMinute: 30,
+        perEmailPerMinute: 10,
+        distinctEmailsPerIpPerDay: 20,
+        captcha: "turnstile",
+      });
+      assert.equal(byName.server, null);
     });
 
     it("erases a person by email: every lead with the mailbox, archived too; 404 when none has it", {
