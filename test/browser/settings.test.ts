@@ -8,7 +8,7 @@ import type { Page } from "playwright-core";
 import { type FakeGoogle, startFakeGoogle } from "../support/fake-google.js";
 import { type FakeHubSpot, startFakeHubSpot } from "../support/fake-hubspot.js";
 import { testToken } from "../support/harness.js";
-import { waitFor } from "../support/process.js";
+import { waitFor } from "../support/wait-for.js";
 import {
   type Browser,
   browserSkipReason,
