@@ -70,7 +70,7 @@ export function clientFor(session: Session, accountId: string | null = null): Le
   });
 }
 
-export type SessionExchange = ResponseBody<"/v1/auth/session", "post">;
+type SessionExchange = ResponseBody<"/v1/auth/session", "post">;
 
 /** Trades the one-time token of a sign-in link for a session (POST /v1/auth/session). Never throws. */
 export async function exchangeSigninToken(
@@ -106,7 +106,7 @@ export function takeSigninToken(): string | null {
   return match ? match[1]! : "";
 }
 
-export type SsoSessionAnswer = ResponseBody<"/v1/auth/sso/session", "get">;
+type SsoSessionAnswer = ResponseBody<"/v1/auth/sso/session", "get">;
 
 /**
  * The single sign-on session the browser's cookie holds, or null (no cookie, ended, or SSO off:
@@ -156,20 +156,5 @@ export function saveAccountChoice(accountId: string | null): void {
     else localStorage.removeItem(ACCOUNT_KEY);
   } catch {
     // Storage refused (private mode): the choice lasts until the tab closes.
-  }
-}
-
-/** Where the sign-in page sends a browser for single sign-on; null when the server has none. */
-export async function ssoLoginUrl(): Promise<string | null> {
-  const http = new Transport({ baseUrl: baseUrl(), fetch: browserFetch, maxRetries: 0 });
-  try {
-    const answer = await http.json<ResponseBody<"/v1/auth/sso", "get">>({
-      method: "GET",
-      path: "/v1/auth/sso",
-      auth: "none",
-    });
-    return answer.enabled ? answer.loginUrl : null;
-  } catch {
-    return null;
   }
 }

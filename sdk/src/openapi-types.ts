@@ -924,6 +924,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/settings/revalidation": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The account's re-validation schedule (null when off)
+     * @description With a schedule, leads whose last validation (`validatedAt`) is older than `olderThanDays` are validated again every `everyHours`, oldest verdicts first, up to `maxCreditsPerRun` per run. Each run is a normal lead-validation batch: charged upfront and evented like one. Leads never validated are not touched. API keys need the permission `leads:read`. Team members need the analyst role or above (`leads:read`).
+     */
+    get: operations["getRevalidation"];
+    /**
+     * Set or turn off the re-validation schedule
+     * @description `{ olderThanDays, everyHours, maxCreditsPerRun }` sets the schedule (a new one first runs within a few minutes; a changed one keeps its rhythm from the last run); `null` turns it off. The change is audited. API keys need the permission `leads:write`. Team members need the developer role or above (`leads:write`).
+     */
+    put: operations["setRevalidation"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/account/export": {
     parameters: {
       query?: never;
@@ -1070,6 +1094,26 @@ export interface paths {
      * @description API keys need the permission `connections:write`. Team members need the developer role or above (`connections:write`).
      */
     post: operations["startSync"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/connections/{connectionId}/preview": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * What a sync would read: the mapping, the first 5 rows or contacts, and the cost
+     * @description Reads the source without writing anything anywhere. Google: `spreadsheetId` (and `sheet`, else the first tab; `mapping` as for a sync) returns the tabs, the header, the detected mapping, the first 5 rows with an email, and the exact cost: new leads and leads never validated. HubSpot: `listId` or all contacts returns the first 5 contacts and their count; the cost is an upper bound (contacts already known and validated are not charged by the sync). API keys need the permission `connections:write`. Team members need the developer role or above (`connections:write`).
+     */
+    post: operations["previewSync"];
     delete?: never;
     options?: never;
     head?: never;
@@ -6942,6 +6986,7 @@ export interface operations {
             limit: number;
             offset: number;
             hasMore: boolean;
+            nextOffset: number | null;
           };
         };
       };
@@ -8082,6 +8127,244 @@ export interface operations {
       };
     };
   };
+  getRevalidation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The schedule, or null when off */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            olderThanDays: number;
+            everyHours: number;
+            /** @description Stored credits */
+            maxCreditsPerRun: number;
+            /** @description The same cap in display credits */
+            maxDisplayCreditsPerRun: number;
+            /** @description Leads one run may validate at today's price */
+            maxLeadsPerRun: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            nextRunAt: string;
+            lastRun: {
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              at: string;
+              /** @description started: a batch validates `leads`; nothing_stale: no lead was old enough; insufficient_credits: the balance could not pay for the run; limited: the account's batch limits refused it (retried soon); network_down: DNS was distrusted (retried soon) */
+              status: "started" | "nothing_stale" | "insufficient_credits" | "limited" | "network_down";
+              leads: number;
+              batchId: string | null;
+            } | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            updatedAt: string;
+          } | null;
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  setRevalidation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The schedule, or null to turn it off */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Leads whose last validation is older than this many days are validated again */
+          olderThanDays: number;
+          /** @description Hours between runs */
+          everyHours: number;
+          /** @description Most stored credits one run may spend, to 0.001 (0.002 per lead at the default price); the oldest verdicts go first */
+          maxCreditsPerRun: number;
+        } | null;
+      };
+    };
+    responses: {
+      /** @description The schedule, or null when off */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            olderThanDays: number;
+            everyHours: number;
+            /** @description Stored credits */
+            maxCreditsPerRun: number;
+            /** @description The same cap in display credits */
+            maxDisplayCreditsPerRun: number;
+            /** @description Leads one run may validate at today's price */
+            maxLeadsPerRun: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            nextRunAt: string;
+            lastRun: {
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              at: string;
+              /** @description started: a batch validates `leads`; nothing_stale: no lead was old enough; insufficient_credits: the balance could not pay for the run; limited: the account's batch limits refused it (retried soon); network_down: DNS was distrusted (retried soon) */
+              status: "started" | "nothing_stale" | "insufficient_credits" | "limited" | "network_down";
+              leads: number;
+              batchId: string | null;
+            } | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            updatedAt: string;
+          } | null;
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   exportAccount: {
     parameters: {
       query?: never;
@@ -9072,6 +9355,142 @@ export interface operations {
              */
             createdAt: string;
             completedAt: string | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  previewSync: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        connectionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          spreadsheetId?: string;
+          /** @description The tab; the first one when left out */
+          sheet?: string;
+          listId?: string;
+          /** @description Lead field -> header text (email, website, firstName, lastName, company, title, phone) */
+          mapping?: {
+            [key: string]: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            kind: "hubspot" | "google_sheets";
+            /** @description Google: the spreadsheet's tabs, to pick from */
+            sheets: string[] | null;
+            sheet: string | null;
+            /** @description Google: the header row; HubSpot: the contact properties read */
+            columns: string[];
+            /** @description Lead field -> the header (or HubSpot property) it is read from; null when none matched */
+            mapping: {
+              [key: string]: string | null;
+            };
+            /** @description The first 5 rows or contacts as leads */
+            rows: {
+              /** @description row 2, contact 1001 */
+              item: string;
+              lead: {
+                [key: string]: string;
+              };
+            }[];
+            /** @description Rows with an email (Google) or contacts (HubSpot) a sync would read */
+            total: number;
+            /** @description False when a long HubSpot list was counted only in part */
+            totalExact: boolean;
+            /** @description Google: what the sync would create, match to live leads, and skip (HubSpot: null, the contacts are not all read) */
+            plan: {
+              created: number;
+              matched: number;
+              skipped: number;
+            } | null;
+            cost: {
+              /** @description Leads the sync's validation batch would validate */
+              leads: number;
+              /** @description Stored credits */
+              credits: number;
+              displayCredits: number;
+              /** @description exact: new leads and leads never validated (Google); at_most: every contact, as if none were known or validated (HubSpot); at_least: a list longer than was counted */
+              basis: "exact" | "at_most" | "at_least";
+            };
           };
         };
       };

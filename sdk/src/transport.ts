@@ -55,7 +55,7 @@ export interface CallOptions {
 const IDEMPOTENT = new Set(["GET", "PUT", "DELETE"]);
 const MIN_503_BACKOFF_MS = 500;
 
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {

@@ -9,7 +9,7 @@ const ActorKind = Type.Union([
   Type.Literal("system"),
 ]);
 
-export const AuditEntry = Type.Object({
+const AuditEntry = Type.Object({
   id: Type.String(),
   seq: Type.Integer({ description: "Position in the account's chain: 1, 2, 3, ..." }),
   actor: Type.Object({ kind: ActorKind, id: Type.String() }),

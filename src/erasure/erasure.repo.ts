@@ -21,7 +21,7 @@ function containing(text: string): string {
 
 const ESCAPE = sql.raw("'\\'");
 
-export const ERASED_INPUT = "[erased]";
+const ERASED_INPUT = "[erased]";
 
 export class ErasureRepo {
   findLead(db: Executor, accountId: string, leadId: string) {

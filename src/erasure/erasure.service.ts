@@ -4,13 +4,13 @@
 // is not_found.
 import { createHmac } from "node:crypto";
 import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
-import { normalizeEmailAddress } from "../intel/normalized-email.js";
+import { normalizeEmailAddress } from "../checks/email/normalized-email.js";
 import type { Clock } from "../lib/clock.js";
 import type { Database } from "../storage/db.js";
 import { runInTransaction } from "../storage/transaction.js";
 import type { ErasureRepo, ErasureTerms } from "./erasure.repo.js";
 
-export interface ErasureCounts {
+interface ErasureCounts {
   leads: number;
   batch_items: number;
   events: number;
@@ -30,7 +30,7 @@ export type EraseOutcome =
     }
   | { kind: "not_found" };
 
-export type ErasedLead = Extract<EraseOutcome, { kind: "erased" }>;
+type ErasedLead = Extract<EraseOutcome, { kind: "erased" }>;
 export type ErasePersonOutcome =
   | { kind: "erased"; email: string; leads: ErasedLead[] }
   | { kind: "not_found" };

@@ -31,6 +31,7 @@ import { meRoutes } from "./routes/me.routes.js";
 import { paymentsRoutes } from "./routes/payments.routes.js";
 import { privacyRoutes } from "./routes/privacy.routes.js";
 import { probeRoutes } from "./routes/probes.routes.js";
+import { revalidationRoutes } from "./routes/revalidation.routes.js";
 import { sessionRoutes } from "./routes/session.routes.js";
 import { ssoRoutes } from "./routes/sso.routes.js";
 import { statusRoutes } from "./routes/status.routes.js";
@@ -203,6 +204,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await usageRoutes(scope as App, deps);
     await auditRoutes(scope as App, deps);
     await privacyRoutes(scope as App, deps);
+    await revalidationRoutes(scope as App, deps);
     await accountExportRoutes(scope as App, deps);
     await statusRoutes(scope as App, deps);
     await connectionsRoutes(scope as App, deps);

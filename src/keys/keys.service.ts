@@ -13,7 +13,7 @@ import type { CaptchaProvider, KeyMode, KeyPolicy, Permission, WidgetLimits } fr
 import { KeysRepo } from "./keys.repo.js";
 
 /** last_used is kept current to within this long (decisions §2), sparing a write per request. */
-export const LAST_USED_RESOLUTION_MS = 60_000;
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 interface KeyFacts {
   type: KeyPolicy["type"];

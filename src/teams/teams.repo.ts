@@ -6,7 +6,7 @@ import type { Database } from "../storage/db.js";
 import type { Schema } from "../storage/schema.js";
 import type { Role } from "./roles.js";
 
-export interface TeamMembersTable {
+interface TeamMembersTable {
   id: string;
   account_id: string;
   subject: string;
@@ -17,7 +17,7 @@ export interface TeamMembersTable {
   removed_at: string | null;
 }
 
-export interface TeamInvitationsTable {
+interface TeamInvitationsTable {
   id: string;
   account_id: string;
   email: string;

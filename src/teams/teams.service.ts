@@ -8,7 +8,7 @@ import { newId } from "../lib/ids.js";
 import { isRole, ROLE_PERMISSIONS, type Role, type RolePermission } from "./roles.js";
 import type { InTransaction, InvitationRow, MemberRow, TeamsRepo } from "./teams.repo.js";
 
-export const INVITATION_TTL_MS = 7 * 24 * 3_600_000;
+const INVITATION_TTL_MS = 7 * 24 * 3_600_000;
 
 export interface Member {
   memberId: string;

@@ -5,7 +5,7 @@ import type { PersonErasure } from "../../../sdk/src/api-types.js";
 import { useApi } from "../api.js";
 import { ErrorMessage, formatNumber } from "../components/ui.js";
 
-export const ERASE_WORD = "ERASE";
+const ERASE_WORD = "ERASE";
 
 /** What an erasure removes, in the words the confirmation and the result use. */
 export const ERASURE_REACH =

@@ -8,7 +8,7 @@ import { ErrorMessage } from "../components/ui.js";
 import type { WidgetKey } from "./widget.js";
 
 /** Whether the key allows `origin`: exactly, or under one `*.` wildcard level (docs/widget.md). */
-export function originAllowed(allowed: string[], origin: string): boolean {
+function originAllowed(allowed: string[], origin: string): boolean {
   const here = new URL(origin);
   return allowed.some((entry) => {
     if (entry === origin) return true;

@@ -2,24 +2,20 @@ import { Type } from "@sinclair/typebox";
 import {
   CreatedWebhook,
   Delivery,
+  DeliveryParams,
   RotatedSecret,
   TestBody,
   TestResult,
   Webhook,
   WebhookCreateBody,
+  WebhookParams,
   WebhookUpdateBody,
 } from "../../webhooks/webhooks.schemas.js";
 import type { App, AppDeps } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
 import { refusalError } from "../errors.js";
-import { DATA_SECURITY, PageQuery } from "../schemas.js";
-
-const WebhookParams = Type.Object({ webhook_id: Type.String({ minLength: 1, maxLength: 100 }) });
-const DeliveryParams = Type.Object({
-  webhook_id: Type.String({ minLength: 1, maxLength: 100 }),
-  delivery_id: Type.String({ minLength: 1, maxLength: 100 }),
-});
+import { DATA_SECURITY, Page, PageQuery } from "../schemas.js";
 
 export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
   const common = { tags: ["webhooks"], security: DATA_SECURITY };
@@ -174,13 +170,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
         params: WebhookParams,
         querystring: PageQuery,
         response: {
-          200: Type.Object({
-            deliveries: Type.Array(Delivery),
-            total: Type.Integer(),
-            limit: Type.Integer(),
-            offset: Type.Integer(),
-            hasMore: Type.Boolean(),
-          }),
+          200: Page("deliveries", Delivery),
         },
       },
     },
