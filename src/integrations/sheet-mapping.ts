@@ -2,7 +2,15 @@
 // (German, French, Spanish, Italian, Portuguese, Dutch, Polish, Swedish). Headers are compared
 // folded: lower case, accents removed, spaces, dashes, dots and underscores dropped. An explicit
 // `mapping` (field -> header text) wins over the automatic one.
-export const LEAD_FIELDS = ["email", "website", "firstName", "lastName", "company", "title", "phone"] as const;
+export const LEAD_FIELDS = [
+  "email",
+  "website",
+  "firstName",
+  "lastName",
+  "company",
+  "title",
+  "phone",
+] as const;
 export type LeadField = (typeof LEAD_FIELDS)[number];
 
 const SYNONYMS: Record<LeadField, string[]> = {

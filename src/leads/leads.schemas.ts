@@ -303,3 +303,9 @@ export function importAnswer(result: { batchId: string | null; created: number; 
     leadIds: result.leads.map((lead) => lead.id),
   };
 }
+
+/** GET /v1/leads's parameters without paging, plus the format. */
+export const ExportQuery = Type.Composite([
+  Type.Omit(LeadListQuery, ["limit", "offset"]),
+  Type.Object({ format: Type.Optional(Type.Literal("csv", { default: "csv" })) }),
+]);
