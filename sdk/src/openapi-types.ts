@@ -999,7 +999,7 @@ export interface paths {
     put?: never;
     /**
      * Connect a HubSpot account (private-app token) or a Google service account; verified first
-     * @description API keys need the permission `connections:write`. Team members need the developer role or above (`connections:write`).
+     * @description API keys need the permission `connections:write`. Team members need the developer role or above (`connections:write`). Live keys only: test-mode keys are refused.
      */
     post: operations["createConnection"];
     delete?: never;
@@ -1047,7 +1047,7 @@ export interface paths {
     put?: never;
     /**
      * Sync a sheet or HubSpot contacts into leads, validate them and write the verdicts back
-     * @description API keys need the permission `connections:write`. Team members need the developer role or above (`connections:write`).
+     * @description API keys need the permission `connections:write`. Team members need the developer role or above (`connections:write`). Live keys only: test-mode keys are refused.
      */
     post: operations["startSync"];
     delete?: never;
@@ -1866,7 +1866,7 @@ export interface operations {
           description?: string;
           /** @description secret (sk_..., default): server-side use. publishable (pk_...): only the widget endpoint, from allowedOrigins. */
           type?: "secret" | "publishable";
-          /** @description test: scripted answers, no network, never charged (publishable keys in this release). */
+          /** @description test: the account's separate test data space (leads, batches, webhooks, credits), scripted answers from magic inputs, no network, never charged (docs/test-mode.md). */
           mode?: "live" | "test";
           /** @description Secret keys: what the key may do (checks:write, leads:read, leads:write, batches:write, webhooks:read, webhooks:write, credits:read, connections:write, audit:read, data:admin). Omitted: every permission. */
           permissions?: string[];
@@ -2820,6 +2820,7 @@ export interface operations {
                *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
                *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
                *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
+               *     - `not_scripted` (Test mode: not a magic input): Test mode only: the address is not one of the documented magic inputs (docs/test-mode.md), so no answer is scripted for it: unknown.
                */
               emailReason:
                 | (
@@ -2853,6 +2854,7 @@ export interface operations {
                     | "probe_queue_full"
                     | "proxy_error"
                     | "internal_error"
+                    | "not_scripted"
                   )
                 | null;
               /** @description The email verdict, null until the lead's first validation: `valid` (Valid): the mailbox accepts mail and the address is neither catch-all nor disposable; `risky` (Risky): mail may arrive but is not assured (catch-all, disposable, mailbox full); `invalid` (Invalid): mail will not arrive (no such mailbox or domain, no mail server, bad syntax); `unknown` (Unknown): the check could not reach an answer (network or server trouble); never charged as invalid */
@@ -3134,6 +3136,7 @@ export interface operations {
              *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
              *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
              *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
+             *     - `not_scripted` (Test mode: not a magic input): Test mode only: the address is not one of the documented magic inputs (docs/test-mode.md), so no answer is scripted for it: unknown.
              */
             emailReason:
               | (
@@ -3167,6 +3170,7 @@ export interface operations {
                   | "probe_queue_full"
                   | "proxy_error"
                   | "internal_error"
+                  | "not_scripted"
                 )
               | null;
             /** @description The email verdict, null until the lead's first validation: `valid` (Valid): the mailbox accepts mail and the address is neither catch-all nor disposable; `risky` (Risky): mail may arrive but is not assured (catch-all, disposable, mailbox full); `invalid` (Invalid): mail will not arrive (no such mailbox or domain, no mail server, bad syntax); `unknown` (Unknown): the check could not reach an answer (network or server trouble); never charged as invalid */
@@ -3507,6 +3511,7 @@ export interface operations {
              *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
              *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
              *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
+             *     - `not_scripted` (Test mode: not a magic input): Test mode only: the address is not one of the documented magic inputs (docs/test-mode.md), so no answer is scripted for it: unknown.
              */
             emailReason:
               | (
@@ -3540,6 +3545,7 @@ export interface operations {
                   | "probe_queue_full"
                   | "proxy_error"
                   | "internal_error"
+                  | "not_scripted"
                 )
               | null;
             /** @description The email verdict, null until the lead's first validation: `valid` (Valid): the mailbox accepts mail and the address is neither catch-all nor disposable; `risky` (Risky): mail may arrive but is not assured (catch-all, disposable, mailbox full); `invalid` (Invalid): mail will not arrive (no such mailbox or domain, no mail server, bad syntax); `unknown` (Unknown): the check could not reach an answer (network or server trouble); never charged as invalid */
@@ -3814,6 +3820,7 @@ export interface operations {
              *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
              *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
              *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
+             *     - `not_scripted` (Test mode: not a magic input): Test mode only: the address is not one of the documented magic inputs (docs/test-mode.md), so no answer is scripted for it: unknown.
              */
             emailReason:
               | (
@@ -3847,6 +3854,7 @@ export interface operations {
                   | "probe_queue_full"
                   | "proxy_error"
                   | "internal_error"
+                  | "not_scripted"
                 )
               | null;
             /** @description The email verdict, null until the lead's first validation: `valid` (Valid): the mailbox accepts mail and the address is neither catch-all nor disposable; `risky` (Risky): mail may arrive but is not assured (catch-all, disposable, mailbox full); `invalid` (Invalid): mail will not arrive (no such mailbox or domain, no mail server, bad syntax); `unknown` (Unknown): the check could not reach an answer (network or server trouble); never charged as invalid */
@@ -4227,6 +4235,11 @@ export interface operations {
             created: number;
             pollUrl: string | null;
             leadIds: string[];
+            /** @description Rows skipped, not created: their address was erased from this account and the account refuses erased addresses (`suppress_erased_emails`, GET/PUT /v1/settings/retention). `line` is the CSV line (null for a pasted list). */
+            suppressed: {
+              line: number | null;
+              email: string;
+            }[];
           };
         };
       };
@@ -4806,6 +4819,11 @@ export interface operations {
             created: number;
             pollUrl: string | null;
             leadIds: string[];
+            /** @description Rows skipped, not created: their address was erased from this account and the account refuses erased addresses (`suppress_erased_emails`, GET/PUT /v1/settings/retention). `line` is the CSV line (null for a pasted list). */
+            suppressed: {
+              line: number | null;
+              email: string;
+            }[];
           };
         };
       };
@@ -5459,6 +5477,8 @@ export interface operations {
             creditsDeducted: number;
             /** @description Balance after the charge, stored credits */
             creditsRemaining: number;
+            /** @description false: a test-mode key's scripted answer from its magic input, made without network and not charged (docs/test-mode.md); true otherwise. */
+            livemode?: boolean;
             details?: {
               [key: string]: unknown;
             };
@@ -5580,6 +5600,8 @@ export interface operations {
             creditsDeducted: number;
             /** @description Balance after the charge, stored credits */
             creditsRemaining: number;
+            /** @description false: a test-mode key's scripted answer from its magic input, made without network and not charged (docs/test-mode.md); true otherwise. */
+            livemode?: boolean;
             details?: {
               [key: string]: unknown;
             };
@@ -5724,6 +5746,7 @@ export interface operations {
              *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
              *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
              *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
+             *     - `not_scripted` (Test mode: not a magic input): Test mode only: the address is not one of the documented magic inputs (docs/test-mode.md), so no answer is scripted for it: unknown.
              */
             reason?:
               | "deliverable"
@@ -5755,7 +5778,8 @@ export interface operations {
               | "resolver_unavailable"
               | "probe_queue_full"
               | "proxy_error"
-              | "internal_error";
+              | "internal_error"
+              | "not_scripted";
             catchAll?: boolean;
             disposable?: boolean;
             service?: string;
@@ -5769,6 +5793,8 @@ export interface operations {
             creditsDeducted: number;
             /** @description Balance after the charge, stored credits */
             creditsRemaining: number;
+            /** @description false: a test-mode key's scripted answer from its magic input, made without network and not charged (docs/test-mode.md); true otherwise. */
+            livemode?: boolean;
             jobId?: string;
             pollUrl?: string;
             /**

@@ -30,6 +30,7 @@ export class LeadValidationService {
     // the 5 minutes every validation gets (batch chunks keep the interactive timeouts).
     const [validation] = await this.deps.validator.validate([lead], signal, {
       background: { budgetMs: SINGLE_LEAD_EMAIL_BUDGET_MS },
+      accountId,
     });
     if (!validation) throw new Error(`the validator returned no answer for lead ${leadId}`);
     const now = this.deps.clock.now();

@@ -11,7 +11,7 @@ import { checkCustomFields, mapLeadFields, newLeadRow, pick } from "./lead-field
 import { type BulkResult, LeadImport } from "./lead-import.js";
 import { LeadSyncImport, type SyncedLeadItem, type SyncedLeadsResult } from "./lead-sync-import.js";
 import { toLeadView } from "./lead-view.js";
-import { chargeLeads, duplicateLead, insertLeads, type LeadsDeps } from "./lead-writes.js";
+import { chargeLeads, duplicateLead, insertLeads, type LeadsDeps, suppressedLead } from "./lead-writes.js";
 import { type LeadFilter, LeadsRepo, prepareLiveLeadById } from "./leads.repo.js";
 import type { LeadCreateInput, LeadListInput, LeadUpdateInput, LeadView } from "./leads.schemas.js";
 
@@ -70,6 +70,8 @@ export class LeadsService {
     if ("errors" in built) throw validationError(built.errors);
     const { row, validate } = built;
     const { db, caps } = this.deps.database;
+    if ((await this.deps.suppression?.suppressedAmong(accountId, [row.email]))?.size)
+      throw suppressedLead(row.email);
     try {
       // The partial unique index on live emails decides duplicates (no read first: one round trip
       // less); the lead goes in before the charge, so a duplicate is refused as one even when the
@@ -132,6 +134,9 @@ export class LeadsService {
     const fields = mapLeadFields(input, this.deps.normalizeWebsite, errors);
     const { db, caps } = this.deps.database;
     const now = this.deps.clock.now();
+    // Asked before the transaction: SQLite's one connection is held by it.
+    if (fields.email && (await this.deps.suppression?.suppressedAmong(accountId, [fields.email]))?.size)
+      throw suppressedLead(fields.email);
     try {
       return await runInTransaction(db, async (trx) => {
         const existing = await this.repo.findLive(trx, accountId, leadId);

@@ -5,6 +5,7 @@ export type ErrorCode =
   | "BAD_REQUEST"
   | "INVALID_JSON"
   | "DUPLICATE_LEAD"
+  | "EMAIL_SUPPRESSED"
   | "UNAUTHORIZED"
   | "INVALID_API_KEY"
   | "PAYMENT_REQUIRED"
@@ -46,6 +47,7 @@ export function statusOf(code: ErrorCode): number {
     case "METHOD_NOT_ALLOWED":
       return 405;
     case "CONFLICT":
+    case "EMAIL_SUPPRESSED":
       return 409;
     case "PAYLOAD_TOO_LARGE":
       return 413;

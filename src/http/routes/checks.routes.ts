@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { isTestSpace } from "../../accounts/data-space.js";
 import { shortWebsiteResult } from "../../batches/batches.schemas.js";
 import { EMAIL_VALID_DOC, EmailReasonSchema } from "../../checks/email/email.schemas.js";
 import { parseEmail } from "../../checks/email/syntax.js";
@@ -10,6 +11,9 @@ import { principalOf } from "../auth.js";
 import { refusalError, validationError } from "../errors.js";
 import { refuseWhenDnsDown } from "../network-refusal.js";
 import { DATA_SECURITY, Nullable, Timestamp } from "../schemas.js";
+
+const LIVEMODE_DOC =
+  "false: a test-mode key's scripted answer from its magic input, made without network and not charged (docs/test-mode.md); true otherwise.";
 
 const WebsiteResult = Type.Object(
   {
@@ -46,6 +50,7 @@ const WebsiteResult = Type.Object(
     error: Nullable(Type.String()),
     creditsDeducted: Type.Number({ description: "Stored credits charged (0.001 = 1 display credit)" }),
     creditsRemaining: Type.Number({ description: "Balance after the charge, stored credits" }),
+    livemode: Type.Optional(Type.Boolean({ description: LIVEMODE_DOC })),
     details: Type.Optional(Type.Object({}, { additionalProperties: true })),
   },
   { additionalProperties: false },
@@ -71,6 +76,7 @@ const EmailResult = Type.Object({
   waitTime: Type.String(),
   creditsDeducted: Type.Number({ description: "Stored credits charged (0.001 = 1 display credit)" }),
   creditsRemaining: Type.Number({ description: "Balance after the charge, stored credits" }),
+  livemode: Type.Optional(Type.Boolean({ description: LIVEMODE_DOC })),
   jobId: Type.Optional(Type.String()),
   pollUrl: Type.Optional(Type.String()),
   estimatedCompletion: Type.Optional(Timestamp),
@@ -100,7 +106,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
 
   async function checkWebsite(accountId: string, input: string, returnDetails: boolean) {
     // Bad input stays a 422: only a check that would otherwise start is refused.
-    if (deps.normalizeWebsite(input).ok) refuseWhenDnsDown(deps, "website check");
+    if (deps.normalizeWebsite(input).ok) refuseWhenDnsDown(deps, "website check", accountId);
     const outcome = await deps.websiteChecks.check(accountId, input);
     if (outcome.kind === "invalid_website")
       throw validationError([{ field: "website", message: outcome.message, type: "format" }]);
@@ -110,6 +116,7 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
       ...body,
       creditsDeducted: toStoredCredits(outcome.chargedMilli),
       creditsRemaining: toStoredCredits(outcome.balanceMilli),
+      livemode: !isTestSpace(accountId),
     };
   }
 
@@ -187,7 +194,8 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
         request.body.webhookUrl === undefined
           ? null
           : await deps.webhooks.assertCallbackUrl(request.body.webhookUrl);
-      if (parseEmail(request.body.email).ok) refuseWhenDnsDown(deps, "email check");
+      if (parseEmail(request.body.email).ok)
+        refuseWhenDnsDown(deps, "email check", principalOf(request).accountId);
       const out = await deps.emailChecks.check(
         accountId,
         request.body.email,
@@ -195,9 +203,11 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
         webhookUrl,
       );
       if (out.kind === "insufficient_credits") throw refusalError(out);
+      const livemode = !isTestSpace(accountId);
       const credits = {
-        creditsDeducted: toStoredCredits(deps.config.prices.emailCheck),
+        creditsDeducted: toStoredCredits(livemode ? deps.config.prices.emailCheck : 0),
         creditsRemaining: toStoredCredits(out.balanceMilli),
+        livemode,
       };
       const waitTime = `${((Date.now() - started) / 1000).toFixed(1)}s`;
       if (out.kind === "completed") {

@@ -27,7 +27,7 @@ export async function connectionsRoutes(app: App, deps: AppDeps): Promise<void> 
   app.post(
     "/v1/connections",
     {
-      config: { ...config, permission: "connections:write" },
+      config: { ...config, permission: "connections:write", liveOnly: true },
       schema: {
         ...common,
         operationId: "createConnection",
@@ -111,7 +111,7 @@ export async function connectionsRoutes(app: App, deps: AppDeps): Promise<void> 
   app.post(
     "/v1/connections/:connectionId/syncs",
     {
-      config: { ...config, permission: "connections:write" },
+      config: { ...config, permission: "connections:write", liveOnly: true },
       schema: {
         ...common,
         operationId: "startSync",

@@ -11,6 +11,7 @@ import {
   TAG_MAX_CHARS,
   TAGS_PER_LEAD_MAX,
 } from "../../leads/leads.schemas.js";
+import type { BulkResult } from "../../leads/leads.service.js";
 import { MAX_PASTED_ENTRIES, splitPastedList } from "../../leads/pasted-list.js";
 import { MULTILINE } from "../../lib/safe-text.js";
 import type { App, AppDeps } from "../app-types.js";
@@ -79,7 +80,8 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       },
     },
     async (request, reply) => {
-      if (request.body.validate !== false) refuseWhenDnsDown(deps, "lead's validation");
+      if (request.body.validate !== false)
+        refuseWhenDnsDown(deps, "lead's validation", principalOf(request).accountId);
       const lead = await leads.create(principalOf(request).accountId, request.body);
       return reply.status(201).send(lead);
     },
@@ -230,7 +232,8 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       },
     },
     async (request) => {
-      if (request.body.validate !== false) refuseWhenDnsDown(deps, "leads' validation");
+      if (request.body.validate !== false)
+        refuseWhenDnsDown(deps, "leads' validation", principalOf(request).accountId);
       const result = await leads.bulk(
         principalOf(request).accountId,
         request.body.leads as LeadCreateInput[],
@@ -266,7 +269,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       const entries = splitPastedList(request.body.text);
       refuseEmptyOrHuge(entries.length);
       const validate = request.body.validate !== false;
-      if (validate) refuseWhenDnsDown(deps, "leads' validation");
+      if (validate) refuseWhenDnsDown(deps, "leads' validation", principalOf(request).accountId);
       const result = await leads.bulk(
         principalOf(request).accountId,
         entries.map((entry) => ({ email: entry.value }) as LeadCreateInput),
@@ -374,7 +377,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
         request.body.webhookUrl === undefined
           ? null
           : await deps.webhooks.assertCallbackUrl(request.body.webhookUrl);
-      refuseWhenDnsDown(deps, "leads' validation");
+      refuseWhenDnsDown(deps, "leads' validation", principalOf(request).accountId);
       const batch = await leads.validate(principalOf(request).accountId, ids, webhookUrl);
       return {
         batchId: batch.batchId,
@@ -399,15 +402,20 @@ export const ImportResult = Type.Object({
   created: Type.Integer(),
   pollUrl: Nullable(Type.String()),
   leadIds: Type.Array(Type.String()),
+  suppressed: Type.Array(Type.Object({ line: Nullable(Type.Integer()), email: Type.String() }), {
+    description:
+      "Rows skipped, not created: their address was erased from this account and the account refuses erased addresses (`suppress_erased_emails`, GET/PUT /v1/settings/retention). `line` is the CSV line (null for a pasted list).",
+  }),
 });
 
-export function importAnswer(result: { batchId: string | null; created: number; leads: { id: string }[] }) {
+export function importAnswer(result: BulkResult) {
   return {
     batchId: result.batchId,
     status: result.batchId ? "processing" : "completed",
     created: result.created,
     pollUrl: result.batchId ? `/v1/batches/${result.batchId}` : null,
     leadIds: result.leads.map((lead) => lead.id),
+    suppressed: result.suppressed.map(({ line, email }) => ({ line, email })),
   };
 }
 
