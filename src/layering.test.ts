@@ -64,7 +64,7 @@ const CASES: Record<string, [string, Rule | null]> = {
     'import { sql } from "kysely";\n\nexport const q = sql.ref("t.id");\n',
     "sql",
   ],
-  "src/validation/chunked.ts": [
+  "src/paid-checks/chunked.ts": [
     'import { insertInChunks } from "../storage/chunked-insert.js";\n\nexport const q = insertInChunks;\nexport const r = () => insertInChunks();\n',
     "sql",
   ],

@@ -15,7 +15,6 @@ import { batchJobDefinitions } from "./batches/batch.jobs.js";
 import { BatchLimits } from "./batches/batch-limits.js";
 import { BatchRunner } from "./batches/batch-runner.js";
 import { BatchesService } from "./batches/batches.service.js";
-import { LeadValidationService } from "./batches/lead-validation.js";
 import { EmailEngine } from "./checks/email/email-engine.js";
 import { fetchHeadStatus, M365PersonalSite } from "./checks/email/m365-personal-site.js";
 import { SmtpSelfCheck } from "./checks/email/smtp-self-check.js";
@@ -42,7 +41,11 @@ import { KeyCache, LocalRevocationBoard, RedisRevocationBoard } from "./keys/key
 import { KeysService } from "./keys/keys.service.js";
 import { LeadBulkActions } from "./leads/lead-bulk-actions.js";
 import { LeadSearchIndexer } from "./leads/lead-search-indexer.js";
+import { LeadsRepo } from "./leads/leads.repo.js";
 import { LeadsService, type WebsiteNormalizer } from "./leads/leads.service.js";
+import { leadValidationJobs } from "./leads/validation/lead-validation.jobs.js";
+import { LeadValidationService } from "./leads/validation/lead-validation.service.js";
+import { LeadValidator } from "./leads/validation/lead-validator.js";
 import { type Clock, systemClock } from "./lib/clock.js";
 import { prettyStream } from "./lib/pretty-log.js";
 import { StalledWorkSweeper } from "./lifecycle/stalled-work.sweeper.js";
@@ -54,20 +57,22 @@ import { classifyAddress } from "./net/guard.js";
 import { HttpClient } from "./net/http-client.js";
 import type { NetworkHealth } from "./net/network-health.js";
 import { smtpConnector } from "./net/smtp-client.js";
+import { EmailChecksService } from "./paid-checks/email-checks.service.js";
+import { ValidationJobsRepo } from "./paid-checks/validation-jobs.repo.js";
+import { WebsiteChecksService } from "./paid-checks/website-checks.service.js";
 import type { PaymentGateway } from "./payments/payment-gateway.js";
 import { PaymentsService } from "./payments/payments.service.js";
 import { createRetention } from "./retention/create-retention.js";
 import { scheduleRetentionPurge } from "./retention/retention.jobs.js";
 import type { RetentionService } from "./retention/retention.service.js";
+import { createRevalidation } from "./revalidation/create-revalidation.js";
+import { scheduleRevalidation } from "./revalidation/revalidation.jobs.js";
+import type { RevalidationService } from "./revalidation/revalidation.service.js";
 import { type Database, migrateToLatest, openDatabase } from "./storage/db.js";
 import { reportAfterCommitErrorsTo } from "./storage/transaction.js";
 import { createTeams } from "./teams/create-teams.js";
 import type { TeamsService } from "./teams/teams.service.js";
 import { UsageService } from "./usage/usage.service.js";
-import { EmailChecksService } from "./validation/email-checks.service.js";
-import { LeadValidator } from "./validation/lead-validator.js";
-import { ValidationJobsRepo } from "./validation/validation-jobs.repo.js";
-import { WebsiteChecksService } from "./validation/website-checks.service.js";
 import { API_VERSION } from "./version.js";
 import { createWebhooks } from "./webhooks/create-webhooks.js";
 import type { WebhooksService } from "./webhooks/webhooks.service.js";
@@ -110,6 +115,8 @@ export interface Services {
   audit: AuditService;
   erasure: ErasureService;
   retention: RetentionService;
+  /** Scheduled re-validation of old verdicts (src/revalidation). */
+  revalidation: RevalidationService;
   accountExport: AccountExportService;
   teams: TeamsService;
   sso: SsoService;
@@ -287,6 +294,13 @@ export async function createServices(
     return n.ok ? { ok: true, url: n.url } : { ok: false, message: n.message };
   };
   const validator = new LeadValidator({ email: checkedEmail, website: checkedWebsite, websiteScore });
+  const leadValidation = new LeadValidationService({
+    database,
+    events,
+    clock,
+    validator,
+    leads: new LeadsRepo(),
+  });
   let adHocCallback: (url: string, payload: Record<string, unknown>) => Promise<void> = async () => {};
   const batches = new BatchesService({
     database,
@@ -295,6 +309,7 @@ export async function createServices(
     clock,
     queue,
     limits: new BatchLimits({ clock, limits: config.limits }),
+    leadValidation,
     normalizeWebsite: normalize,
     prices: config.prices,
   });
@@ -302,7 +317,7 @@ export async function createServices(
     database,
     events,
     clock,
-    validator,
+    leadValidation,
     website: checkedWebsite,
     chunkSize: config.limits.batchChunkSize,
     sendCallback: (url, payload) => adHocCallback(url, payload),
@@ -313,7 +328,6 @@ export async function createServices(
     database.caps.leadSearch === "fts5_trigram"
       ? new LeadSearchIndexer({ database, events, onError: logError })
       : undefined;
-  const leadValidation = new LeadValidationService({ database, events, clock, validator });
   const leads = new LeadsService({
     database,
     credits,
@@ -384,13 +398,24 @@ export async function createServices(
     audit,
     onPurged: (accountId, counts) => logger.info({ accountId, ...counts }, "retention purge"),
   });
+  const { services: revalidationServices, jobs: revalidationJobs } = createRevalidation({
+    config,
+    database,
+    clock,
+    queue,
+    leads,
+    batches,
+    audit,
+    isNetworkDown: () => config.network.refuseWhenDown && network.health.dnsDown() !== undefined,
+    onRun: (result) => logger.info(result, "re-validation run"),
+  });
   const { accountExport, jobDefinitions: exportJobs } = createAccountExport({
     database,
     clock,
     queue,
     audit,
   });
-  const { services: teamServices, jobs: teamJobs } = createTeams({ database, clock });
+  const { services: teamServices, jobs: teamJobs } = createTeams({ database, clock, audit });
   const sweeper = new StalledWorkSweeper({
     database,
     clock,
@@ -407,11 +432,13 @@ export async function createServices(
   const jobCatalog: JobDefinition[] = meterJobs(
     metrics,
     withExpiryOverrides(config.jobs.expiryOverridesMs, [
-      ...batchJobDefinitions(batchRunner, leadValidation, queue),
+      ...batchJobDefinitions(batchRunner, queue),
+      ...leadValidationJobs(leadValidation),
       ...emailChecks.jobDefinitions(),
       ...webhookJobs,
       ...integrations.jobs,
       ...retentionJobs,
+      ...revalidationJobs,
       ...exportJobs,
       ...teamJobs,
       sweeper.jobDefinition(),
@@ -451,6 +478,7 @@ export async function createServices(
     audit,
     erasure,
     retention,
+    revalidation: revalidationServices.revalidation,
     accountExport,
     teams: teamServices.teams,
     sso: new SsoService(
@@ -507,6 +535,7 @@ export async function startQueue(services: Services): Promise<void> {
   }
   await services.webhooks.scheduleRecurring();
   await scheduleRetentionPurge(services.queue);
+  await scheduleRevalidation(services.queue);
 }
 
 /** JOB_EXPIRY_MS: an operator (or a test) shortens how long a dead worker's job stays claimed. */

@@ -59,7 +59,7 @@ export function clientFor(session: Session): LeadcheckClient {
   });
 }
 
-export type SessionExchange = ResponseBody<"/v1/auth/session", "post">;
+type SessionExchange = ResponseBody<"/v1/auth/session", "post">;
 
 /** Trades the one-time token of a sign-in link for a session (POST /v1/auth/session). Never throws. */
 export async function exchangeSigninToken(

@@ -6,6 +6,7 @@ import type {
   EmailCheckInput,
   EmailCheckResult,
   HealthStatus,
+  Me,
   NetworkStatus,
   ReadinessStatus,
   ValidationJob,
@@ -14,6 +15,7 @@ import type {
 } from "./api-types.js";
 import { LeadcheckError } from "./errors.js";
 import { BatchesApi, ConnectionsApi, CreditsApi, KeysApi, LeadsApi, WebhooksApi } from "./resources.js";
+import { AuditApi, PrivacyApi, TeamApi } from "./team-resources.js";
 import { type CallOptions, type ClientOptions, segment, Transport } from "./transport.js";
 
 export interface WaitOptions<T> {
@@ -36,6 +38,9 @@ export class LeadcheckClient {
   readonly keys: KeysApi;
   readonly webhooks: WebhooksApi;
   readonly connections: ConnectionsApi;
+  readonly team: TeamApi;
+  readonly audit: AuditApi;
+  readonly privacy: PrivacyApi;
   private readonly http: Transport;
 
   constructor(options: ClientOptions) {
@@ -46,6 +51,14 @@ export class LeadcheckClient {
     this.keys = new KeysApi(this.http);
     this.webhooks = new WebhooksApi(this.http);
     this.connections = new ConnectionsApi(this.http);
+    this.team = new TeamApi(this.http);
+    this.audit = new AuditApi(this.http);
+    this.privacy = new PrivacyApi(this.http);
+  }
+
+  /** Who the credential is here: account, role, permissions, and a person's other accounts. */
+  me(call?: CallOptions): Promise<Me> {
+    return this.http.json({ method: "GET", path: "/v1/me" }, call);
   }
 
   /** GET /health: no credentials needed. */

@@ -2,27 +2,24 @@
 // counts and its progress events together, so a retried chunk skips what a crashed one finished),
 // then completes the batch. failRemaining closes a batch whose job will never run again.
 import type { Transaction } from "kysely";
+import type { WebsiteChecker } from "../checks/website/website.types.js";
 import type { EventBus } from "../events/events.js";
-import { LeadsRepo } from "../leads/leads.repo.js";
+import type { LeadValidationService } from "../leads/validation/lead-validation.service.js";
+import type { LeadValidation } from "../leads/validation/lead-validator.js";
 import type { Clock } from "../lib/clock.js";
 import { mapLimit } from "../lib/concurrency.js";
 import type { Database } from "../storage/db.js";
 import type { BatchesTable, BatchItemsTable, Schema } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
-import {
-  type LeadValidation,
-  type LeadValidator,
-  leadColumnsOf,
-  type WebsiteChecker,
-} from "../validation/lead-validator.js";
 import { BatchesRepo, type ItemOutcome } from "./batches.repo.js";
-import { leadValidatedPayload, shortWebsiteResult } from "./batches.schemas.js";
+import { shortWebsiteResult } from "./batches.schemas.js";
 
 export interface BatchRunnerDeps {
   database: Database;
   events: EventBus;
   clock: Clock;
-  validator: LeadValidator;
+  /** Validates a chunk's leads and records the answers on them (the leads module). */
+  leadValidation: LeadValidationService;
   website: WebsiteChecker;
   /** Items a batch job takes at a time; small enough to finish well within the job's expiry. */
   chunkSize?: number;
@@ -41,7 +38,6 @@ interface Counts {
 
 export class BatchRunner {
   private readonly repo = new BatchesRepo();
-  private readonly leads = new LeadsRepo();
 
   constructor(private readonly deps: BatchRunnerDeps) {}
 
@@ -68,8 +64,7 @@ export class BatchRunner {
   ): Promise<void> {
     const { db } = this.deps.database;
     const leadIds = items.flatMap((item) => (item.lead_id ? [item.lead_id] : []));
-    const live = await this.leads.findLiveForValidation(db, leadIds);
-    const validations = await this.deps.validator.validate(live, signal, { accountId: batch.account_id });
+    const validations = await this.deps.leadValidation.validate(batch.account_id, leadIds, signal);
     signal?.throwIfAborted();
     const byLead = new Map(validations.map((validation) => [validation.leadId, validation]));
     const now = this.deps.clock.now();
@@ -108,20 +103,7 @@ export class BatchRunner {
         if (validation.rating.validationStatus === "invalid") counts.invalid++;
         finished.push(validation);
       }
-      await this.leads.updateMany(
-        trx,
-        batch.account_id,
-        finished.map((validation) => ({ id: validation.leadId, changes: leadColumnsOf(validation, at) })),
-      );
-      await this.deps.events.emitMany(
-        trx,
-        finished.map((validation) => ({
-          type: "lead.validated" as const,
-          accountId: batch.account_id,
-          data: leadValidatedPayload(validation, batch.id),
-        })),
-        now,
-      );
+      await this.deps.leadValidation.recordResults(trx, batch.account_id, finished, batch.id, now);
       await this.recordProgress(trx, batch, counts, now);
     });
   }
@@ -274,7 +256,7 @@ export class BatchRunner {
           )
         ).size;
         const leadIds = items.flatMap((item) => (item.lead_id ? [item.lead_id] : []));
-        await this.leads.closeProcessing(trx, leadIds, at);
+        await this.deps.leadValidation.failLeads(trx, leadIds, at);
         await this.recordProgress(trx, batch, { completed: failed, valid: 0, invalid: 0, failed }, now);
       });
     }

@@ -1,23 +1,17 @@
 // Job definitions of the batch module: a batch runs as a chain of short chunk jobs (each well
-// within its expiry, so a killed worker's chunk is retried soon by another), and a lead created
-// with validation runs as one job. When a job will never run again (retries spent, expiry, lease
-// expiry), its onExhausted hook closes the work so nothing stays in `processing`.
+// within its expiry, so a killed worker's chunk is retried soon by another). When a job will never
+// run again (retries spent, expiry, lease expiry), its onExhausted hook closes the batch so
+// nothing stays in `processing`. (A lead validated outside a batch: src/leads/validation/.)
 import { defineJob, type JobDefinition } from "../jobs/catalog.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { BatchRunner } from "./batch-runner.js";
-import { BATCH_RUN_JOB, BatchRunJobData, LEAD_VALIDATE_JOB, LeadValidateJobData } from "./batches.schemas.js";
-import type { LeadValidationService } from "./lead-validation.js";
+import { BATCH_RUN_JOB, BatchRunJobData } from "./batches.schemas.js";
 
 const BATCH_POLICY = { retryLimit: 5, retryDelayMs: 2000, retryBackoff: true, expireInMs: 120_000 };
 /** How long one batch job keeps taking chunks before handing over (well under the expiry). */
 const JOB_TIME_SLICE_MS = 30_000;
-const LEAD_POLICY = { retryLimit: 3, retryDelayMs: 5000, retryBackoff: true, expireInMs: 600_000 };
 
-export function batchJobDefinitions(
-  runner: BatchRunner,
-  leadValidation: LeadValidationService,
-  queue: JobQueue,
-): JobDefinition[] {
+export function batchJobDefinitions(runner: BatchRunner, queue: JobQueue): JobDefinition[] {
   return [
     defineJob<BatchRunJobData>({
       name: BATCH_RUN_JOB,
@@ -46,16 +40,6 @@ export function batchJobDefinitions(
       },
       onExhausted: async (job) => {
         await runner.failRemaining(job.data.batchId, job.error);
-      },
-    }),
-    defineJob<LeadValidateJobData>({
-      name: LEAD_VALIDATE_JOB,
-      schema: LeadValidateJobData,
-      policy: LEAD_POLICY,
-      concurrency: 20,
-      handler: (job) => leadValidation.validateOne(job.data.accountId, job.data.leadId, job.signal),
-      onExhausted: async (job) => {
-        await leadValidation.failOne(job.data.accountId, job.data.leadId, job.error);
       },
     }),
   ];

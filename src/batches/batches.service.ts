@@ -5,18 +5,20 @@ import type { Transaction } from "kysely";
 import type { CreditsService } from "../credits/credits.service.js";
 import type { EventBus } from "../events/events.js";
 import type { JobQueue } from "../jobs/job-queue.js";
-import { LeadsRepo } from "../leads/leads.repo.js";
 import type { ValidationScheduler, WebsiteNormalizer } from "../leads/leads.service.js";
+import { LEAD_VALIDATE_JOB } from "../leads/validation/lead-validation.schemas.js";
+import type { LeadValidationService } from "../leads/validation/lead-validation.service.js";
 import type { Clock } from "../lib/clock.js";
 import { type FieldError, notFound, validationError } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import { LimitRefused } from "../lib/limits.js";
+import { pageOf } from "../lib/schema.js";
 import type { Database } from "../storage/db.js";
 import type { BatchItemsTable, Schema } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
 import type { BatchLimits } from "./batch-limits.js";
 import { BatchesRepo } from "./batches.repo.js";
-import { BATCH_RUN_JOB, type BatchView, LEAD_VALIDATE_JOB, toBatchView } from "./batches.schemas.js";
+import { BATCH_RUN_JOB, type BatchResult, type BatchView, toBatchView } from "./batches.schemas.js";
 
 export interface BatchesDeps {
   database: Database;
@@ -25,6 +27,8 @@ export interface BatchesDeps {
   clock: Clock;
   queue: JobQueue;
   limits: BatchLimits;
+  /** Marks existing leads `processing` when a batch takes them (the leads module writes leads). */
+  leadValidation: Pick<LeadValidationService, "markProcessing">;
   normalizeWebsite: WebsiteNormalizer;
   prices: { domainBatchItem: number };
 }
@@ -33,15 +37,12 @@ const groupKeyOfEmail = (email: string) => email.slice(email.lastIndexOf("@") + 
 
 export class BatchesService implements ValidationScheduler {
   private readonly repo = new BatchesRepo();
-  private readonly leads = new LeadsRepo();
 
   constructor(private readonly deps: BatchesDeps) {}
 
   async validateLead(trx: Transaction<Schema>, accountId: string, leadId: string): Promise<void> {
     // One lead's validation counts toward the daily limit like a batch item (not as a batch).
     await this.deps.limits.enforceDaily(trx, accountId, 1);
-    const at = this.deps.clock.now().toISOString();
-    await this.leads.setStatus(trx, [leadId], "processing", at);
     await this.deps.queue.send(LEAD_VALIDATE_JOB, { accountId, leadId }, { trx });
   }
 
@@ -79,10 +80,11 @@ export class BatchesService implements ValidationScheduler {
       ),
     );
     if (!options.insertedProcessing) {
-      const leadIds = leads.map((lead) => lead.id);
-      for (let i = 0; i < leadIds.length; i += 500) {
-        await this.leads.setStatus(trx, leadIds.slice(i, i + 500), "processing", at);
-      }
+      await this.deps.leadValidation.markProcessing(
+        trx,
+        leads.map((lead) => lead.id),
+        at,
+      );
     }
     const data = { batchId, totalLeads: leads.length, type: "lead_validation" };
     await this.deps.events.emit(trx, "batch.started", accountId, data, now);
@@ -160,15 +162,7 @@ export class BatchesService implements ValidationScheduler {
   /** The account's batches, newest first, with their live counts. */
   async list(accountId: string, limit: number, offset: number) {
     const { rows, total } = await this.repo.listOfAccount(this.deps.database.db, accountId, limit, offset);
-    const hasMore = offset + rows.length < total;
-    return {
-      batches: rows.map(toBatchView),
-      total,
-      limit,
-      offset,
-      hasMore,
-      nextOffset: hasMore ? offset + rows.length : null,
-    };
+    return pageOf("batches", rows.map(toBatchView), total, { limit, offset });
   }
 
   async get(accountId: string, batchId: string): Promise<BatchView> {
@@ -188,11 +182,8 @@ export class BatchesService implements ValidationScheduler {
     const b = await this.repo.findOfAccount(db, accountId, batchId);
     if (!b) throw notFound("Batch");
     const { rows, total } = await this.repo.items(db, batchId, limit, offset);
-    const hasMore = offset + rows.length < total;
-    return {
-      batchId,
-      status: b.status,
-      results: rows.map((r) => ({
+    const results = rows.map(
+      (r): BatchResult => ({
         index: Number(r.seq),
         input: r.input,
         leadId: r.lead_id,
@@ -200,13 +191,9 @@ export class BatchesService implements ValidationScheduler {
         verdict: r.verdict,
         result: r.result ? JSON.parse(r.result) : null,
         error: r.error,
-      })),
-      total,
-      limit,
-      offset,
-      hasMore,
-      nextOffset: hasMore ? offset + rows.length : null,
-    };
+      }),
+    );
+    return { batchId, status: b.status, ...pageOf("results", results, total, { limit, offset }) };
   }
 }
 

@@ -23,13 +23,14 @@ import type { LeadsService, WebsiteNormalizer } from "../leads/leads.service.js"
 import type { Clock } from "../lib/clock.js";
 import type { Metrics } from "../metrics/metrics.js";
 import type { NetworkHealth } from "../net/network-health.js";
+import type { EmailChecksService } from "../paid-checks/email-checks.service.js";
+import type { WebsiteChecksService } from "../paid-checks/website-checks.service.js";
 import type { PaymentsService } from "../payments/payments.service.js";
 import type { RetentionService } from "../retention/retention.service.js";
+import type { RevalidationService } from "../revalidation/revalidation.service.js";
 import type { Database } from "../storage/db.js";
 import type { TeamsService } from "../teams/teams.service.js";
 import type { UsageService } from "../usage/usage.service.js";
-import type { EmailChecksService } from "../validation/email-checks.service.js";
-import type { WebsiteChecksService } from "../validation/website-checks.service.js";
 import type { WebhooksService } from "../webhooks/webhooks.service.js";
 import type { WidgetService } from "../widget/widget.service.js";
 
@@ -54,6 +55,7 @@ export interface AppDeps {
   audit: AuditService;
   erasure: ErasureService;
   retention: RetentionService;
+  revalidation: RevalidationService;
   accountExport: AccountExportService;
   teams: TeamsService;
   sso: SsoService;

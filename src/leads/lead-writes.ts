@@ -14,7 +14,8 @@ import type { LeadsRepo } from "./leads.repo.js";
 
 /** Starts validation work; implemented by the batches module. Runs inside the caller's transaction. */
 export interface ValidationScheduler {
-  /** Queues validation of one just-created lead (no batch). */
+  /** Queues validation of one lead inserted `processing` in this transaction (no batch): counts
+   *  it toward the daily limit and sends its `lead.validate` job. */
   validateLead(trx: Transaction<Schema>, accountId: string, leadId: string): Promise<void>;
   /** Creates a lead validation batch over the leads and queues it; enforces the batch limits.
    *  `insertedProcessing`: the leads were inserted in this transaction with validation_status

@@ -5,16 +5,15 @@
 import { Type } from "@sinclair/typebox";
 import type { BatchRunner } from "../batches/batch-runner.js";
 import { BatchesRepo } from "../batches/batches.repo.js";
-import type { LeadValidationService } from "../batches/lead-validation.js";
 import { defineJob, type JobDefinition } from "../jobs/catalog.js";
 import type { JobQueue } from "../jobs/job-queue.js";
-import { LeadsRepo } from "../leads/leads.repo.js";
+import type { LeadValidationService } from "../leads/validation/lead-validation.service.js";
 import type { Clock } from "../lib/clock.js";
+import type { EmailChecksService } from "../paid-checks/email-checks.service.js";
+import { ValidationJobsRepo } from "../paid-checks/validation-jobs.repo.js";
 import type { Database } from "../storage/db.js";
-import type { EmailChecksService } from "../validation/email-checks.service.js";
-import { ValidationJobsRepo } from "../validation/validation-jobs.repo.js";
 
-export const SWEEP_JOB = "work.sweep";
+const SWEEP_JOB = "work.sweep";
 /** Rows closed per kind and sweep; the next sweep takes the rest. */
 const SWEEP_BATCH = 200;
 
@@ -39,7 +38,6 @@ export interface StalledWorkSweeperDeps {
 
 export class StalledWorkSweeper {
   private readonly batches = new BatchesRepo();
-  private readonly leads = new LeadsRepo();
   private readonly validationJobs: ValidationJobsRepo;
 
   constructor(private readonly deps: StalledWorkSweeperDeps) {
@@ -62,7 +60,7 @@ export class StalledWorkSweeper {
       }
     }
     const leadCutoff = new Date(now - settings.leadStallMs).toISOString();
-    for (const lead of await this.leads.stalledProcessing(db, leadCutoff, SWEEP_BATCH)) {
+    for (const lead of await this.deps.leadValidation.stalledLeads(leadCutoff, SWEEP_BATCH)) {
       const reason = `still processing after ${Math.round(settings.leadStallMs / 1000)} s: its validation job was lost`;
       if (await this.deps.leadValidation.failOne(lead.account_id, lead.id, reason)) {
         this.deps.onClosed("lead", lead.id, reason);

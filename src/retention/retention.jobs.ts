@@ -5,7 +5,7 @@ import { defineJob, type JobDefinition } from "../jobs/catalog.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { RetentionService } from "./retention.service.js";
 
-export const RETENTION_PURGE_JOB = "retention.purge";
+const RETENTION_PURGE_JOB = "retention.purge";
 const PURGE_KEY = "retention.purge";
 
 export function retentionJobDefinitions(

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { sql } from "kysely";
-import { LEAD_VALIDATE_JOB } from "../../src/batches/batches.schemas.js";
+import { LEAD_VALIDATE_JOB } from "../../src/leads/validation/lead-validation.schemas.js";
 import type { Database } from "../../src/storage/db.js";
 import { dialects, skipReasonFor } from "../support/db.js";
 import { type Harness, startHarness, UNLIMITED_RATE_ENV } from "../support/harness.js";

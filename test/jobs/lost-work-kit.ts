@@ -2,8 +2,9 @@
 // created with validation and an email validation job, started through the real services, and
 // the check that all of it was closed with the error and announced with validation.failed.
 import assert from "node:assert/strict";
-import { BATCH_RUN_JOB, LEAD_VALIDATE_JOB } from "../../src/batches/batches.schemas.js";
-import { EMAIL_VERIFY_JOB } from "../../src/validation/email-checks.service.js";
+import { BATCH_RUN_JOB } from "../../src/batches/batches.schemas.js";
+import { LEAD_VALIDATE_JOB } from "../../src/leads/validation/lead-validation.schemas.js";
+import { EMAIL_VERIFY_JOB } from "../../src/paid-checks/email-checks.service.js";
 import type { Harness } from "../support/harness.js";
 import { waitFor } from "./queue-test-kit.js";
 

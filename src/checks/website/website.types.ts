@@ -6,6 +6,12 @@ import type { ParkedEvidence, ParkedKind } from "./parked.js";
 
 export type WebsiteStatus = "active" | "inactive" | "error";
 
+/** What checks websites for the rest of the code: the engine, guarded by the network health. */
+export interface WebsiteChecker {
+  /** `accountId`: the data space the check is for (a test space's checks are scripted, ADR 0051). */
+  check(input: string, options?: { signal?: AbortSignal; accountId?: string }): Promise<WebsiteCheckResult>;
+}
+
 export interface WebsiteCheckResult {
   /** The URL that was validated (the normalized input, or the fallback that answered). */
   website: string;
@@ -78,7 +84,7 @@ export interface AttemptRecord {
   hops: HopRecord[];
 }
 
-export interface WebsiteCheckDetails {
+interface WebsiteCheckDetails {
   input: string;
   /** Set when the input was refused before any network work (the API answers 422). */
   rejected: WebsiteRejection | null;

@@ -1,8 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { toStoredCredits } from "../../credits/credits.service.js";
+import { pageOf } from "../../lib/schema.js";
 import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
-import { DATA_SECURITY, Nullable, PageQuery, Timestamp } from "../schemas.js";
+import { DATA_SECURITY, Nullable, Page, PageQuery, Timestamp } from "../schemas.js";
 
 const LastPurchase = Type.Object(
   {
@@ -73,14 +74,7 @@ export async function creditsRoutes(app: App, deps: AppDeps): Promise<void> {
           "Every change to the balance (signup, grant, purchase, debit), newest first, with the balance after it; paged by limit and offset.",
         querystring: PageQuery,
         response: {
-          200: Type.Object({
-            transactions: Type.Array(Transaction),
-            total: Type.Integer(),
-            limit: Type.Integer(),
-            offset: Type.Integer(),
-            hasMore: Type.Boolean(),
-            nextOffset: Nullable(Type.Integer()),
-          }),
+          200: Page("transactions", Transaction),
         },
       },
     },
@@ -91,24 +85,17 @@ export async function creditsRoutes(app: App, deps: AppDeps): Promise<void> {
         limit,
         offset,
       );
-      const hasMore = offset + entries.length < total;
-      return {
-        transactions: entries.map((e) => ({
-          id: e.id,
-          type: e.kind,
-          amount: toStoredCredits(e.deltaMilli),
-          displayAmount: e.deltaMilli,
-          balanceAfter: toStoredCredits(e.balanceAfterMilli),
-          reason: e.reason,
-          reference: e.reference,
-          createdAt: e.createdAt,
-        })),
-        total,
-        limit,
-        offset,
-        hasMore,
-        nextOffset: hasMore ? offset + entries.length : null,
-      };
+      const transactions = entries.map((e) => ({
+        id: e.id,
+        type: e.kind,
+        amount: toStoredCredits(e.deltaMilli),
+        displayAmount: e.deltaMilli,
+        balanceAfter: toStoredCredits(e.balanceAfterMilli),
+        reason: e.reason,
+        reference: e.reference,
+        createdAt: e.createdAt,
+      }));
+      return pageOf("transactions", transactions, total, { limit, offset });
     },
   );
 }

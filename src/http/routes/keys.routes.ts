@@ -95,6 +95,18 @@ const KeySummary = Type.Object({
   ...KeyFacts,
   created_at: Timestamp,
   last_used: Nullable(Timestamp),
+  widget: Nullable(
+    Type.Object({
+      dailyCap: Type.Integer({ description: "Distinct emails charged per UTC day" }),
+      perIpPerMinute: Type.Integer({ description: "Checks per minute from one visitor IP" }),
+      perEmailPerMinute: Type.Integer({ description: "Checks per minute of one address" }),
+      distinctEmailsPerIpPerDay: Type.Integer({
+        description: "Distinct emails one IP may check per UTC day",
+      }),
+      captcha: Nullable(Type.Union([Type.Literal("turnstile"), Type.Literal("hcaptcha")])),
+    }),
+    "Publishable keys: the abuse limits in force (the key's own, else the server's WIDGET_* defaults) and the CAPTCHA it requires; null for secret keys",
+  ),
   created_by: Nullable(
     Type.Object({
       memberId: Type.String(),
@@ -163,8 +175,12 @@ export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
       return {
         keys: keys.map((key) => {
           const creator = key.created_by ? creators.get(key.created_by) : undefined;
+          const { widget, ...rest } = key;
           return {
-            ...key,
+            ...rest,
+            widget: widget
+              ? { ...deps.config.widget.defaults, ...widget.limits, captcha: widget.captcha }
+              : null,
             created_by: creator
               ? {
                   memberId: creator.memberId,

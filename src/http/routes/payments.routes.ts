@@ -3,7 +3,7 @@
 import { Type } from "@sinclair/typebox";
 import { AppError, validationError } from "../../lib/errors.js";
 import type { WebhookOutcome } from "../../payments/payments.service.js";
-import type { App, AppDeps } from "../app.js";
+import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY, NO_SECURITY } from "../schemas.js";
 

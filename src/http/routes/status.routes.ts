@@ -25,7 +25,7 @@ const SmtpPath = PathStatusSchema(
 );
 const CheckedAt = Nullable(Timestamp, "End of the last round of checks; null before the first.");
 
-export const NetworkStatusSchema = Type.Object(
+const NetworkStatusSchema = Type.Object(
   {
     network: Type.Object({ dns: DnsPath, smtp: SmtpPath }, { additionalProperties: false }),
     checkedAt: CheckedAt,

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS } from "../../usage/usage.service.js";
-import type { App, AppDeps } from "../app.js";
+import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY } from "../schemas.js";
 

@@ -13,7 +13,7 @@ import type { App, AppDeps } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
 import { refusalError } from "../errors.js";
-import { DATA_SECURITY, PageQuery } from "../schemas.js";
+import { DATA_SECURITY, Page, PageQuery } from "../schemas.js";
 
 const WebhookParams = Type.Object({ webhook_id: Type.String({ minLength: 1, maxLength: 100 }) });
 const DeliveryParams = Type.Object({
@@ -174,13 +174,7 @@ export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
         params: WebhookParams,
         querystring: PageQuery,
         response: {
-          200: Type.Object({
-            deliveries: Type.Array(Delivery),
-            total: Type.Integer(),
-            limit: Type.Integer(),
-            offset: Type.Integer(),
-            hasMore: Type.Boolean(),
-          }),
+          200: Page("deliveries", Delivery),
         },
       },
     },

@@ -2,11 +2,10 @@
 // run the check synchronously. The HTTP route, the CLI and jobs call this, never the engine and the
 // ledger separately, so a check is never run unpaid nor paid twice.
 import { isTestSpace } from "../accounts/data-space.js";
-import type { WebsiteCheckResult } from "../checks/website/website.types.js";
+import type { WebsiteChecker, WebsiteCheckResult } from "../checks/website/website.types.js";
 import type { CreditsService } from "../credits/credits.service.js";
 import type { WebsiteNormalizer } from "../leads/lead-fields.js";
 import type { LimitRefusal } from "../lib/limits.js";
-import type { WebsiteChecker } from "./lead-validator.js";
 
 export interface WebsiteChecksDeps {
   credits: CreditsService;

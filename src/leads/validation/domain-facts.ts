@@ -1,11 +1,11 @@
 // A lead's domain facts from the two checks' results: registration and reputation of the email's
 // domain (or of the website's, when the email is at a free provider, whose age says nothing about
 // the lead), the mail records of the email's domain, and the website's certificate.
-import type { EmailVerdict } from "../checks/email/email.types.js";
-import type { WebsiteCheckResult } from "../checks/website/website.types.js";
-import type { DomainStanding } from "../intel/intel.types.js";
-import type { DomainOutcome } from "../leads/lead-rating.js";
-import type { LeadDomainFactsView } from "../leads/leads.schemas.js";
+import type { EmailVerdict } from "../../checks/email/email.types.js";
+import type { WebsiteCheckResult } from "../../checks/website/website.types.js";
+import type { DomainStanding } from "../../intel/intel.types.js";
+import type { DomainOutcome } from "../lead-rating.js";
+import type { LeadDomainFactsView } from "../leads.schemas.js";
 
 /** Null when the checks carried no domain intelligence (DOMAIN_INTEL off, or a syntax refusal). */
 export function domainFactsOf(

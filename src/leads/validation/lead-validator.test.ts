@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { EmailVerdict } from "../checks/email/email.types.js";
-import type { WebsiteCheckResult } from "../checks/website/website.types.js";
-import { rateLead } from "../leads/lead-rating.js";
+import type { EmailVerdict } from "../../checks/email/email.types.js";
+import type { WebsiteCheckResult } from "../../checks/website/website.types.js";
+import { rateLead } from "../lead-rating.js";
 import { emailOutcomeOf, type LeadValidation, leadColumnsOf, websiteOutcomeOf } from "./lead-validator.js";
 
 const email = {

@@ -2,18 +2,17 @@
 // the rating. The email is always checked, the website when the lead has one. Work is shared: the
 // email engine groups addresses by domain and MX (one DNS lookup, one catch-all probe and one SMTP
 // session serve a domain's leads) and each distinct website is checked once per call.
-import type { EmailVerdict, EmailVerificationProvider, VerifyOptions } from "../checks/email/email.types.js";
-import type { WebsiteCheckResult } from "../checks/website/website.types.js";
-import { type EmailOutcome, type LeadRating, rateLead, type WebsiteOutcome } from "../leads/lead-rating.js";
-import type { LeadDomainFactsView } from "../leads/leads.schemas.js";
-import { mapLimit, untilAborted } from "../lib/concurrency.js";
-import type { LeadsTable } from "../storage/schema.js";
+import type {
+  EmailVerdict,
+  EmailVerificationProvider,
+  VerifyOptions,
+} from "../../checks/email/email.types.js";
+import type { WebsiteChecker, WebsiteCheckResult } from "../../checks/website/website.types.js";
+import { mapLimit, untilAborted } from "../../lib/concurrency.js";
+import type { LeadsTable } from "../../storage/schema.js";
+import { type EmailOutcome, type LeadRating, rateLead, type WebsiteOutcome } from "../lead-rating.js";
+import type { LeadDomainFactsView } from "../leads.schemas.js";
 import { domainFactsOf, domainOutcomeOf } from "./domain-facts.js";
-
-export interface WebsiteChecker {
-  /** `accountId`: the data space the check is for (a test space's checks are scripted, ADR 0051). */
-  check(input: string, options?: { signal?: AbortSignal; accountId?: string }): Promise<WebsiteCheckResult>;
-}
 
 export interface LeadValidation {
   leadId: string;
