@@ -124,3 +124,7 @@ export type RetentionSettings = ResponseBody<"/v1/settings/retention", "get">;
 export type RetentionUpdate = RequestBody<"/v1/settings/retention", "put">;
 export type AccountExport = ResponseBody<"/v1/account/export/{export_id}", "get">;
 export type AccountExportStarted = ResponseBody<"/v1/account/export", "post">;
+
+// The signup-form widget (a publishable key in a browser; the confirmation with a secret key)
+export type WidgetAnswer = ResponseBody<"/v1/widget/check-email", "post">;
+export type WidgetConfirmation = ResponseBody<"/v1/widget/confirm", "post">;

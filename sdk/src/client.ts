@@ -12,6 +12,8 @@ import type {
   ValidationJob,
   WebsiteCheckInput,
   WebsiteCheckResult,
+  WidgetAnswer,
+  WidgetConfirmation,
 } from "./api-types.js";
 import { LeadcheckError } from "./errors.js";
 import { BatchesApi, ConnectionsApi, CreditsApi, KeysApi, LeadsApi, WebhooksApi } from "./resources.js";
@@ -54,6 +56,23 @@ export class LeadcheckClient {
     this.team = new TeamApi(this.http);
     this.audit = new AuditApi(this.http);
     this.privacy = new PrivacyApi(this.http);
+  }
+
+  /** What /widget.js asks in a page: a publishable key, from one of its allowed origins (a browser
+   *  sends the Origin; elsewhere the answer is 403 ORIGIN_NOT_ALLOWED). */
+  widgetCheckEmail(publishableKey: string, email: string, call?: CallOptions): Promise<WidgetAnswer> {
+    const spec = {
+      method: "POST",
+      path: "/v1/widget/check-email",
+      auth: "none",
+      query: { key: publishableKey },
+    } as const;
+    return this.http.json({ ...spec, body: { email } }, call);
+  }
+
+  /** The form's backend, with a secret key: the verdict the visitor saw, by its token. */
+  widgetConfirm(token: string, email: string, call?: CallOptions): Promise<WidgetConfirmation> {
+    return this.http.json({ method: "POST", path: "/v1/widget/confirm", body: { token, email } }, call);
   }
 
   /** Who the credential is here: account, role, permissions, and a person's other accounts. */

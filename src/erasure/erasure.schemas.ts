@@ -27,6 +27,8 @@ export const ErasureResult = Type.Object({
   ),
 });
 
+export const LeadParams = Type.Object({ lead_id: Type.String({ minLength: 1, maxLength: 100 }) });
+
 export const ErasePersonBody = Type.Object(
   {
     email: Type.String({

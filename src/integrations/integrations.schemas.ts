@@ -107,6 +107,15 @@ export const WATCH_JOB = "integrations.watch";
 export const WatchJobData = Type.Object({ watchId: Type.String(), after: Type.String() });
 export type WatchJobData = Static<typeof WatchJobData>;
 
+export const ConnectionParams = Type.Object({ connectionId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const SyncParams = Type.Object({ syncId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const WatchParams = Type.Object({
+  connectionId: Type.String({ minLength: 1, maxLength: 100 }),
+  watchId: Type.String({ minLength: 1, maxLength: 100 }),
+});
+
 export const PreviewBody = Type.Object(
   {
     spreadsheetId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: "^[A-Za-z0-9_-]+$" })),

@@ -313,3 +313,9 @@ export function importAnswer(result: {
     suppressed: result.suppressed.map(({ line, email }) => ({ line, email })),
   };
 }
+
+/** GET /v1/leads's parameters without paging, plus the format. */
+export const ExportQuery = Type.Composite([
+  Type.Omit(LeadListQuery, ["limit", "offset"]),
+  Type.Object({ format: Type.Optional(Type.Literal("csv", { default: "csv" })) }),
+]);

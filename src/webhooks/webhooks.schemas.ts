@@ -131,3 +131,10 @@ export const RotatedSecret = Type.Object({
   secret: Type.String({ description: "whsec_...; replaces the old secret at once" }),
   rotated_at: Timestamp,
 });
+
+export const WebhookParams = Type.Object({ webhook_id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const DeliveryParams = Type.Object({
+  webhook_id: Type.String({ minLength: 1, maxLength: 100 }),
+  delivery_id: Type.String({ minLength: 1, maxLength: 100 }),
+});

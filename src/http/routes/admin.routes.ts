@@ -1,10 +1,10 @@
 import { Type } from "@sinclair/typebox";
+import { balanceBody, CreditBalance } from "../../credits/credits.schemas.js";
 import { milliFromStoredCredits } from "../../credits/credits.service.js";
 import type { App, AppDeps } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { validationError } from "../errors.js";
 import { BEARER_SECURITY } from "../schemas.js";
-import { balanceBody, CreditBalance } from "./credits.routes.js";
 
 export async function adminRoutes(app: App, deps: AppDeps): Promise<void> {
   app.post(

@@ -2,22 +2,18 @@ import { Type } from "@sinclair/typebox";
 import {
   Connection,
   ConnectionCreateBody,
+  ConnectionParams,
   PreviewBody,
   Sync,
   SyncCreateBody,
+  SyncParams,
   SyncPreview,
+  WatchParams,
 } from "../../integrations/integrations.schemas.js";
 import { AppError, notFound, validationError } from "../../lib/errors.js";
 import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY } from "../schemas.js";
-
-const ConnectionParams = Type.Object({ connectionId: Type.String({ minLength: 1, maxLength: 100 }) });
-const SyncParams = Type.Object({ syncId: Type.String({ minLength: 1, maxLength: 100 }) });
-const WatchParams = Type.Object({
-  connectionId: Type.String({ minLength: 1, maxLength: 100 }),
-  watchId: Type.String({ minLength: 1, maxLength: 100 }),
-});
 
 export async function connectionsRoutes(app: App, deps: AppDeps): Promise<void> {
   const integrations = deps.integrations;

@@ -1,46 +1,8 @@
-import { Type } from "@sinclair/typebox";
-import { toStoredCredits } from "../../credits/credits.service.js";
+import { balanceBody, CreditBalance, Transaction, toTransactionView } from "../../credits/credits.schemas.js";
 import { pageOf } from "../../lib/schema.js";
 import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
-import { DATA_SECURITY, Nullable, Page, PageQuery, Timestamp } from "../schemas.js";
-
-const LastPurchase = Type.Object(
-  {
-    credits: Type.Number({ description: "Credits added, stored credits" }),
-    at: Timestamp,
-  },
-  { description: "The latest purchase or grant" },
-);
-
-export const CreditBalance = Type.Object({
-  userId: Type.String(),
-  credits: Type.Number({ description: "Balance, stored credits (up to 3 decimals; 0.001 = 1 check)" }),
-  displayCredits: Type.Integer({ description: "Balance, display credits (stored x 1000; 1 = 1 check)" }),
-  updatedAt: Timestamp,
-  usedThisMonth: Type.Number({ description: "Spent since the 1st of the month (UTC), stored credits" }),
-  used_this_month: Type.Number({ description: "Same as usedThisMonth, stored credits" }),
-  lastPurchase: Nullable(LastPurchase),
-  last_purchase: Nullable(LastPurchase),
-});
-
-const Transaction = Type.Object({
-  id: Type.String(),
-  type: Type.String({ description: "signup, grant, purchase or debit" }),
-  amount: Type.Number({ description: "Signed change in stored credits" }),
-  displayAmount: Type.Integer({ description: "Signed change in display credits (amount x 1000)" }),
-  balanceAfter: Type.Number({ description: "Balance after this entry, stored credits" }),
-  reason: Type.String(),
-  reference: Nullable(
-    Type.String({ description: "What the entry is for: a job, batch or lead id; a purchase's payment id" }),
-  ),
-  createdAt: Timestamp,
-});
-
-/** The balance with the keys guide's snake_case aliases beside the camelCase fields. */
-export function balanceBody(b: Awaited<ReturnType<AppDeps["credits"]["balance"]>>) {
-  return { ...b, used_this_month: b.usedThisMonth, last_purchase: b.lastPurchase };
-}
+import { DATA_SECURITY, Page, PageQuery } from "../schemas.js";
 
 export async function creditsRoutes(app: App, deps: AppDeps): Promise<void> {
   const common = { tags: ["credits"], security: DATA_SECURITY };
@@ -85,17 +47,7 @@ export async function creditsRoutes(app: App, deps: AppDeps): Promise<void> {
         limit,
         offset,
       );
-      const transactions = entries.map((e) => ({
-        id: e.id,
-        type: e.kind,
-        amount: toStoredCredits(e.deltaMilli),
-        displayAmount: e.deltaMilli,
-        balanceAfter: toStoredCredits(e.balanceAfterMilli),
-        reason: e.reason,
-        reference: e.reference,
-        createdAt: e.createdAt,
-      }));
-      return pageOf("transactions", transactions, total, { limit, offset });
+      return pageOf("transactions", entries.map(toTransactionView), total, { limit, offset });
     },
   );
 }

@@ -6,18 +6,12 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import { EXPORT_COLUMNS, parseLeadsCsv } from "../../leads/lead-csv.js";
 import { leadsCsvStream } from "../../leads/lead-csv-export.js";
-import { ImportResult, importAnswer, LeadListQuery } from "../../leads/leads.schemas.js";
+import { ExportQuery, ImportResult, importAnswer } from "../../leads/leads.schemas.js";
 import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { AppError, validationError } from "../errors.js";
 import { refuseWhenDnsDown } from "../network-refusal.js";
 import { DATA_SECURITY } from "../schemas.js";
-
-/** GET /v1/leads's parameters without paging, plus the format. */
-const ExportQuery = Type.Composite([
-  Type.Omit(LeadListQuery, ["limit", "offset"]),
-  Type.Object({ format: Type.Optional(Type.Literal("csv", { default: "csv" })) }),
-]);
 
 export async function leadFilesRoutes(app: App, deps: AppDeps): Promise<void> {
   const common = { tags: ["leads"], security: DATA_SECURITY };

@@ -1,14 +1,16 @@
 // Personal data routes (issue 25): erasure of one lead, retention settings, the account export.
-import { Type } from "@sinclair/typebox";
-import { ErasePersonBody, ErasePersonResult, ErasureResult } from "../../erasure/erasure.schemas.js";
+import {
+  ErasePersonBody,
+  ErasePersonResult,
+  ErasureResult,
+  LeadParams,
+} from "../../erasure/erasure.schemas.js";
 import { RetentionSettings, RetentionUpdate } from "../../retention/retention.schemas.js";
 import type { App, AppDeps } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
 import { notFound } from "../errors.js";
 import { DATA_SECURITY } from "../schemas.js";
-
-const LeadParams = Type.Object({ lead_id: Type.String({ minLength: 1, maxLength: 100 }) });
 
 export async function privacyRoutes(app: App, deps: AppDeps): Promise<void> {
   const common = { tags: ["data"], security: DATA_SECURITY };

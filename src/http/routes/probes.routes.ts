@@ -1,41 +1,7 @@
-import { Type } from "@sinclair/typebox";
+import { ProbeBody } from "../../net/health.schemas.js";
 import { isDatabaseReachable } from "../../storage/ping.js";
 import type { App, AppDeps } from "../app-types.js";
 import { NO_SECURITY } from "../schemas.js";
-import { ReadinessNetworkSchema } from "./status.routes.js";
-
-const ProbeBody = Type.Object({
-  status: Type.String(),
-  timestamp: Type.String(),
-  checks: Type.Optional(Type.Record(Type.String(), Type.String())),
-  details: Type.Optional(
-    Type.Object(
-      {
-        smtp: Type.Optional(
-          Type.Object(
-            {
-              egress: Type.Union([Type.Literal("unchecked"), Type.Literal("ok"), Type.Literal("blocked")], {
-                description:
-                  "Whether this host reached port 25 (or its SOCKS proxy) at its last check (start-up, then every NETWORK_CHECK_INTERVAL_MS). blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready.",
-              }),
-              egressMessage: Type.Optional(Type.String()),
-              egressAddress: Type.Optional(Type.String()),
-              heloName: Type.String(),
-              heloWarnings: Type.Array(Type.String(), {
-                description:
-                  "SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back.",
-              }),
-              checkedAt: Type.Optional(Type.String()),
-            },
-            { additionalProperties: false },
-          ),
-        ),
-        network: Type.Optional(ReadinessNetworkSchema),
-      },
-      { additionalProperties: false },
-    ),
-  ),
-});
 
 export async function probeRoutes(app: App, deps: AppDeps): Promise<void> {
   const probe = { tags: ["health"], security: NO_SECURITY };

@@ -1,20 +1,9 @@
 // POST /v1/auth/session: the dashboard trades a one-time sign-in token (from `leadcheck dashboard
 // link`) for a 12-hour session token it then sends as `Authorization: Bearer`.
-import { Type } from "@sinclair/typebox";
+import { Session, SessionBody } from "../../accounts/session.schemas.js";
 import type { App, AppDeps } from "../app-types.js";
 import { AppError } from "../errors.js";
-import { NO_SECURITY, Timestamp } from "../schemas.js";
-
-const SessionBody = Type.Object({
-  token: Type.String({ minLength: 1, maxLength: 4096, description: "The sign-in token of a sign-in link" }),
-});
-
-const Session = Type.Object({
-  token: Type.String({ description: "Session token: send it as `Authorization: Bearer <token>`" }),
-  token_type: Type.Literal("Bearer"),
-  account_id: Type.String(),
-  expires_at: Timestamp,
-});
+import { NO_SECURITY } from "../schemas.js";
 
 const REFUSALS = {
   invalid: "Invalid sign-in token: ask for a new sign-in link",

@@ -2,11 +2,13 @@ import { Type } from "@sinclair/typebox";
 import {
   CreatedWebhook,
   Delivery,
+  DeliveryParams,
   RotatedSecret,
   TestBody,
   TestResult,
   Webhook,
   WebhookCreateBody,
+  WebhookParams,
   WebhookUpdateBody,
 } from "../../webhooks/webhooks.schemas.js";
 import type { App, AppDeps } from "../app-types.js";
@@ -14,12 +16,6 @@ import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
 import { refusalError } from "../errors.js";
 import { DATA_SECURITY, Page, PageQuery } from "../schemas.js";
-
-const WebhookParams = Type.Object({ webhook_id: Type.String({ minLength: 1, maxLength: 100 }) });
-const DeliveryParams = Type.Object({
-  webhook_id: Type.String({ minLength: 1, maxLength: 100 }),
-  delivery_id: Type.String({ minLength: 1, maxLength: 100 }),
-});
 
 export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
   const common = { tags: ["webhooks"], security: DATA_SECURITY };
