@@ -19,6 +19,9 @@ import { EmailEngine } from "./checks/email/email-engine.js";
 import { fetchHeadStatus, M365PersonalSite } from "./checks/email/m365-personal-site.js";
 import { SmtpSelfCheck } from "./checks/email/smtp-self-check.js";
 import { NetworkGuardedEmail, NetworkGuardedWebsite } from "./checks/network-guard.js";
+import { DataSpaceEmail, DataSpaceWebsite } from "./checks/test-mode/data-space-checks.js";
+import { ScriptedEmail } from "./checks/test-mode/scripted-email.js";
+import { ScriptedWebsite } from "./checks/test-mode/scripted-website.js";
 import { normalizeWebsite } from "./checks/website/normalize.js";
 import { WebsiteEngine } from "./checks/website/website.engine.js";
 import { websiteScore } from "./checks/website/website-score.js";
@@ -277,8 +280,15 @@ export async function createServices(
   });
   const network = createNetworkHealth({ config, clock, logger, dns, smtpSelfCheck });
   // Every check made for a user goes through these: no DNS answer is a fact while DNS is distrusted.
-  const checkedEmail = new NetworkGuardedEmail({ inner: emailEngine, dns: network.health });
-  const checkedWebsite = new NetworkGuardedWebsite({ inner: websiteEngine, dns: network.health, clock });
+  // A test data space's checks are scripted and never reach either (ADR 0051).
+  const checkedEmail = new DataSpaceEmail({
+    live: new NetworkGuardedEmail({ inner: emailEngine, dns: network.health }),
+    test: new ScriptedEmail(),
+  });
+  const checkedWebsite = new DataSpaceWebsite({
+    live: new NetworkGuardedWebsite({ inner: websiteEngine, dns: network.health, clock }),
+    test: new ScriptedWebsite({ clock }),
+  });
   const normalize: WebsiteNormalizer = (input) => {
     const n = normalizeWebsite(input);
     return n.ok ? { ok: true, url: n.url } : { ok: false, message: n.message };
@@ -326,6 +336,8 @@ export async function createServices(
     normalizeWebsite: normalize,
     scheduler: batches,
     prices: config.prices,
+    // An erased address does not come back (issue 25): create, import and syncs ask first.
+    suppression: erasure,
   });
   const websiteChecks = new WebsiteChecksService({
     credits,

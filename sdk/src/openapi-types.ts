@@ -1043,7 +1043,7 @@ export interface paths {
     put?: never;
     /**
      * Connect a HubSpot account (private-app token) or a Google service account; verified first
-     * @description API keys need the permission `connections:write`. Team members need the developer role or above (`connections:write`).
+     * @description API keys need the permission `connections:write`. Team members need the developer role or above (`connections:write`). Live keys only: test-mode keys are refused.
      */
     post: operations["createConnection"];
     delete?: never;
@@ -1091,7 +1091,7 @@ export interface paths {
     put?: never;
     /**
      * Sync a sheet or HubSpot contacts into leads, validate them and write the verdicts back
-     * @description API keys need the permission `connections:write`. Team members need the developer role or above (`connections:write`).
+     * @description API keys need the permission `connections:write`. Team members need the developer role or above (`connections:write`). Live keys only: test-mode keys are refused.
      */
     post: operations["startSync"];
     delete?: never;
@@ -2002,7 +2002,7 @@ export interface operations {
           description?: string;
           /** @description secret (sk_..., default): server-side use. publishable (pk_...): only the widget endpoint, from allowedOrigins. */
           type?: "secret" | "publishable";
-          /** @description test: scripted answers, no network, never charged (publishable keys in this release). */
+          /** @description test: the account's separate test data space (leads, batches, webhooks, credits), scripted answers from magic inputs, no network, never charged (docs/test-mode.md). */
           mode?: "live" | "test";
           /** @description Secret keys: what the key may do (checks:write, leads:read, leads:write, batches:write, webhooks:read, webhooks:write, credits:read, connections:write, audit:read, data:admin). Omitted: every permission. */
           permissions?: string[];
@@ -2956,6 +2956,7 @@ export interface operations {
                *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
                *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
                *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
+               *     - `not_scripted` (Test mode: not a magic input): Test mode only: the address is not one of the documented magic inputs (docs/test-mode.md), so no answer is scripted for it: unknown.
                */
               emailReason:
                 | (
@@ -2989,6 +2990,7 @@ export interface operations {
                     | "probe_queue_full"
                     | "proxy_error"
                     | "internal_error"
+                    | "not_scripted"
                   )
                 | null;
               /** @description The email verdict, null until the lead's first validation: `valid` (Valid): the mailbox accepts mail and the address is neither catch-all nor disposable; `risky` (Risky): mail may arrive but is not assured (catch-all, disposable, mailbox full); `invalid` (Invalid): mail will not arrive (no such mailbox or domain, no mail server, bad syntax); `unknown` (Unknown): the check could not reach an answer (network or server trouble); never charged as invalid */
@@ -3270,6 +3272,7 @@ export interface operations {
              *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
              *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
              *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
+             *     - `not_scripted` (Test mode: not a magic input): Test mode only: the address is not one of the documented magic inputs (docs/test-mode.md), so no answer is scripted for it: unknown.
              */
             emailReason:
               | (
@@ -3303,6 +3306,7 @@ export interface operations {
                   | "probe_queue_full"
                   | "proxy_error"
                   | "internal_error"
+                  | "not_scripted"
                 )
               | null;
             /** @description The email verdict, null until the lead's first validation: `valid` (Valid): the mailbox accepts mail and the address is neither catch-all nor disposable; `risky` (Risky): mail may arrive but is not assured (catch-all, disposable, mailbox full); `invalid` (Invalid): mail will not arrive (no such mailbox or domain, no mail server, bad syntax); `unknown` (Unknown): the check could not reach an answer (network or server trouble); never charged as invalid */
@@ -3643,6 +3647,7 @@ export interface operations {
              *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
              *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
              *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
+             *     - `not_scripted` (Test mode: not a magic input): Test mode only: the address is not one of the documented magic inputs (docs/test-mode.md), so no answer is scripted for it: unknown.
              */
             emailReason:
               | (
@@ -3676,6 +3681,7 @@ export interface operations {
                   | "probe_queue_full"
                   | "proxy_error"
                   | "internal_error"
+                  | "not_scripted"
                 )
               | null;
             /** @description The email verdict, null until the lead's first validation: `valid` (Valid): the mailbox accepts mail and the address is neither catch-all nor disposable; `risky` (Risky): mail may arrive but is not assured (catch-all, disposable, mailbox full); `invalid` (Invalid): mail will not arrive (no such mailbox or domain, no mail server, bad syntax); `unknown` (Unknown): the check could not reach an answer (network or server trouble); never charged as invalid */
@@ -3950,6 +3956,7 @@ export interface operations {
              *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
              *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
              *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
+             *     - `not_scripted` (Test mode: not a magic input): Test mode only: the address is not one of the documented magic inputs (docs/test-mode.md), so no answer is scripted for it: unknown.
              */
             emailReason:
               | (
@@ -3983,6 +3990,7 @@ export interface operations {
                   | "probe_queue_full"
                   | "proxy_error"
                   | "internal_error"
+                  | "not_scripted"
                 )
               | null;
             /** @description The email verdict, null until the lead's first validation: `valid` (Valid): the mailbox accepts mail and the address is neither catch-all nor disposable; `risky` (Risky): mail may arrive but is not assured (catch-all, disposable, mailbox full); `invalid` (Invalid): mail will not arrive (no such mailbox or domain, no mail server, bad syntax); `unknown` (Unknown): the check could not reach an answer (network or server trouble); never charged as invalid */
@@ -4363,6 +4371,11 @@ export interface operations {
             created: number;
             pollUrl: string | null;
             leadIds: string[];
+            /** @description Rows skipped, not created: their address was erased from this account and the account refuses erased addresses (`suppress_erased_emails`, GET/PUT /v1/settings/retention). `line` is the CSV line (null for a pasted list). */
+            suppressed: {
+              line: number | null;
+              email: string;
+            }[];
           };
         };
       };
@@ -4942,6 +4955,11 @@ export interface operations {
             created: number;
             pollUrl: string | null;
             leadIds: string[];
+            /** @description Rows skipped, not created: their address was erased from this account and the account refuses erased addresses (`suppress_erased_emails`, GET/PUT /v1/settings/retention). `line` is the CSV line (null for a pasted list). */
+            suppressed: {
+              line: number | null;
+              email: string;
+            }[];
           };
         };
       };
@@ -5595,6 +5613,8 @@ export interface operations {
             creditsDeducted: number;
             /** @description Balance after the charge, stored credits */
             creditsRemaining: number;
+            /** @description false: a test-mode key's scripted answer from its magic input, made without network and not charged (docs/test-mode.md); true otherwise. */
+            livemode?: boolean;
             details?: {
               [key: string]: unknown;
             };
@@ -5716,6 +5736,8 @@ export interface operations {
             creditsDeducted: number;
             /** @description Balance after the charge, stored credits */
             creditsRemaining: number;
+            /** @description false: a test-mode key's scripted answer from its magic input, made without network and not charged (docs/test-mode.md); true otherwise. */
+            livemode?: boolean;
             details?: {
               [key: string]: unknown;
             };
@@ -5860,6 +5882,7 @@ export interface operations {
              *     - `probe_queue_full` (Too busy with this mail server; retried): Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.
              *     - `proxy_error` (Proxy failure): The SOCKS proxy failed: unknown.
              *     - `internal_error` (Internal error): A defect of ours, logged: unknown.
+             *     - `not_scripted` (Test mode: not a magic input): Test mode only: the address is not one of the documented magic inputs (docs/test-mode.md), so no answer is scripted for it: unknown.
              */
             reason?:
               | "deliverable"
@@ -5891,7 +5914,8 @@ export interface operations {
               | "resolver_unavailable"
               | "probe_queue_full"
               | "proxy_error"
-              | "internal_error";
+              | "internal_error"
+              | "not_scripted";
             catchAll?: boolean;
             disposable?: boolean;
             service?: string;
@@ -5905,6 +5929,8 @@ export interface operations {
             creditsDeducted: number;
             /** @description Balance after the charge, stored credits */
             creditsRemaining: number;
+            /** @description false: a test-mode key's scripted answer from its magic input, made without network and not charged (docs/test-mode.md); true otherwise. */
+            livemode?: boolean;
             jobId?: string;
             pollUrl?: string;
             /**

@@ -64,7 +64,7 @@ export class BatchRunner {
   ): Promise<void> {
     const { db } = this.deps.database;
     const leadIds = items.flatMap((item) => (item.lead_id ? [item.lead_id] : []));
-    const validations = await this.deps.leadValidation.validate(leadIds, signal);
+    const validations = await this.deps.leadValidation.validate(batch.account_id, leadIds, signal);
     signal?.throwIfAborted();
     const byLead = new Map(validations.map((validation) => [validation.leadId, validation]));
     const now = this.deps.clock.now();
@@ -113,7 +113,7 @@ export class BatchRunner {
     items: BatchItemsTable[],
     signal?: AbortSignal,
   ): Promise<void> {
-    const options = signal ? { signal } : {};
+    const options = { ...(signal ? { signal } : {}), accountId: batch.account_id };
     const results = await mapLimit(items, 50, (item) => this.deps.website.check(item.input, options));
     // Checks cut short by the signal are timeouts of ours, not answers about the sites.
     signal?.throwIfAborted();

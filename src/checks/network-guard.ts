@@ -62,7 +62,7 @@ export class NetworkGuardedEmail implements EmailVerificationProvider {
 }
 
 interface WebsiteCheck {
-  check(input: string, options?: { signal?: AbortSignal }): Promise<WebsiteCheckResult>;
+  check(input: string, options?: { signal?: AbortSignal; accountId?: string }): Promise<WebsiteCheckResult>;
 }
 
 export class NetworkGuardedWebsite implements WebsiteCheck {

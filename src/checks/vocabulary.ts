@@ -57,6 +57,7 @@ export const REASON_LABELS: Readonly<Record<EmailReason, string>> = {
   probe_queue_full: "Too busy with this mail server; retried",
   proxy_error: "Proxy failure",
   internal_error: "Internal error",
+  not_scripted: "Test mode: not a magic input",
 };
 
 const isReason = (code: string): code is EmailReason => Object.hasOwn(REASON_LABELS, code);

@@ -3,6 +3,7 @@
 // jobs, and credits.low / credits.depleted fired once on the crossing.
 
 import type { Transaction } from "kysely";
+import { isTestSpace, liveAccountOf } from "../accounts/data-space.js";
 import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
 import type { EventBus } from "../events/events.js";
 import type { Clock } from "../lib/clock.js";
@@ -101,13 +102,24 @@ export class CreditsService {
     });
   }
 
-  /** Debits inside the caller's transaction. */
+  /** Debits inside the caller's transaction. A test data space (ADR 0051) is never charged: the
+   *  debit succeeds, writes nothing and leaves the balance as it is. */
   async debitWithin(trx: Transaction<Schema>, request: DebitRequest): Promise<DebitOutcome> {
     const { accountId, amountMilli } = request;
     if (!Number.isSafeInteger(amountMilli) || amountMilli < 0) {
       throw new Error(`debit amount must be a non-negative integer of milli-credits, got ${amountMilli}`);
     }
     const now = this.deps.clock.now();
+    if (isTestSpace(accountId)) {
+      await this.repo.createAccountIfMissing(trx, accountId, this.deps.newAccountMilliCredits, now);
+      const account = await this.repo.findAccount(trx, accountId);
+      return {
+        kind: "debited",
+        balanceMilli: Number(account?.balance_milli ?? 0),
+        entry: null,
+        alreadyApplied: false,
+      };
+    }
     if (request.idempotencyKey) {
       const existing = await this.repo.findEntryByIdempotencyKey(trx, accountId, request.idempotencyKey);
       if (existing) {
@@ -214,7 +226,7 @@ export class CreditsService {
     ]);
     const balanceMilli = Number(account?.balance_milli ?? 0);
     return {
-      userId: accountId,
+      userId: liveAccountOf(accountId),
       credits: toStoredCredits(balanceMilli),
       displayCredits: balanceMilli,
       updatedAt: account?.updated_at ?? now.toISOString(),

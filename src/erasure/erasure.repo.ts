@@ -189,6 +189,27 @@ export class ErasureRepo {
       .execute();
   }
 
+  /** Which of these tombstone HMACs the account refuses (none when its suppression is off). */
+  async suppressedHmacs(
+    db: Executor,
+    accountId: string,
+    emailHmacs: readonly string[],
+  ): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let i = 0; i < emailHmacs.length; i += 500) {
+      const rows = await db
+        .selectFrom("erasure_tombstones as t")
+        .innerJoin("account_settings as s", "s.account_id", "t.account_id")
+        .select("t.email_hmac")
+        .where("t.account_id", "=", accountId)
+        .where("t.email_hmac", "in", emailHmacs.slice(i, i + 500))
+        .where("s.suppress_erased", "=", 1)
+        .execute();
+      for (const row of rows) if (row.email_hmac) found.add(row.email_hmac);
+    }
+    return found;
+  }
+
   async isSuppressed(db: Executor, accountId: string, emailHmac: string): Promise<boolean> {
     const row = await db
       .selectFrom("erasure_tombstones as t")

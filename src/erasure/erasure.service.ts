@@ -118,6 +118,24 @@ export class ErasureService {
     return hmac !== null && this.deps.repo.isSuppressed(this.deps.database.db, accountId, hmac);
   }
 
+  /**
+   * The addresses among `emails` that must not come back into this account: erased before, with
+   * the account's suppress_erased_emails on. Lead creation, bulk and CSV import and syncs ask
+   * this before writing a lead (one query per 500 addresses).
+   */
+  async suppressedAmong(accountId: string, emails: readonly string[]): Promise<Set<string>> {
+    if (!this.deps.hmacKey || emails.length === 0) return new Set();
+    const hmacOf = new Map<string, string>();
+    for (const email of emails) {
+      const hmac = this.emailHmac(email);
+      if (hmac) hmacOf.set(email, hmac);
+    }
+    const hits = await this.deps.repo.suppressedHmacs(this.deps.database.db, accountId, [
+      ...new Set(hmacOf.values()),
+    ]);
+    return new Set(emails.filter((email) => hits.has(hmacOf.get(email) ?? "")));
+  }
+
   /** HMAC-SHA256 of the normalized address (aliases folded), so `A.b+x@gmail.com` matches `ab@gmail.com`. */
   emailHmac(email: string): string | null {
     if (!this.deps.hmacKey) return null;

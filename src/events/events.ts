@@ -4,6 +4,7 @@
 // once the transaction has committed (runInTransaction's afterCommit), never before: the hint
 // may be acted on at once by another connection. A listener that throws is reported, not thrown.
 import type { Kysely, Transaction } from "kysely";
+import { isTestSpace, liveAccountOf } from "../accounts/data-space.js";
 import { newId } from "../lib/ids.js";
 import type { EventsTable, Schema } from "../storage/schema.js";
 import { afterCommitOf } from "../storage/transaction.js";
@@ -31,7 +32,7 @@ export interface DomainEvent {
   id: string;
   type: EventType;
   accountId: string;
-  /** The payload as delivered: always carries `event`, `eventId`, `userId` and `timestamp`. */
+  /** The payload as delivered: always carries `event`, `eventId`, `userId`, `livemode` and `timestamp`. */
   payload: Record<string, unknown>;
   createdAt: string;
 }
@@ -109,7 +110,15 @@ function newEvent(
 ): { row: EventsTable; event: DomainEvent } {
   const id = newId("evt", now.getTime());
   const createdAt = now.toISOString();
-  const payload = { event: type, eventId: id, userId: accountId, ...data, timestamp: createdAt };
+  // `livemode: false` marks a test data space's events (ADR 0051); `userId` is the account either way.
+  const payload = {
+    event: type,
+    eventId: id,
+    userId: liveAccountOf(accountId),
+    livemode: !isTestSpace(accountId),
+    ...data,
+    timestamp: createdAt,
+  };
   return {
     row: {
       id,

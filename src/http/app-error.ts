@@ -17,6 +17,7 @@ export type ErrorCode =
   | "NOT_FOUND"
   | "METHOD_NOT_ALLOWED"
   | "CONFLICT"
+  | "EMAIL_SUPPRESSED"
   | "PAYLOAD_TOO_LARGE"
   | "URI_TOO_LONG"
   | "UNSUPPORTED_MEDIA_TYPE"
@@ -48,6 +49,7 @@ function statusOf(code: ErrorCode): number {
     case "METHOD_NOT_ALLOWED":
       return 405;
     case "CONFLICT":
+    case "EMAIL_SUPPRESSED":
       return 409;
     case "PAYLOAD_TOO_LARGE":
       return 413;

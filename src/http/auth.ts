@@ -64,6 +64,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     auth?: AuthMode;
     permission?: RouteAccess;
+    /** The route reaches a third party (HubSpot, Google): test-mode keys are refused (ADR 0051). */
+    liveOnly?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;
@@ -339,6 +341,12 @@ export function authorizeKey(request: FastifyRequest, now: Date): void {
       required: needed,
       granted: policy.permissions,
     });
+  if (policy.mode === "test" && request.routeOptions.config?.liveOnly)
+    throw new AppError(
+      "INSUFFICIENT_PERMISSIONS",
+      "Test-mode keys never reach the network: this endpoint talks to a third party and needs a live key",
+      { required: needed, mode: "test", reason: "live_only" },
+    );
 }
 
 /** The authenticated principal of a route that requires one. */
@@ -380,7 +388,8 @@ export function declareAccess(
   const schema = route.schema;
   if (!schema || schema.hide || access === undefined) return;
   schema["x-permission"] = access;
-  const sentence = ACCESS_SENTENCES[access] ?? accessSentence(access as RolePermission);
+  const liveOnly = (route.config as { liveOnly?: boolean } | undefined)?.liveOnly === true;
+  const sentence = `${ACCESS_SENTENCES[access] ?? accessSentence(access as RolePermission)}${liveOnly ? " Live keys only: test-mode keys are refused." : ""}`;
   // A GET route's HEAD twin comes through here with the same schema object: add the sentence once.
   const description = schema.description === undefined ? "" : String(schema.description);
   if (!description.includes(sentence))

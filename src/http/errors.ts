@@ -158,6 +158,8 @@ export function failureError(failure: Failure): AppError {
       return new AppError("DUPLICATE_LEAD", failure.message, failure.details);
     case "conflict":
       return new AppError("CONFLICT", failure.message, failure.details);
+    case "suppressed":
+      return new AppError("EMAIL_SUPPRESSED", failure.message, failure.details);
     case "not_permitted":
       return new AppError("INSUFFICIENT_PERMISSIONS", failure.message, failure.details);
     case "unavailable": {

@@ -19,7 +19,7 @@ describe("refuseWhenDnsDown", () => {
   it("refuses with 503 SERVICE_UNAVAILABLE, the reason, since and a Retry-After of one interval", () => {
     const error = (() => {
       try {
-        refuseWhenDnsDown(depsWith({ NETWORK_CHECK_INTERVAL_MS: "30000" }, DOWN), "email check");
+        refuseWhenDnsDown(depsWith({ NETWORK_CHECK_INTERVAL_MS: "30000" }, DOWN), "email check", "acct_live");
       } catch (thrown) {
         return thrown;
       }
@@ -42,7 +42,7 @@ describe("refuseWhenDnsDown", () => {
   });
 
   it("lets the check run while DNS is ok or unknown, or when REFUSE_WHEN_NETWORK_DOWN=false", () => {
-    refuseWhenDnsDown(depsWith({}, undefined), "email check");
-    refuseWhenDnsDown(depsWith({ REFUSE_WHEN_NETWORK_DOWN: "false" }, DOWN), "email check");
+    refuseWhenDnsDown(depsWith({}, undefined), "email check", "acct_live");
+    refuseWhenDnsDown(depsWith({ REFUSE_WHEN_NETWORK_DOWN: "false" }, DOWN), "email check", "acct_live");
   });
 });

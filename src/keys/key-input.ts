@@ -62,10 +62,6 @@ export function policyFromInput(input: KeyInput, now: Date): PolicyOutcome {
     if (input.allowedIps !== undefined)
       fail("allowedIps", "publishable keys are used from visitors' browsers; they take no IP list");
   } else {
-    // Test-mode secret keys need the separate data space of docs/widget.md "Test mode", which is
-    // not built yet: refusing them is honest, accepting them would mix test data into live data.
-    if (mode === "test")
-      fail("mode", "test mode is available for publishable keys only in this release", "enum");
     if (input.allowedOrigins !== undefined) fail("allowedOrigins", "only publishable keys take origins");
     if (input.widget !== undefined) fail("widget", "only publishable keys take widget settings");
   }

@@ -24,7 +24,8 @@ export const CreateKeyBody = Type.Object({
   ),
   mode: Type.Optional(
     Type.Union([Type.Literal("live"), Type.Literal("test")], {
-      description: "test: scripted answers, no network, never charged (publishable keys in this release).",
+      description:
+        "test: the account's separate test data space (leads, batches, webhooks, credits), scripted answers from magic inputs, no network, never charged (docs/test-mode.md).",
     }),
   ),
   permissions: Type.Optional(

@@ -1,5 +1,6 @@
 // API keys: created and revoked by the account owner (identity JWT), used on data endpoints
 // (secret keys, within their permissions) and the widget endpoints (publishable keys).
+import { dataSpaceOf } from "../accounts/data-space.js";
 import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
 import type { Clock } from "../lib/clock.js";
 import { type FieldError, fail } from "../lib/errors.js";
@@ -201,15 +202,18 @@ export class KeysService {
     });
   }
 
-  /** Whether `keyId` is an active key of the account (a widget token's key, at confirmation). */
+  /** Whether `keyId` is an active key acting on this data space (a widget token's key, at
+   *  confirmation): a test-mode key's tokens are confirmed only by test-mode keys, and vice versa. */
   async activeKeyOf(accountId: string, keyId: string): Promise<{ mode: KeyMode } | undefined> {
     const row = await this.repo.findActiveKeyById(keyId);
-    if (!row || row.account_id !== accountId) return undefined;
-    return { mode: row.mode === "test" ? "test" : "live" };
+    const mode: KeyMode = row?.mode === "test" ? "test" : "live";
+    if (!row || dataSpaceOf(row.account_id, mode) !== accountId) return undefined;
+    return { mode };
   }
 
   /**
-   * The key's account, id and policy, or undefined for a malformed, unknown or revoked key. Either
+   * The key's data space (its account, or that account's test space for a test-mode key: ADR
+   * 0051), id and policy, or undefined for a malformed, unknown or revoked key. Either
    * the row is read, or (with a cache) the shared board confirms no revocation since it was read:
    * a revocation through any instance holds on the next request. Expiry, addresses and
    * permissions are the caller's to apply (src/http/auth.ts), from the policy returned.
@@ -250,15 +254,16 @@ export class KeysService {
     const row = await this.repo.findActiveKeyByHash(hash);
     if (!row || !sameHash(row.key_hash, hash)) return undefined;
     const policy = policyOfRow(row);
+    const accountId = dataSpaceOf(row.account_id, policy.mode);
     if (generation !== undefined)
       this.cache?.remember(
         hash,
-        { keyId: row.id, accountId: row.account_id, lastUsedAt: row.last_used_at, policy },
+        { keyId: row.id, accountId, lastUsedAt: row.last_used_at, policy },
         generation,
         now.getTime(),
       );
     await this.touch(hash, row.id, row.last_used_at, now);
-    return { accountId: row.account_id, keyId: row.id, policy };
+    return { accountId, keyId: row.id, policy };
   }
 
   /** Writes last_used when the stored value is over a minute old. */
@@ -271,6 +276,7 @@ export class KeysService {
 }
 
 export interface KeyIdentity {
+  /** The data space the key acts on: its account, or the account's test space (`~test`). */
   accountId: string;
   keyId: string;
   /** What the key may do and from where; cached with the key (a policy never changes after creation). */

@@ -5,7 +5,7 @@ import { conflict, invalid } from "../lib/errors.js";
 import type { LeadsTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
 import { itemSchemaErrors, newLeadRow } from "./lead-fields.js";
-import { chargeLeads, insertLeads, type LeadsDeps } from "./lead-writes.js";
+import { chargeLeads, insertLeads, type LeadsDeps, SUPPRESSED_REASON } from "./lead-writes.js";
 import type { LeadsRepo } from "./leads.repo.js";
 import type { LeadCreateInput } from "./leads.schemas.js";
 
@@ -15,6 +15,9 @@ export interface BulkResult {
   batchId: string | null;
   leads: { id: string; email: string; status: "created" }[];
   errors: { index: number; email: string | null; error: string }[];
+  /** Items skipped because the account refuses their erased address (also in `errors` outside
+   *  import mode); `line` is the CSV line in import mode. */
+  suppressed: { index: number; line: number | null; email: string }[];
 }
 
 export class LeadImport {
@@ -60,6 +63,28 @@ export class LeadImport {
         rows.push(built.row);
       }
     });
+    // Erased addresses the account refuses are skipped with their reason, never created; in
+    // import mode they do not refuse the file (a re-import of an old export must still work).
+    const suppressed: BulkResult["suppressed"] = [];
+    const refused = await this.deps.suppression?.suppressedAmong(
+      accountId,
+      rows.map((r) => r.email),
+    );
+    if (refused?.size) {
+      for (let i = rows.length - 1; i >= 0; i--) {
+        const row = rows[i]!;
+        if (!refused.has(row.email)) continue;
+        const index = indexOf.get(row.normalized_email)!;
+        rows.splice(i, 1);
+        indexOf.delete(row.normalized_email);
+        suppressed.unshift({
+          index,
+          line: strict ? (strict.lines[index] ?? index + 2) : null,
+          email: row.email,
+        });
+        if (!strict) itemErrors.push({ index, email: row.email, error: SUPPRESSED_REASON });
+      }
+    }
     const { db, caps } = this.deps.database;
     const attempt = () =>
       runInTransaction(db, async (trx) => {
@@ -117,6 +142,7 @@ export class LeadImport {
           batchId,
           leads: fresh.map((r) => ({ id: r.id, email: r.email, status: "created" as const })),
           errors,
+          suppressed,
         };
       });
     // A lead with one of these emails was created between the read and the insert (the unique

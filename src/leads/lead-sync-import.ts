@@ -7,7 +7,7 @@ import { conflict } from "../lib/errors.js";
 import type { LeadsTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
 import { itemSchemaErrors, newLeadRow } from "./lead-fields.js";
-import { insertLeads, type LeadsDeps } from "./lead-writes.js";
+import { insertLeads, type LeadsDeps, SUPPRESSED_REASON } from "./lead-writes.js";
 import type { LeadsRepo } from "./leads.repo.js";
 import type { LeadCreateInput } from "./leads.schemas.js";
 
@@ -90,6 +90,19 @@ export class LeadSyncImport {
       firstIndexOf.set(row.normalized_email, index);
       rows.push({ index, row });
     });
+    // Erased addresses the account refuses are skipped (the sync counts them with this reason).
+    const refused = await this.deps.suppression?.suppressedAmong(
+      accountId,
+      rows.map((r) => r.row.email),
+    );
+    if (refused?.size) {
+      for (let i = rows.length - 1; i >= 0; i--) {
+        const { index, row } = rows[i]!;
+        if (!refused.has(row.email)) continue;
+        rows.splice(i, 1);
+        result[index] = { error: SUPPRESSED_REASON };
+      }
+    }
     const { db, caps } = this.deps.database;
     // A lead created elsewhere between the read and the insert makes the unique index refuse the
     // lot; the next look matches it. Bounded like the bulk import's retry.

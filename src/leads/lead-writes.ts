@@ -27,8 +27,28 @@ export interface ValidationScheduler {
   ): Promise<{ batchId: string; createdAt: string }>;
 }
 
+/** Addresses an account refuses to take back: erased, with suppress_erased_emails on (issue 25).
+ *  The erasure module implements it. */
+interface SuppressionCheck {
+  suppressedAmong(accountId: string, emails: readonly string[]): Promise<ReadonlySet<string>>;
+}
+
+/** Why an item of an import or sync was skipped. */
+export const SUPPRESSED_REASON =
+  "suppressed: this address was erased from the account, which refuses erased addresses (suppress_erased_emails)";
+
+export function suppressedLead(email: string): DomainError {
+  return fail({
+    kind: "suppressed",
+    message: `${email} was erased from this account, which refuses erased addresses (settings: suppress_erased_emails)`,
+    details: { email, setting: "suppress_erased_emails" },
+  });
+}
+
 export interface LeadsDeps {
   database: Database;
+  /** Without it nothing is suppressed. */
+  suppression?: SuppressionCheck;
   credits: CreditsService;
   events: EventBus;
   clock: Clock;

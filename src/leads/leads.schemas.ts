@@ -292,15 +292,25 @@ export const ImportResult = Type.Object({
   created: Type.Integer(),
   pollUrl: Nullable(Type.String()),
   leadIds: Type.Array(Type.String()),
+  suppressed: Type.Array(Type.Object({ line: Nullable(Type.Integer()), email: Type.String() }), {
+    description:
+      "Rows skipped, not created: their address was erased from this account and the account refuses erased addresses (`suppress_erased_emails`, GET/PUT /v1/settings/retention). `line` is the CSV line (null for a pasted list).",
+  }),
 });
 
-export function importAnswer(result: { batchId: string | null; created: number; leads: { id: string }[] }) {
+export function importAnswer(result: {
+  batchId: string | null;
+  created: number;
+  leads: { id: string }[];
+  suppressed: { line: number | null; email: string }[];
+}) {
   return {
     batchId: result.batchId,
     status: result.batchId ? "processing" : "completed",
     created: result.created,
     pollUrl: result.batchId ? `/v1/batches/${result.batchId}` : null,
     leadIds: result.leads.map((lead) => lead.id),
+    suppressed: result.suppressed.map(({ line, email }) => ({ line, email })),
   };
 }
 

@@ -17,7 +17,14 @@ import {
   type SyncedLeadsResult,
 } from "./lead-sync-import.js";
 import { toLeadView } from "./lead-view.js";
-import { chargeLeads, duplicateLead, insertLeads, type LeadsDeps, missingLeads } from "./lead-writes.js";
+import {
+  chargeLeads,
+  duplicateLead,
+  insertLeads,
+  type LeadsDeps,
+  missingLeads,
+  suppressedLead,
+} from "./lead-writes.js";
 import { type LeadFilter, LeadsRepo, prepareLiveLeadById } from "./leads.repo.js";
 import type { LeadCreateInput, LeadListInput, LeadUpdateInput, LeadView } from "./leads.schemas.js";
 
@@ -81,6 +88,8 @@ export class LeadsService {
     if ("errors" in built) throw invalid(built.errors);
     const { row, validate } = built;
     const { db, caps } = this.deps.database;
+    if ((await this.deps.suppression?.suppressedAmong(accountId, [row.email]))?.size)
+      throw suppressedLead(row.email);
     try {
       // The partial unique index on live emails decides duplicates (no read first: one round trip
       // less); the lead goes in before the charge, so a duplicate is refused as one even when the
@@ -139,6 +148,9 @@ export class LeadsService {
     const fields = mapLeadFields(input, this.deps.normalizeWebsite, errors);
     const { db, caps } = this.deps.database;
     const now = this.deps.clock.now();
+    // Asked before the transaction: SQLite's one connection is held by it.
+    if (fields.email && (await this.deps.suppression?.suppressedAmong(accountId, [fields.email]))?.size)
+      throw suppressedLead(fields.email);
     try {
       return await runInTransaction(db, async (trx) => {
         const existing = await this.repo.findLive(trx, accountId, leadId);

@@ -23,6 +23,8 @@ export type Failure =
   | { kind: "invalid"; errors: FieldError[]; message?: string; details?: FailureDetails }
   /** A lead with the same mailbox already exists for the account. */
   | { kind: "duplicate"; message: string; details?: FailureDetails }
+  /** The address was erased from this account, which refuses erased addresses (data protection). */
+  | { kind: "suppressed"; message: string; details?: FailureDetails }
   /** The resource's state does not allow the change (inactive, used, already a member, changing). */
   | { kind: "conflict"; message: string; details?: FailureDetails }
   /** The acting member's role does not allow the change. */

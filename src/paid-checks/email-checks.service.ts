@@ -172,7 +172,7 @@ export class EmailChecksService {
     // job's 5-minute deadline (a second is kept to store the answer), nor past its abort signal.
     const budgetMs = Math.max(1, Date.parse(row.deadline_at) - now.getTime() - 1000);
     const verdict = await untilAborted(
-      this.deps.email.verify(row.input, { background: { budgetMs } }),
+      this.deps.email.verify(row.input, { background: { budgetMs }, accountId: row.account_id }),
       signal,
     );
     const elapsedMs = now.getTime() - Date.parse(row.created_at);

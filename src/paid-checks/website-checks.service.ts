@@ -1,6 +1,7 @@
 // POST /v1/check-website and POST /v1/check (spec "Website check"): charge the price upfront, then
 // run the check synchronously. The HTTP route, the CLI and jobs call this, never the engine and the
 // ledger separately, so a check is never run unpaid nor paid twice.
+import { isTestSpace } from "../accounts/data-space.js";
 import type { WebsiteChecker, WebsiteCheckResult } from "../checks/website/website.types.js";
 import type { CreditsService } from "../credits/credits.service.js";
 import type { WebsiteNormalizer } from "../leads/lead-fields.js";
@@ -36,7 +37,9 @@ export class WebsiteChecksService {
       reference: normalized.url,
     });
     if (outcome.kind === "insufficient_credits") throw fail(outcome);
-    const result = await this.deps.website.check(input);
-    return { result, chargedMilli: priceMilli, balanceMilli: outcome.balanceMilli };
+    const result = await this.deps.website.check(input, { accountId });
+    // A test data space is never charged (ADR 0051).
+    const chargedMilli = isTestSpace(accountId) ? 0 : priceMilli;
+    return { result, chargedMilli, balanceMilli: outcome.balanceMilli };
   }
 }

@@ -2,7 +2,9 @@
 // the eleven event kinds, bounded retry schedules, `whsec_` secrets shown only on creation and
 // rotation, test deliveries, delivery history and redelivery. Another account's endpoint is the
 // same 404 as a missing one. Also the ad-hoc `webhookUrl` callbacks of other endpoints.
+
 import type { Transaction } from "kysely";
+import { isTestSpace, liveAccountOf } from "../accounts/data-space.js";
 import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
 import { EVENT_TYPES, type EventBus, type EventType } from "../events/events.js";
 import type { JobQueue } from "../jobs/job-queue.js";
@@ -232,7 +234,8 @@ export class WebhooksService {
     const payload = {
       event,
       eventId,
-      userId: accountId,
+      userId: liveAccountOf(accountId),
+      livemode: !isTestSpace(accountId),
       test: true,
       message: `Test delivery of ${event} from leadcheck`,
       timestamp: now.toISOString(),

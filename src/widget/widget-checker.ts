@@ -5,7 +5,13 @@
 // shares a probe already under way for the same address, so looks never start a second one.
 import type { EmailVerificationProvider } from "../checks/email/email.types.js";
 import type { KeyMode } from "../keys/key-policy.js";
-import { fromEmailVerdict, quickLook, scriptedVerdict, type WidgetVerdict } from "./widget-verdict.js";
+import {
+  fromEmailVerdict,
+  type QuickLook,
+  quickLook,
+  scriptedVerdict,
+  type WidgetVerdict,
+} from "./widget-verdict.js";
 
 const MAX_RECENT = 100_000;
 
@@ -21,8 +27,13 @@ export class WidgetChecker {
 
   constructor(private readonly deps: WidgetCheckerDeps) {}
 
-  async look(email: string, deadlineMs: number, mode: KeyMode): Promise<WidgetVerdict> {
-    const quick = quickLook(email);
+  /** `quick`: the caller's quickLook of the same address, when it already made one. */
+  async look(
+    email: string,
+    deadlineMs: number,
+    mode: KeyMode,
+    quick: QuickLook = quickLook(email),
+  ): Promise<WidgetVerdict> {
     if (quick.kind === "answer") return quick.verdict;
     const { parsed, facts } = quick;
     if (mode === "test") {

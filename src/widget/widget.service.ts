@@ -120,7 +120,9 @@ export class WidgetService {
 
     let charged = false;
     let verdict: WidgetVerdict;
-    const parses = quickLook(email).parsed !== null;
+    // One look at the address serves the charge decision and the answer (it was half of a check's CPU).
+    const quick = quickLook(email);
+    const parses = quick.parsed !== null;
     if (policy.mode === "live" && parses) {
       const charge = await this.chargeOnce(input.accountId, keyId, emailHash, limits.dailyCap, day, endMs);
       if (charge.kind === "limited") return charge;
@@ -128,9 +130,9 @@ export class WidgetService {
       verdict =
         charge.kind === "unpaid"
           ? UNAVAILABLE
-          : await this.deps.checker.look(email, this.deps.config.deadlineMs, "live");
+          : await this.deps.checker.look(email, this.deps.config.deadlineMs, "live", quick);
     } else {
-      verdict = await this.deps.checker.look(email, this.deps.config.deadlineMs, policy.mode);
+      verdict = await this.deps.checker.look(email, this.deps.config.deadlineMs, policy.mode, quick);
     }
     const now = this.deps.nowMs();
     const token = signToken(this.deps.config.tokenSecret, {

@@ -92,7 +92,7 @@ for (const kind of dialects()) {
           "permissions",
         ],
         [{ allowedOrigins: ["https://acme.com"] }, "allowedOrigins"],
-        [{ mode: "test" }, "mode"],
+        [{ mode: "sandbox" }, "mode"],
       ];
       for (const [payload, field] of cases) {
         const res = await create(payload);

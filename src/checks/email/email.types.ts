@@ -41,6 +41,7 @@ export const EMAIL_REASONS = [
   "probe_queue_full",
   "proxy_error",
   "internal_error",
+  "not_scripted",
 ] as const;
 
 export type EmailReason = (typeof EMAIL_REASONS)[number];
@@ -84,6 +85,8 @@ export const EMAIL_REASON_DESCRIPTIONS: Readonly<Record<EmailReason, string>> = 
     "Too many addresses were already waiting for this mail server's probe sessions, so this one was not probed: unknown, retried later.",
   proxy_error: "The SOCKS proxy failed: unknown.",
   internal_error: "A defect of ours, logged: unknown.",
+  not_scripted:
+    "Test mode only: the address is not one of the documented magic inputs (docs/test-mode.md), so no answer is scripted for it: unknown.",
 };
 
 export interface ScoreFactor {
@@ -162,6 +165,8 @@ export interface EmailVerdict {
  *  inside that budget instead of the interactive per-command timeout. */
 export interface VerifyOptions {
   background?: { budgetMs: number };
+  /** The data space the check is for: a test space's checks are scripted, never sent (ADR 0051). */
+  accountId?: string;
 }
 
 /** What POST /v1/check-email, email jobs and lead validation depend on; the engine implements

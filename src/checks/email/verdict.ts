@@ -123,6 +123,22 @@ export function errorVerdict(parsed: Extract<ParsedEmail, { ok: true }>, err: un
   return assemble({ ...parsed, reason: "internal_error", message });
 }
 
+/** Test mode (ADR 0051): the verdict of a scripted reason, assembled like a live one; no DNS or
+ *  SMTP answer behind it. `mxHost`: the mail host to name, or null for a domain without one. */
+export function scriptedVerdict(
+  parsed: Extract<ParsedEmail, { ok: true }>,
+  reason: EmailReason,
+  mxHost: string | null,
+): EmailVerdict {
+  return assemble({
+    ...parsed,
+    reason,
+    ...(mxHost ? { route: { kind: "mx" as const, hosts: [{ host: mxHost, priority: 10 }] } } : {}),
+    catchAll: reason === "accept_all" ? true : reason === "deliverable" ? false : undefined,
+    message: `test mode: scripted answer (${reason}); no DNS query or SMTP connection was made`,
+  });
+}
+
 export function smtpVerdict(
   parsed: Extract<ParsedEmail, { ok: true }>,
   route: Extract<MailRoute, { kind: "mx" | "implicit" }>,

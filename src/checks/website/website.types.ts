@@ -8,7 +8,8 @@ export type WebsiteStatus = "active" | "inactive" | "error";
 
 /** What checks websites for the rest of the code: the engine, guarded by the network health. */
 export interface WebsiteChecker {
-  check(input: string, options?: { signal?: AbortSignal }): Promise<WebsiteCheckResult>;
+  /** `accountId`: the data space the check is for (a test space's checks are scripted, ADR 0051). */
+  check(input: string, options?: { signal?: AbortSignal; accountId?: string }): Promise<WebsiteCheckResult>;
 }
 
 export interface WebsiteCheckResult {

@@ -94,7 +94,7 @@ export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
       },
     },
     async (request) => {
-      refuseWhenDnsDown(deps, "domain batch");
+      refuseWhenDnsDown(deps, "domain batch", principalOf(request).accountId);
       return deps.batches.createDomainBatch(principalOf(request).accountId, request.body.domains);
     },
   );

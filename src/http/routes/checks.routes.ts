@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { isTestSpace } from "../../accounts/data-space.js";
 import { shortWebsiteResult } from "../../batches/batches.schemas.js";
 import { EMAIL_VALID_DOC, EmailReasonSchema } from "../../checks/email/email.schemas.js";
 import { parseEmail } from "../../checks/email/syntax.js";
@@ -8,6 +9,9 @@ import type { App, AppDeps } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { refuseWhenDnsDown } from "../network-refusal.js";
 import { DATA_SECURITY, Nullable, Timestamp } from "../schemas.js";
+
+const LIVEMODE_DOC =
+  "false: a test-mode key's scripted answer from its magic input, made without network and not charged (docs/test-mode.md); true otherwise.";
 
 const WebsiteResult = Type.Object(
   {
@@ -44,6 +48,7 @@ const WebsiteResult = Type.Object(
     error: Nullable(Type.String()),
     creditsDeducted: Type.Number({ description: "Stored credits charged (0.001 = 1 display credit)" }),
     creditsRemaining: Type.Number({ description: "Balance after the charge, stored credits" }),
+    livemode: Type.Optional(Type.Boolean({ description: LIVEMODE_DOC })),
     details: Type.Optional(Type.Object({}, { additionalProperties: true })),
   },
   { additionalProperties: false },
@@ -69,6 +74,7 @@ const EmailResult = Type.Object({
   waitTime: Type.String(),
   creditsDeducted: Type.Number({ description: "Stored credits charged (0.001 = 1 display credit)" }),
   creditsRemaining: Type.Number({ description: "Balance after the charge, stored credits" }),
+  livemode: Type.Optional(Type.Boolean({ description: LIVEMODE_DOC })),
   jobId: Type.Optional(Type.String()),
   pollUrl: Type.Optional(Type.String()),
   estimatedCompletion: Type.Optional(Timestamp),
@@ -98,13 +104,14 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
 
   async function checkWebsite(accountId: string, input: string, returnDetails: boolean) {
     // Bad input stays a 422: only a check that would otherwise start is refused.
-    if (deps.normalizeWebsite(input).ok) refuseWhenDnsDown(deps, "website check");
+    if (deps.normalizeWebsite(input).ok) refuseWhenDnsDown(deps, "website check", accountId);
     const outcome = await deps.websiteChecks.check(accountId, input);
     const body = returnDetails ? outcome.result : shortWebsiteResult(outcome.result);
     return {
       ...body,
       creditsDeducted: toStoredCredits(outcome.chargedMilli),
       creditsRemaining: toStoredCredits(outcome.balanceMilli),
+      livemode: !isTestSpace(accountId),
     };
   }
 
@@ -182,16 +189,19 @@ export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
         request.body.webhookUrl === undefined
           ? null
           : await deps.webhooks.assertCallbackUrl(request.body.webhookUrl);
-      if (parseEmail(request.body.email).ok) refuseWhenDnsDown(deps, "email check");
+      if (parseEmail(request.body.email).ok)
+        refuseWhenDnsDown(deps, "email check", principalOf(request).accountId);
       const out = await deps.emailChecks.check(
         accountId,
         request.body.email,
         request.body.timeout ?? 30,
         webhookUrl,
       );
+      const livemode = !isTestSpace(accountId);
       const credits = {
-        creditsDeducted: toStoredCredits(deps.config.prices.emailCheck),
+        creditsDeducted: toStoredCredits(livemode ? deps.config.prices.emailCheck : 0),
         creditsRemaining: toStoredCredits(out.balanceMilli),
+        livemode,
       };
       const waitTime = `${((Date.now() - started) / 1000).toFixed(1)}s`;
       if (out.kind === "completed") {

@@ -25,7 +25,7 @@ export async function connectionsRoutes(app: App, deps: AppDeps): Promise<void> 
   app.post(
     "/v1/connections",
     {
-      config: { ...config, permission: "connections:write" },
+      config: { ...config, permission: "connections:write", liveOnly: true },
       schema: {
         ...common,
         operationId: "createConnection",
@@ -109,7 +109,7 @@ export async function connectionsRoutes(app: App, deps: AppDeps): Promise<void> 
   app.post(
     "/v1/connections/:connectionId/syncs",
     {
-      config: { ...config, permission: "connections:write" },
+      config: { ...config, permission: "connections:write", liveOnly: true },
       schema: {
         ...common,
         operationId: "startSync",

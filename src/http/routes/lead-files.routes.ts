@@ -53,7 +53,7 @@ export async function leadFilesRoutes(app: App, deps: AppDeps): Promise<void> {
         );
       }
       const validate = request.query.validate !== false;
-      if (validate) refuseWhenDnsDown(deps, "imported leads' validation");
+      if (validate) refuseWhenDnsDown(deps, "imported leads' validation", principalOf(request).accountId);
       const result = await leads.bulk(accountId, parsed.value.leads, validate, "csv", {
         lines: parsed.value.lines,
       });

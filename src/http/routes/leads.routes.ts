@@ -45,7 +45,8 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       },
     },
     async (request, reply) => {
-      if (request.body.validate !== false) refuseWhenDnsDown(deps, "lead's validation");
+      if (request.body.validate !== false)
+        refuseWhenDnsDown(deps, "lead's validation", principalOf(request).accountId);
       const lead = await leads.create(principalOf(request).accountId, request.body);
       return reply.status(201).send(lead);
     },
@@ -189,7 +190,8 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       },
     },
     async (request) => {
-      if (request.body.validate !== false) refuseWhenDnsDown(deps, "leads' validation");
+      if (request.body.validate !== false)
+        refuseWhenDnsDown(deps, "leads' validation", principalOf(request).accountId);
       const result = await leads.bulk(
         principalOf(request).accountId,
         request.body.leads as LeadCreateInput[],
@@ -225,7 +227,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
       const entries = splitPastedList(request.body.text);
       refuseEmptyOrHuge(entries.length);
       const validate = request.body.validate !== false;
-      if (validate) refuseWhenDnsDown(deps, "leads' validation");
+      if (validate) refuseWhenDnsDown(deps, "leads' validation", principalOf(request).accountId);
       const result = await leads.bulk(
         principalOf(request).accountId,
         entries.map((entry) => ({ email: entry.value }) as LeadCreateInput),
@@ -333,7 +335,7 @@ export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
         request.body.webhookUrl === undefined
           ? null
           : await deps.webhooks.assertCallbackUrl(request.body.webhookUrl);
-      refuseWhenDnsDown(deps, "leads' validation");
+      refuseWhenDnsDown(deps, "leads' validation", principalOf(request).accountId);
       const batch = await leads.validate(principalOf(request).accountId, ids, webhookUrl);
       return {
         batchId: batch.batchId,

@@ -36,6 +36,7 @@ export class LeadValidationService {
     // the 5 minutes every validation gets (batch chunks keep the interactive timeouts).
     const [validation] = await this.deps.validator.validate([lead], signal, {
       background: { budgetMs: SINGLE_LEAD_EMAIL_BUDGET_MS },
+      accountId,
     });
     if (!validation) throw new Error(`the validator returned no answer for lead ${leadId}`);
     const now = this.deps.clock.now();
@@ -56,9 +57,10 @@ export class LeadValidationService {
 
   /** Validates the live leads among `leadIds` (archived ones are skipped): one answer per lead.
    *  `signal` stops the checks and rejects (see LeadValidator.validate). */
-  async validate(leadIds: string[], signal?: AbortSignal): Promise<LeadValidation[]> {
+  async validate(accountId: string, leadIds: string[], signal?: AbortSignal): Promise<LeadValidation[]> {
     const live = await this.deps.leads.findLiveForValidation(this.deps.database.db, leadIds);
-    return this.deps.validator.validate(live, signal);
+    // The account names the data space: a test space's leads get scripted checks (ADR 0051).
+    return this.deps.validator.validate(live, signal, { accountId });
   }
 
   /** Leads handed to a batch after their creation: `processing` until the batch reaches them. */

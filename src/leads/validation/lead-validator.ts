@@ -61,14 +61,17 @@ export class LeadValidator {
   /** `signal`: the caller's job ran out of time. The website checks stop at once; the email
    *  probes, shared with other callers, end within their own SMTP deadline, unawaited. Rejects
    *  with the abort reason, so no half-finished answer is taken for a result. `emailOptions`:
-   *  a background job's RFC 5321 budget (batch chunks keep the interactive timeouts). */
+   *  a background job's RFC 5321 budget (batch chunks keep the interactive timeouts) and the
+   *  leads' account (`accountId`), whose data space decides between live and scripted checks. */
   async validate(
     leads: readonly Pick<LeadsTable, "id" | "email" | "website">[],
     signal?: AbortSignal,
     emailOptions: VerifyOptions = {},
   ): Promise<LeadValidation[]> {
     const websites = [...new Set(leads.map((l) => l.website).filter((w): w is string => Boolean(w)))];
-    const checkOptions = signal ? { signal } : {};
+    // emailOptions.accountId names the leads' data space: a test space's checks are scripted.
+    const { accountId } = emailOptions;
+    const checkOptions = { ...(signal ? { signal } : {}), ...(accountId === undefined ? {} : { accountId }) };
     const [verdicts, siteResults] = await untilAborted(
       Promise.all([
         this.deps.email.verifyMany(
