@@ -8,7 +8,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { type FakeOidcProvider, startOidcProvider } from "../support/oidc-provider.js";
-import { freePort, waitFor } from "../support/process.js";
+import { freePort } from "../support/process.js";
+import { waitFor } from "../support/wait-for.js";
 import {
   type Browser,
   browserSkipReason,

@@ -11,11 +11,7 @@ export function useStaleAfterDays(): number | null {
   return schedule.data?.olderThanDays ?? null;
 }
 
-export function isStale(
-  validatedAt: string | null,
-  staleAfterDays: number | null,
-  nowMs = Date.now(),
-): boolean {
+function isStale(validatedAt: string | null, staleAfterDays: number | null, nowMs = Date.now()): boolean {
   if (validatedAt === null || staleAfterDays === null) return false;
   return nowMs - Date.parse(validatedAt) > staleAfterDays * DAY_MS;
 }
