@@ -24,9 +24,7 @@ interface SyncOptions extends ConnectionOptions {
 }
 
 /** The sync body from the options: `--sheet <spreadsheetId>!<tab>` or `--list <id>` (or neither). */
-function syncInput(
-  opts: Pick<SyncOptions, "list" | "sheet" | "validate" | "writeBack">,
-): SyncCreateInput {
+function syncInput(opts: Pick<SyncOptions, "list" | "sheet" | "validate" | "writeBack">): SyncCreateInput {
   if (opts.list && opts.sheet) throw new UsageError("give --list or --sheet, not both");
   const body: SyncCreateInput = { validate: opts.validate, writeBack: opts.validate && opts.writeBack };
   if (opts.list) return { ...body, listId: opts.list };
