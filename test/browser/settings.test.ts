@@ -4,8 +4,8 @@
 // each page at desktop width and at 375 px (axe, no sideways scroll, screenshots).
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import BetterSqlite from "better-sqlite3";
 import type { Page } from "playwright-core";
+import { openSqlite } from "../../src/storage/sqlite-driver.js";
 import { type FakeGoogle, startFakeGoogle } from "../support/fake-google.js";
 import { type FakeHubSpot, startFakeHubSpot } from "../support/fake-hubspot.js";
 import { testToken } from "../support/harness.js";
@@ -319,7 +319,7 @@ describe("API keys and Connections pages in Chromium", { skip }, () => {
     assert.ok(alice.validatedAt, "validated by the sync");
     // A verdict from 40 days ago, written where the service keeps it.
     const file = service.env.DATABASE_URL!.replace(/^sqlite:/, "");
-    const sqlite = new BetterSqlite(file);
+    const sqlite = openSqlite(file);
     sqlite
       .prepare("update leads set validated_at = ? where id = ?")
       .run(new Date(Date.now() - 40 * 86_400_000).toISOString(), alice.id);
