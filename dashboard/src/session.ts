@@ -158,3 +158,18 @@ export function saveAccountChoice(accountId: string | null): void {
     // Storage refused (private mode): the choice lasts until the tab closes.
   }
 }
+
+/** Where the sign-in page sends a browser for single sign-on; null when the server has none. */
+export async function ssoLoginUrl(): Promise<string | null> {
+  const http = new Transport({ baseUrl: baseUrl(), fetch: browserFetch, maxRetries: 0 });
+  try {
+    const answer = await http.json<ResponseBody<"/v1/auth/sso", "get">>({
+      method: "GET",
+      path: "/v1/auth/sso",
+      auth: "none",
+    });
+    return answer.enabled ? answer.loginUrl : null;
+  } catch {
+    return null;
+  }
+}

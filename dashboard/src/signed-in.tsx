@@ -34,13 +34,15 @@ interface NavItem {
   needs?: Permission;
   /** Pages for people only: an API key cannot reach their endpoints at all. */
   people?: boolean;
+  /** Shown to an API key session whatever it holds: the page explains what it needs instead. */
+  explainsToKeys?: boolean;
 }
 
 const NAV: NavItem[] = [
   { to: "/", label: "Overview" },
   { to: "/leads", label: "Leads", needs: "leads:read" },
   { to: "/import", label: "Import", needs: "leads:write" },
-  { to: "/keys", label: "API keys" },
+  { to: "/keys", label: "API keys", needs: "keys:write", explainsToKeys: true },
   { to: "/widget", label: "Widget", needs: "keys:write", people: true },
   { to: "/credits", label: "Credits", needs: "credits:read" },
   { to: "/webhooks", label: "Webhooks", needs: "webhooks:read" },
@@ -133,7 +135,10 @@ function Shell({
   const me = useMe();
   const can = useCan();
   const person = me.member !== null;
-  const items = NAV.filter((item) => (!item.needs || can(item.needs)) && (!item.people || person));
+  const items = NAV.filter(
+    (item) =>
+      (!item.needs || can(item.needs) || (item.explainsToKeys && !person)) && (!item.people || person),
+  );
   return (
     <>
       <header className="top">

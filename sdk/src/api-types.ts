@@ -81,6 +81,12 @@ export type ConnectionList = ResponseBody<"/v1/connections", "get">;
 export type SyncCreateInput = RequestBody<"/v1/connections/{connectionId}/syncs", "post">;
 export type Sync = ResponseBody<"/v1/syncs/{syncId}", "get">;
 export type SyncList = ResponseBody<"/v1/connections/{connectionId}/syncs", "get">;
+export type SyncPreviewInput = RequestBody<"/v1/connections/{connectionId}/preview", "post">;
+export type SyncPreview = ResponseBody<"/v1/connections/{connectionId}/preview", "post">;
+
+// Scheduled re-validation (null: off)
+export type RevalidationSchedule = NonNullable<ResponseBody<"/v1/settings/revalidation", "get">>;
+export type RevalidationInput = NonNullable<RequestBody<"/v1/settings/revalidation", "put">>;
 
 // Webhooks
 export type WebhookCreateInput = RequestBody<"/v1/webhooks", "post">;

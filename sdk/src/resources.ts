@@ -35,10 +35,14 @@ import type {
   LeadUpdateInput,
   LeadValidateResult,
   PaymentSettings,
+  RevalidationInput,
+  RevalidationSchedule,
   RotatedWebhookSecret,
   Sync,
   SyncCreateInput,
   SyncList,
+  SyncPreview,
+  SyncPreviewInput,
   Usage,
   UsageQuery,
   Webhook,
@@ -57,6 +61,16 @@ export class LeadsApi {
   /** Creates a lead; validated (and charged) unless `validate: false`. */
   create(input: LeadCreateInput, call?: CallOptions): Promise<Lead> {
     return this.http.json({ method: "POST", path: "/v1/leads", body: input }, call);
+  }
+
+  /** The account's re-validation schedule, or null when it is off. */
+  revalidation(call?: CallOptions): Promise<RevalidationSchedule | null> {
+    return this.http.json({ method: "GET", path: "/v1/settings/revalidation" }, call);
+  }
+
+  /** Sets the re-validation schedule; null turns it off (and answers null). */
+  setRevalidation(input: RevalidationInput | null, call?: CallOptions): Promise<RevalidationSchedule | null> {
+    return this.http.json({ method: "PUT", path: "/v1/settings/revalidation", body: input }, call);
   }
 
   get(leadId: string, call?: CallOptions): Promise<Lead> {
@@ -281,6 +295,11 @@ export class ConnectionsApi {
   /** Starts a sync: a sheet (spreadsheetId + sheet) or HubSpot contacts (optionally one listId). */
   startSync(connectionId: string, input: SyncCreateInput, call?: CallOptions): Promise<Sync> {
     return this.http.json({ method: "POST", path: `${this.path(connectionId)}/syncs`, body: input }, call);
+  }
+
+  /** What a sync would read (mapping, first 5 rows or contacts, cost), without writing anything. */
+  preview(connectionId: string, input: SyncPreviewInput, call?: CallOptions): Promise<SyncPreview> {
+    return this.http.json({ method: "POST", path: `${this.path(connectionId)}/preview`, body: input }, call);
   }
 
   /** The connection's last 100 syncs, newest first. */

@@ -8,20 +8,20 @@ import { type Batch, LeadcheckClient, LeadcheckError } from "../../sdk/src/index
 import { networkLine } from "./network-line.js";
 import { type EmailResultLike, formatEmailResult, formatWebsiteResult, paintFor } from "./verdict-format.js";
 
-interface ConnectionOptions {
+export interface ConnectionOptions {
   url?: string;
   apiKey?: string;
 }
 
-class UsageError extends Error {}
+export class UsageError extends Error {}
 
-function withConnection(command: Command): Command {
+export function withConnection(command: Command): Command {
   return command
     .addOption(new Option("--url <url>", "base URL of the leadcheck API").env("LEADCHECK_URL"))
     .addOption(new Option("--api-key <key>", "API key (sk_...)").env("LEADCHECK_API_KEY"));
 }
 
-function clientFor(opts: ConnectionOptions): LeadcheckClient {
+export function clientFor(opts: ConnectionOptions): LeadcheckClient {
   if (!opts.url) throw new UsageError("set the API address with --url or LEADCHECK_URL");
   if (!opts.apiKey) throw new UsageError("set an API key with --api-key or LEADCHECK_API_KEY");
   let url: URL;
@@ -35,7 +35,7 @@ function clientFor(opts: ConnectionOptions): LeadcheckClient {
   return new LeadcheckClient({ baseUrl: opts.url, apiKey: opts.apiKey });
 }
 
-function print(value: unknown): void {
+export function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
@@ -43,7 +43,7 @@ function printVerdict(text: string): void {
   process.stdout.write(`${text}\n`);
 }
 
-function positiveInt(name: string) {
+export function positiveInt(name: string) {
   return (raw: string): number => {
     const n = Number(raw);
     if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a positive integer`);
@@ -52,7 +52,7 @@ function positiveInt(name: string) {
 }
 
 /** Runs an action; API and usage errors become one stderr line and an exit code, not a stack. */
-function run<A extends unknown[]>(action: (...args: A) => Promise<number | undefined>) {
+export function run<A extends unknown[]>(action: (...args: A) => Promise<number | undefined>) {
   return async (...args: A): Promise<void> => {
     try {
       process.exitCode = (await action(...args)) ?? 0;

@@ -7,6 +7,7 @@ import type { Services } from "../main.js";
 import { API_VERSION } from "../version.js";
 import { registerClientCommands } from "./client-commands.js";
 import { registerDashboardCommands } from "./dashboard-command.js";
+import { registerSyncCommand } from "./sync-command.js";
 
 /** An admin command stopped before touching a database it should not (exit 2). */
 class RefusedError extends Error {}
@@ -123,6 +124,7 @@ export function buildCli(): Command {
     });
 
   registerClientCommands(program);
+  registerSyncCommand(program);
   registerDashboardCommands(program, config);
   return program;
 }

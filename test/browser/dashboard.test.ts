@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import type { Page } from "playwright-core";
 import { testToken } from "../support/harness.js";
-import { waitFor } from "../support/process.js";
+import { waitFor } from "../support/wait-for.js";
 import { startReceiver } from "../webhooks/receiver.js";
 import {
   type Browser,

@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import type { Page } from "playwright-core";
 import { REASON, VERDICT } from "../../dashboard/src/labels.js";
 import { TEST_ADMIN_TOKEN, testToken } from "../support/harness.js";
-import { waitFor } from "../support/process.js";
+import { waitFor } from "../support/wait-for.js";
 import {
   type Browser,
   browserSkipReason,

@@ -4,7 +4,7 @@
 // Start-up printed the one human line with the dashboard's address.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { waitFor } from "../support/process.js";
+import { waitFor } from "../support/wait-for.js";
 import {
   type Browser,
   browserSkipReason,

@@ -4,11 +4,12 @@
 // each page at desktop width and at 375 px (axe, no sideways scroll, screenshots).
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import BetterSqlite from "better-sqlite3";
 import type { Page } from "playwright-core";
 import { type FakeGoogle, startFakeGoogle } from "../support/fake-google.js";
 import { type FakeHubSpot, startFakeHubSpot } from "../support/fake-hubspot.js";
 import { testToken } from "../support/harness.js";
-import { waitFor } from "../support/process.js";
+import { waitFor } from "../support/wait-for.js";
 import {
   type Browser,
   browserSkipReason,
@@ -55,6 +56,8 @@ describe("API keys and Connections pages in Chromium", { skip }, () => {
         INTEGRATION_RETRY_BASE_DELAY_MS: "10",
         INTEGRATION_RETRY_MAX_DELAY_MS: "100",
         SYNC_POLL_INTERVAL_MS: "50",
+        // The schedule's runs stay out of the way: the test reads verdicts it backdated.
+        REVALIDATION_TICK_MS: "3600000",
       }),
       launchBrowser(),
     ]);
@@ -173,6 +176,10 @@ describe("API keys and Connections pages in Chromium", { skip }, () => {
           ["alice@acme.test", "Acme Inc."],
           ["bob@acme.test", "Acme Inc."],
         ],
+        Vorjahr: [
+          ["Vorname", "E-Mail-Adresse", "Firma"],
+          ["Dora", "dora@acme.test", "Acme GmbH"],
+        ],
       },
     });
     sheet.sharedWith.add(account.client_email);
@@ -201,7 +208,36 @@ describe("API keys and Connections pages in Chromium", { skip }, () => {
     await syncs
       .getByTestId("sync-sheet")
       .fill("https://docs.google.com/spreadsheets/d/sheetSignups2026/edit#gid=0");
-    await syncs.getByTestId("sync-tab").fill("Signups");
+    // The preview: the first tab's mapping, its rows and the cost, before anything runs.
+    await syncs.getByRole("button", { name: "Preview mapping and cost" }).click();
+    const preview = syncs.getByTestId("sync-preview");
+    await preview.or(syncs.getByTestId("error")).first().waitFor();
+    assert.equal(await syncs.getByTestId("error").count(), 0, serverErrors());
+    assert.match(await text(preview.getByRole("heading")), /Preview of “Signups”/);
+    const mapped = preview.getByTestId("preview-mapping");
+    assert.equal(await text(mapped.getByRole("row", { name: /^Email/ }).getByRole("cell")), "Email");
+    assert.equal(await text(mapped.getByRole("row", { name: /^Company/ }).getByRole("cell")), "Company");
+    assert.equal(await text(mapped.getByRole("row", { name: /^Website/ }).getByRole("cell")), "not found");
+    assert.equal(await preview.getByTestId("preview-rows").locator("tbody tr").count(), 2);
+    assert.match(await text(preview.getByTestId("preview-rows")), /alice@acme\.test.*Acme Inc\./);
+    assert.match(
+      await text(preview.getByTestId("preview-total")),
+      /2 rows with an email: 2 new, 0 already leads/,
+    );
+    assert.match(
+      await text(preview.getByTestId("preview-cost")),
+      /Validating 2 leads costs 4 credits\. Your balance of [\d,]+ credits covers it/,
+    );
+    assert.equal(google.writes.length, 0, "a preview writes nothing");
+    // Another tab, picked from the spreadsheet's tabs: a German header mapped.
+    await syncs.getByTestId("sync-tab-pick").selectOption("Vorjahr");
+    await preview.getByRole("heading", { name: "Preview of “Vorjahr”" }).waitFor();
+    assert.equal(await text(mapped.getByRole("row", { name: /^Email/ }).getByRole("cell")), "E-Mail-Adresse");
+    assert.equal(await text(mapped.getByRole("row", { name: /^First name/ }).getByRole("cell")), "Vorname");
+    await browser.screenshot(page, "connections-preview-desktop");
+    await browser.screenshotNarrow(page, "connections-preview-phone");
+    await syncs.getByTestId("sync-tab-pick").selectOption("Signups");
+    await preview.getByRole("heading", { name: "Preview of “Signups”" }).waitFor();
     await syncs.getByRole("button", { name: "Run sync now" }).click();
     const done = syncs.getByTestId("sync-row").filter({ hasText: "completed" });
     await done.waitFor({ timeout: 60_000 });
@@ -272,5 +308,60 @@ describe("API keys and Connections pages in Chromium", { skip }, () => {
     );
     assert.match(await text(link), /tab “Signups”/);
     await browser.screenshotNarrow(page, "lead-synced-phone");
+  });
+
+  it("sets a re-validation schedule from the Connections page; verdicts older than its age show as stale", async () => {
+    const found = (await api("GET", "/v1/leads?search=alice%40acme.test")).body.leads as {
+      id: string;
+      validatedAt: string | null;
+    }[];
+    const alice = found[0]!;
+    assert.ok(alice.validatedAt, "validated by the sync");
+    // A verdict from 40 days ago, written where the service keeps it.
+    const file = service.env.DATABASE_URL!.replace(/^sqlite:/, "");
+    const sqlite = new BetterSqlite(file);
+    sqlite
+      .prepare("update leads set validated_at = ? where id = ?")
+      .run(new Date(Date.now() - 40 * 86_400_000).toISOString(), alice.id);
+    sqlite.close();
+
+    await page.goto(`${service.url}/dashboard/connections`);
+    const panel = page.getByTestId("revalidation");
+    assert.match(await text(panel.getByTestId("revalidation-state")), /^Off\./);
+    const form = panel.getByTestId("revalidation-form");
+    await form.getByLabel("Verdicts older than (days)").fill("30");
+    await form.getByLabel("Every (hours)").fill("0");
+    assert.match(await text(form), /Hours: a whole number from 1 to 8760/);
+    assert.equal(await form.getByRole("button", { name: "Turn on" }).isDisabled(), true);
+    await form.getByLabel("Every (hours)").fill("168");
+    await form.getByLabel("At most (credits per run)").fill("500");
+    assert.match(await text(form), /Up to 250 leads per run at 2 credits each/);
+    await form.getByRole("button", { name: "Turn on" }).click();
+    await panel.getByText("Schedule saved.").waitFor();
+    await panel.getByTestId("revalidation-state").filter({ hasText: /^On:/ }).waitFor();
+    assert.match(
+      await text(panel.getByTestId("revalidation-state")),
+      /^On: verdicts older than 30 days, every 168 hours, at most 500 credits \(250 leads\) per run/,
+    );
+    const stored = (await api("GET", "/v1/settings/revalidation")).body;
+    assert.deepEqual(
+      { days: stored.olderThanDays, hours: stored.everyHours, cap: stored.maxCreditsPerRun },
+      { days: 30, hours: 168, cap: 0.5 },
+    );
+    await browser.screenshot(page, "connections-revalidation-desktop");
+
+    await page.goto(`${service.url}/dashboard/leads`);
+    const row = page.getByTestId("lead-row").filter({ hasText: "alice@acme.test" });
+    await row.getByTestId("stale-badge").waitFor();
+    const bob = page.getByTestId("lead-row").filter({ hasText: "bob@acme.test" });
+    assert.equal(await bob.getByTestId("stale-badge").count(), 0, "a fresh verdict is not stale");
+    await page.goto(`${service.url}/dashboard/leads/${alice.id}`);
+    await page.getByTestId("lead-rating").getByTestId("stale-badge").waitFor();
+
+    await page.goto(`${service.url}/dashboard/connections`);
+    await page.getByTestId("revalidation").getByRole("button", { name: "Turn off" }).click();
+    await page.getByTestId("revalidation").getByText("Re-validation is off.").waitFor();
+    assert.equal((await api("GET", "/v1/settings/revalidation")).body, null);
+    assert.deepEqual(browser.problems, []);
   });
 });

@@ -2,11 +2,14 @@
 // provider (oidc-provider) on loopback: the browser goes to /v1/auth/sso/login, through the
 // provider's authorization endpoint and prompts, back to the callback, and lands on the dashboard
 // with an HttpOnly session cookie the page's script cannot read but its requests carry; a write
-// needs the session's CSRF token; logout ends the session on the server.
+// needs the session's CSRF token; logout ends the session on the server. The dashboard opens on
+// that cookie by itself: no key pasted, its writes carry the CSRF token, and Sign out ends the
+// session on the server.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { type FakeOidcProvider, startOidcProvider } from "../support/oidc-provider.js";
 import { freePort } from "../support/process.js";
+import { waitFor } from "../support/wait-for.js";
 import {
   type Browser,
   browserSkipReason,
@@ -45,6 +48,40 @@ describe("dashboard single sign-on in Chromium", { skip }, () => {
     await idp?.close();
   });
 
+  it("lands in the dashboard signed in, writes through the page, and Sign out ends the session", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${service.url}/dashboard/`);
+    await page.getByRole("link", { name: "Sign in with single sign-on" }).click();
+    await page.waitForURL(`${service.url}/dashboard/**`);
+    await page.getByTestId("my-role").filter({ hasText: "owner" }).waitFor();
+    assert.match(
+      (await page.getByTestId("signed-in-as").textContent()) ?? "",
+      /sso_browser.*bea@example\.test/s,
+    );
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Team" }).click();
+    const invite = page.getByTestId("invite-form");
+    await invite.getByTestId("invite-email").fill("colleague@example.test");
+    await invite.getByTestId("invite-submit").click();
+    await page.getByTestId("invitation-url").waitFor();
+    await browser.screenshot(page, "sso-team");
+    await page.reload();
+    await page.getByTestId("my-role").filter({ hasText: "owner" }).waitFor();
+
+    await page.getByTestId("sign-out").click();
+    await page.getByTestId("signin-notice").waitFor();
+    await waitFor(
+      async () =>
+        (await page.evaluate(async () => (await fetch("/v1/auth/sso/session")).status)) === 401
+          ? true
+          : undefined,
+      "the session to end on the server",
+    );
+    await page.reload();
+    await page.getByRole("heading", { name: "Sign in to leadcheck" }).waitFor();
+    await page.close();
+    assert.deepEqual(browser.problems, []);
+  });
+
   it("signs in through the provider, writes with the CSRF token, and logs out", async () => {
     const page = browser.page;
     await page.goto(`${service.url}/v1/auth/sso/login`);
@@ -58,7 +95,6 @@ describe("dashboard single sign-on in Chromium", { skip }, () => {
       () => (globalThis as unknown as { document: { cookie: string } }).document.cookie,
     );
     assert.equal(pageCookies.includes("lc_session"), false);
-    await page.screenshot({ path: "/work/screens-teams/sso-landed.png" });
 
     const result = await page.evaluate(async () => {
       const me = (await (await fetch("/v1/auth/sso/session")).json()) as {

@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import type { Page } from "playwright-core";
 import { TEST_ADMIN_TOKEN, testToken } from "../support/harness.js";
-import { waitFor } from "../support/process.js";
+import { waitFor } from "../support/wait-for.js";
 import {
   type Browser,
   browserSkipReason,

@@ -6,7 +6,7 @@ import { gunzipSync } from "node:zlib";
 import type { Clock } from "../../src/lib/clock.js";
 import { dialects, skipReasonFor } from "../support/db.js";
 import { type Harness, startHarness, UNLIMITED_RATE_ENV } from "../support/harness.js";
-import { waitFor } from "../support/process.js";
+import { waitFor } from "../support/wait-for.js";
 
 for (const kind of dialects()) {
   describe(`account export (${kind})`, async () => {

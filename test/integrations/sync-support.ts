@@ -5,7 +5,7 @@ import { type FakeGoogle, startFakeGoogle } from "../support/fake-google.js";
 import { type FakeHubSpot, startFakeHubSpot } from "../support/fake-hubspot.js";
 import { type FakeInternet, startFakeInternet } from "../support/fake-internet.js";
 import { type Harness, startHarness, UNLIMITED_RATE_ENV } from "../support/harness.js";
-import { waitFor } from "../support/process.js";
+import { waitFor } from "../support/wait-for.js";
 
 export interface SyncWorld {
   h: Harness;

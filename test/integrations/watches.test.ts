@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { dialects, skipReasonFor } from "../support/db.js";
-import { waitFor } from "../support/process.js";
+import { waitFor } from "../support/wait-for.js";
 import { type SyncWorld, startSyncWorld } from "./sync-support.js";
 
 interface SyncBody {

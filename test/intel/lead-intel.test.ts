@@ -6,8 +6,8 @@ import { after, before, describe, it } from "node:test";
 import { skipReasonFor } from "../support/db.js";
 import { type FakeInternet, startFakeInternet } from "../support/fake-internet.js";
 import { type Harness, startHarness, UNLIMITED_RATE_ENV } from "../support/harness.js";
-import { waitFor } from "../support/process.js";
 import { type FakeRdap, startRdapServer } from "../support/rdap-server.js";
+import { waitFor } from "../support/wait-for.js";
 
 const DAY = 86_400_000;
 

@@ -21,6 +21,7 @@ import { SqliteJobStore } from "../../src/jobs/sqlite-job-store.js";
 import { systemClock } from "../../src/lib/clock.js";
 import { dialects, skipReasonFor } from "../support/db.js";
 import { type Harness, startHarness, UNLIMITED_RATE_ENV } from "../support/harness.js";
+import { waitFor } from "../support/wait-for.js";
 import {
   assertWorkClosed,
   LOST_QUEUES,
@@ -28,7 +29,6 @@ import {
   startLostWork,
   type WorkOwner,
 } from "./lost-work-kit.js";
-import { waitFor } from "./queue-test-kit.js";
 
 /** One attempt, expiring fast: every path below ends the job on its first loss. */
 const ONE_SHORT_ATTEMPT: JobPolicy = { retryLimit: 0, retryDelayMs: 0, expireInMs: 1000 };

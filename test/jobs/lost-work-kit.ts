@@ -6,7 +6,7 @@ import { BATCH_RUN_JOB } from "../../src/batches/batches.schemas.js";
 import { LEAD_VALIDATE_JOB } from "../../src/leads/validation/lead-validation.schemas.js";
 import { EMAIL_VERIFY_JOB } from "../../src/paid-checks/email-checks.service.js";
 import type { Harness } from "../support/harness.js";
-import { waitFor } from "./queue-test-kit.js";
+import { waitFor } from "../support/wait-for.js";
 
 /** The queues of the three jobs startLostWork queues. */
 export const LOST_QUEUES = [BATCH_RUN_JOB, LEAD_VALIDATE_JOB, EMAIL_VERIFY_JOB] as const;

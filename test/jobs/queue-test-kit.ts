@@ -1,17 +1,6 @@
-// Helpers for the job queue tests: wait for a condition, hold a handler until the test lets go.
+// Helpers for the job queue tests: hold a handler until the test lets go, hanging workers.
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-
-export async function waitFor(
-  condition: () => boolean | Promise<boolean>,
-  { timeoutMs = 15_000, intervalMs = 10, what = "condition" } = {},
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
 
 export interface Gate {
   promise: Promise<void>;

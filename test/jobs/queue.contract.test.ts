@@ -9,7 +9,8 @@ import {
   QueueNotDefinedError,
 } from "../../src/jobs/index.js";
 import { createTestDatabase, dialects, skipReasonFor, type TestDatabase } from "../support/db.js";
-import { createGate, killed, startHangingWorker, uniqueQueueName, waitFor } from "./queue-test-kit.js";
+import { waitFor, within } from "../support/wait-for.js";
+import { createGate, killed, startHangingWorker, uniqueQueueName } from "./queue-test-kit.js";
 
 // Short everything: pg-boss works in whole seconds for delays and expiry, so 1 s is its floor.
 const FAST: JobQueueOptions = { pollIntervalMs: 25, maintenanceIntervalMs: 1000, onError: () => {} };
@@ -133,15 +134,18 @@ for (const kind of dialects()) {
     it("holds a job sent with startAfterMs until that time has passed", async () => {
       const name = uniqueQueueName("later");
       const queue = await newQueue(name);
-      let receivedAtMs = 0;
+      let received!: (atMs: number) => void;
+      const receivedAt = new Promise<number>((resolve) => {
+        received = resolve;
+      });
       await queue.work(name, { concurrency: 1 }, async () => {
-        receivedAtMs = Date.now();
+        received(Date.now());
       });
       const sentAtMs = Date.now();
       await queue.send(name, {}, { startAfterMs: 700 });
       const early = await observer.stats(name);
       assert.deepEqual(early, { queued: 1, active: 0, oldestQueuedAgeMs: null });
-      await waitFor(() => receivedAtMs > 0, { what: "the delayed job" });
+      const receivedAtMs = await within(receivedAt, "the delayed job");
       assert.ok(receivedAtMs - sentAtMs >= 700 - CLOCK_SLACK_MS, `ran after ${receivedAtMs - sentAtMs} ms`);
     });
 
@@ -228,16 +232,19 @@ for (const kind of dialects()) {
     it("aborts and fails an attempt that outlives its expiry", async () => {
       const name = uniqueQueueName("expiry");
       const queue = await newQueue(name, { ...POLICY, expireInMs: 1000 });
-      let aborted = false;
+      let abortSeen!: () => void;
+      const aborted = new Promise<void>((resolve) => {
+        abortSeen = resolve;
+      });
       await queue.work(name, { concurrency: 1 }, async (job) => {
         await new Promise<void>((resolve) => job.signal.addEventListener("abort", () => resolve()));
-        aborted = true;
+        abortSeen();
       });
       const id = (await queue.send(name, {}))!;
+      await within(aborted, "the attempt's signal to abort");
       await waitFor(async () => (await observer.getJob(name, id))?.state === "failed", {
         what: "the expiry",
       });
-      assert.equal(aborted, true);
       assert.match((await observer.getJob(name, id))?.lastError ?? "", /expir|timeout/);
     });
 
@@ -309,15 +316,16 @@ for (const kind of dialects()) {
       });
       const id = (await queue.send(name, {}))!;
       await waitFor(() => startedId === id, { what: "the job to start" });
-      let stopped = false;
-      const stopping = queue.stop({ graceful: true, timeoutMs: 10_000 }).then(() => {
-        stopped = true;
-      });
-      await new Promise((resolve) => setImmediate(resolve));
-      assert.equal(stopped, false, "stop waits while the job runs");
+      // The stop's promise says whether the job had finished when it resolved.
+      const stopping = queue.stop({ graceful: true, timeoutMs: 10_000 }).then(() => finished);
+      // A stop that does not wait would resolve in this time; one that waits is still pending.
+      const early = await Promise.race([
+        stopping.then(() => "resolved"),
+        new Promise((resolve) => setTimeout(() => resolve("waiting"), 200)),
+      ]);
+      assert.equal(early, "waiting", "stop waits while the job runs");
       gate.open();
-      await stopping;
-      assert.equal(finished, true);
+      assert.equal(await within(stopping, "the graceful stop"), true, "stop resolved after the job finished");
       assert.equal((await observer.getJob(name, id))?.state, "completed");
     });
 

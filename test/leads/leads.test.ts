@@ -1,18 +1,22 @@
 // The lead API end to end: real storage on both dialects, validation through both engines against
 // the local fake internet (DNS, SMTP, HTTPS), credits, batches and their limits.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { after, before, beforeEach, describe, it } from "node:test";
 import { dialects, skipReasonFor } from "../support/db.js";
 import { type FakeInternet, startFakeInternet } from "../support/fake-internet.js";
 import { type Harness, startHarness, UNLIMITED_RATE_ENV } from "../support/harness.js";
-import { waitFor } from "../support/process.js";
+import { waitFor } from "../support/wait-for.js";
 
 for (const kind of dialects()) {
   describe(`leads (${kind})`, async () => {
     const skip = await skipReasonFor(kind);
     let net: FakeInternet;
     let h: Harness;
+    // Every test has an account of its own (and so its own leads and credits): none reads another's data.
+    let accounts = 0;
+    let account = "";
     let key = "";
+    const newKey = (label: string) => h.apiKey(`acct_${label}_${++accounts}`);
     const call = (method: "GET" | "POST" | "PUT" | "DELETE", url: string, payload?: unknown, apiKey = key) =>
       h.call(apiKey, method, url, payload);
     const credits = async (apiKey = key) =>
@@ -36,7 +40,11 @@ for (const kind of dialects()) {
         { ...net.env, ...UNLIMITED_RATE_ENV },
         { websiteCa: net.ca, workers: true },
       );
-      key = await h.apiKey("acct_leads");
+    });
+    beforeEach(async () => {
+      if (skip) return;
+      account = `acct_leads_${++accounts}`;
+      key = await h.apiKey(account);
     });
     after(async () => {
       await h?.close();
@@ -199,12 +207,18 @@ for (const kind of dialects()) {
       assert.equal(updated.validationStatus, "new", "update does not validate");
       const clash = await call("PUT", `/v1/leads/${a.id}`, { email: "Taken@acme.test" });
       assert.equal(clash.statusCode, 400);
-      const other = await h.apiKey("acct_other");
+      const other = await newKey("other");
       assert.equal((await call("PUT", `/v1/leads/${a.id}`, { company: "x" }, other)).statusCode, 404);
       assert.equal((await call("GET", `/v1/leads/${a.id}`, undefined, other)).statusCode, 404);
     });
 
     it("lists with filters and stable limit/offset paging", { skip }, async () => {
+      for (const email of ["l1@acme.test", "l2@acme.test", "l3@acme.test"])
+        assert.equal((await call("POST", "/v1/leads", { email, validate: false })).statusCode, 201);
+      const rated = (
+        await call("POST", "/v1/leads", { email: "alice@acme.test", website: "acme.test" })
+      ).json();
+      assert.equal((await settled(rated.id)).validationStatus, "valid");
       const first = (await call("GET", "/v1/leads")).json();
       assert.deepEqual([first.limit, first.offset], [50, 0], "limit and offset default when left out");
       const page1 = (await call("GET", "/v1/leads?limit=2")).json();
@@ -418,7 +432,7 @@ for (const kind of dialects()) {
         await h.services.database.db
           .selectFrom("events")
           .select("type")
-          .where("account_id", "=", "acct_leads")
+          .where("account_id", "=", account)
           .execute()
       ).map((e) => e.type);
       for (const t of [
@@ -435,7 +449,7 @@ for (const kind of dialects()) {
 
     it("validates existing leads; a foreign id is 404 with nothing charged", { skip }, async () => {
       const mine = (await call("POST", "/v1/leads", { email: "carol@acme.test", validate: false })).json();
-      const other = await h.apiKey("acct_foreign");
+      const other = await newKey("foreign");
       const theirs = (
         await call("POST", "/v1/leads", { email: "carol@acme.test", validate: false }, other)
       ).json();
@@ -454,7 +468,7 @@ for (const kind of dialects()) {
     });
 
     it("answers 402 with nothing created when credits do not cover the work", { skip }, async () => {
-      const poor = await h.apiKey("acct_poor");
+      const poor = await newKey("poor");
       const batch = (prefix: string, n: number) =>
         Array.from({ length: n }, (_, i) => ({ email: `${prefix}${i}@acme.test` }));
       assert.equal((await call("POST", "/v1/leads/bulk", { leads: batch("p", 500) }, poor)).statusCode, 200);
@@ -483,10 +497,23 @@ for (const kind of dialects()) {
     });
 
     it("reports stats by status and recommendation", { skip }, async () => {
+      const validated = (
+        await call("POST", "/v1/leads/bulk", {
+          leads: [
+            { email: "alice@acme.test", website: "acme.test" },
+            { email: "bob@acme.test", website: "acme.test" },
+            { email: "nobody@acme.test" },
+          ],
+        })
+      ).json();
+      for (const lead of validated.leads) await settled(lead.id);
+      for (const email of ["s1@acme.test", "s2@acme.test"])
+        assert.equal((await call("POST", "/v1/leads", { email, validate: false })).statusCode, 201);
       const stats = (await call("GET", "/v1/leads/stats")).json();
-      assert.ok(stats.total >= 5);
-      assert.ok(stats.byValidationStatus.valid >= 2);
-      assert.ok(stats.byRecommendation.high_priority >= 1);
+      assert.equal(stats.total, 5);
+      assert.equal(stats.byValidationStatus.valid, 2, JSON.stringify(stats));
+      assert.equal(stats.byValidationStatus.new, 2, JSON.stringify(stats));
+      assert.ok(stats.byRecommendation.high_priority >= 1, JSON.stringify(stats));
       assert.equal(typeof stats.averageRating, "number");
     });
   });

@@ -12,7 +12,7 @@ import { migrations } from "../../src/storage/migrations/index.js";
 import type { SQLite } from "../../src/storage/sqlite-driver.js";
 import { createEmptyDatabase, skipReasonFor } from "../support/db.js";
 import { type Harness, startHarness, UNLIMITED_RATE_ENV } from "../support/harness.js";
-import { waitFor } from "../support/process.js";
+import { waitFor } from "../support/wait-for.js";
 
 const skip = await skipReasonFor("sqlite");
 

@@ -3,8 +3,9 @@ import { after, before, describe, it } from "node:test";
 import { DnsResolver } from "../../src/net/dns.js";
 import { HttpClient } from "../../src/net/http-client.js";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.js";
-import { closedPort, startSites, type TestSites, waitFor } from "../support/http-servers.js";
+import { closedPort, startSites, type TestSites } from "../support/http-servers.js";
 import { createTestPki } from "../support/test-ca.js";
+import { waitFor } from "../support/wait-for.js";
 
 const LOCAL = { A: ["127.0.0.1"] };
 
@@ -167,7 +168,7 @@ describe("HttpClient against local servers", () => {
   it("times out a slow site and closes the connection", async () => {
     const out = await get("http://slow.test/", { timeoutMs: 150 });
     assert.ok(!out.ok && out.failure === "timeout");
-    await waitFor(() => sites.openConnections() === 0);
+    await waitFor(() => sites.openConnections() === 0, "every connection to the sites closed", 2000);
   });
 
   it("reads at most maxBodyBytes of a huge body and hangs up", async () => {
@@ -175,7 +176,7 @@ describe("HttpClient against local servers", () => {
     assert.ok(out.ok);
     assert.equal(out.bodyTruncated, "size");
     assert.equal(out.body.length, 256 * 1024);
-    await waitFor(() => sites.openConnections() === 0);
+    await waitFor(() => sites.openConnections() === 0, "every connection to the sites closed", 2000);
   });
 
   it("keeps the status of a trickling body and stops reading at the body budget", async () => {
@@ -184,7 +185,7 @@ describe("HttpClient against local servers", () => {
     assert.equal(out.status, 200);
     assert.equal(out.bodyTruncated, "timeout");
     assert.ok(out.body.toString().startsWith("<html>"));
-    await waitFor(() => sites.openConnections() === 0);
+    await waitFor(() => sites.openConnections() === 0, "every connection to the sites closed", 2000);
   });
 
   it("reports a hang-up before any response as a reset", async () => {

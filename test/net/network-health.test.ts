@@ -18,7 +18,7 @@ import {
 } from "../../src/net/network-health.js";
 import { smtpConnector } from "../../src/net/smtp-client.js";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.js";
-import { waitFor } from "../support/process.js";
+import { waitFor } from "../support/wait-for.js";
 
 const ZONE = {
   // The canaries: what every working resolver answers.

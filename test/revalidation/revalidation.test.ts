@@ -7,7 +7,7 @@ import type { Clock } from "../../src/lib/clock.js";
 import { dialects, skipReasonFor } from "../support/db.js";
 import { type FakeInternet, startFakeInternet } from "../support/fake-internet.js";
 import { type Harness, startHarness, UNLIMITED_RATE_ENV } from "../support/harness.js";
-import { waitFor } from "../support/process.js";
+import { waitFor } from "../support/wait-for.js";
 
 const DAY_MS = 86_400_000;
 const START = Date.parse("2026-03-01T09:00:00.000Z");

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { postgresSkipReason, redisSkipReason } from "../support/services.js";
+import { waitFor } from "../support/wait-for.js";
 import { type Cluster, type ClusterNode, sampleSum, scrape, startCluster } from "./cluster.js";
 
 const CHECKS = 1000;
@@ -138,13 +139,13 @@ describe("scale-out: two API processes and two workers on one PostgreSQL and Red
       headers: { "x-api-key": key, "content-type": "application/json" },
       body: JSON.stringify({ website: "www.acme.test" }),
     });
-    await waitUntil(
+    await waitFor(
       async () =>
         cluster.fake.sites.requests.slice(seenBefore).some((r) => r.host.startsWith("www.acme.test")),
       "the check to reach the slow site",
     );
     b.proc.child.kill("SIGTERM");
-    await waitUntil(async () => (await fetch(`${b.url}/readiness`)).status === 503, "readiness 503");
+    await waitFor(async () => (await fetch(`${b.url}/readiness`)).status === 503, "readiness 503", 20_000);
     assert.equal((await fetch(`${b.url}/health`)).status, 200, "still serving while draining");
     const answered = await inFlight;
     assert.equal(answered.status, 200, "the request in flight is answered");
@@ -153,11 +154,3 @@ describe("scale-out: two API processes and two workers on one PostgreSQL and Red
     cluster.apis.splice(cluster.apis.indexOf(b), 1);
   });
 });
-
-async function waitUntil(probe: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}

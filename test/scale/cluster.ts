@@ -11,8 +11,9 @@ import { createServices, startQueue } from "../../src/main.js";
 import { createEmptyDatabase } from "../support/db.js";
 import { type FakeInternet, startFakeInternet } from "../support/fake-internet.js";
 import { TEST_ADMIN_TOKEN, TEST_JWT_SECRET, testToken } from "../support/harness.js";
-import { freePort, type Proc, startProcess, waitFor } from "../support/process.js";
+import { freePort, type Proc, startProcess } from "../support/process.js";
 import { REDIS_TEST_URL } from "../support/services.js";
+import { waitFor } from "../support/wait-for.js";
 
 export interface ClusterNode {
   kind: "api" | "worker";
@@ -178,30 +179,26 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 
 /** Ready on /readiness; a 2-core machine starting several processes at once needs a while. */
 async function waitReady(node: ClusterNode, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (node.proc.child.exitCode !== null) {
-      throw new Error(`the ${node.kind} on :${node.port} exited: ${node.proc.output()}`);
-    }
-    let last = "";
-    const ok = await fetch(`${node.url}/readiness`).then(
-      async (res) => {
-        last = `${res.status} ${await res.text()}`;
-        return res.ok;
-      },
-      (error) => {
+  let last = "";
+  const state = await waitFor(
+    async () => {
+      if (node.proc.child.exitCode !== null) return "exited";
+      const res = await fetch(`${node.url}/readiness`).catch((error) => {
         last = String(error?.cause?.code ?? error);
-        return false;
-      },
+        return undefined;
+      });
+      if (res) last = `${res.status} ${await res.text()}`;
+      return res?.ok ? "ready" : undefined;
+    },
+    `the ${node.kind} on :${node.port} to be ready`,
+    timeoutMs,
+    100,
+  ).catch(() => {
+    throw new Error(
+      `the ${node.kind} on :${node.port} is not ready (${last}): ${node.proc.output().slice(-500)}`,
     );
-    if (ok) return;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `the ${node.kind} on :${node.port} is not ready (${last}): ${node.proc.output().slice(-500)}`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  });
+  if (state === "exited") throw new Error(`the ${node.kind} on :${node.port} exited: ${node.proc.output()}`);
 }
 
 /** Sum of a metric's samples whose labels include `labels`, from Prometheus text. */

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { postgresSkipReason, redisSkipReason } from "../support/services.js";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server.js";
+import { waitFor } from "../support/wait-for.js";
 import { type Receiver, startReceiver } from "../webhooks/receiver.js";
 import { type Cluster, type ClusterNode, sampleSum, scrape, startCluster, workerRunning } from "./cluster.js";
 
@@ -110,11 +111,11 @@ describe("crash recovery: workers killed or stopped while holding work", { skip 
     const batchId = String(imported.body.batchId);
     const progress = async () => Number((await call(key, "GET", `/v1/batches/${batchId}`)).body.progress);
     for (const percent of [25, 50]) {
-      await until(async () => (await progress()) >= percent, `batch progress ${percent} %`, 90_000);
+      await waitFor(async () => (await progress()) >= percent, `batch progress ${percent} %`, 90_000);
       await Promise.all(replacements);
       await killHolder("batch.run");
     }
-    await until(
+    await waitFor(
       async () => (await call(key, "GET", `/v1/batches/${batchId}`)).body.status !== "processing",
       "the batch to finish",
       120_000,
@@ -173,7 +174,7 @@ describe("crash recovery: workers killed or stopped while holding work", { skip 
     assert.equal(first.status, 200, JSON.stringify(first.body));
     assert.equal(first.body.status, "processing");
     const jobId = String(first.body.jobId);
-    const job = await until(
+    const job = await waitFor(
       async () => {
         const polled = await call(key, "GET", `/v1/validation-jobs/${jobId}`);
         return polled.body.status === "processing" ? undefined : polled.body;
@@ -206,7 +207,7 @@ describe("crash recovery: workers killed or stopped while holding work", { skip 
     // Another worker takes the job at once; the answer is the result or a job to poll.
     const answered = await answer;
     assert.equal(answered.status, 200, JSON.stringify(answered.body));
-    const job = await until(
+    const job = await waitFor(
       async () => {
         const { rows } = await cluster.pg.query(
           "select id, status from validation_jobs where account_id = $1 and status <> 'processing'",
@@ -243,14 +244,14 @@ describe("crash recovery: workers killed or stopped while holding work", { skip 
     const lead = await call(key, "POST", "/v1/leads", { email: "hook@acme.test", validate: false });
     assert.equal(lead.status, 201, JSON.stringify(lead.body));
 
-    await until(
+    await waitFor(
       async () => receiver.received.filter((r) => r.path === "/crash").length >= 2,
       "the retry",
       30_000,
     );
     await killHolder("webhooks.deliver");
     const webhookId = String(created.body.webhook_id);
-    const delivery = await until(
+    const delivery = await waitFor(
       async () => {
         const { body } = await call(key, "GET", `/v1/webhooks/${webhookId}/deliveries`);
         const [record] = body.deliveries as { status: string; attempts: number; delivery_id: string }[];
@@ -284,17 +285,3 @@ describe("crash recovery: workers killed or stopped while holding work", { skip 
     assert.deepEqual(rows[0], { debits: 1, balance: balanceMilli });
   }
 });
-
-async function until<T>(
-  probe: () => Promise<T | undefined | false>,
-  what: string,
-  timeoutMs: number,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined && value !== false) return value as T;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

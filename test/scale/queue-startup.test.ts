@@ -9,8 +9,8 @@ import { createJobQueue, JOB_QUEUE_DEFAULTS, type JobQueue } from "../../src/job
 import { queueSetupLockKey } from "../../src/jobs/pg-boss-job-store.js";
 import { openDatabase } from "../../src/storage/db.js";
 import { createEmptyDatabase } from "../support/db.js";
-import { waitFor } from "../support/process.js";
 import { postgresSkipReason } from "../support/services.js";
+import { waitFor } from "../support/wait-for.js";
 
 const QUEUES = ["a.one", "b.two", "c.three", "d.four", "e.five", "f.six", "g.seven", "h.eight"];
 const PROCESSES = 4;

@@ -6,6 +6,7 @@ import pg from "pg";
 import { openDatabase } from "../../src/storage/db.js";
 import { createEmptyDatabase } from "../support/db.js";
 import { postgresSkipReason } from "../support/services.js";
+import { waitFor } from "../support/wait-for.js";
 
 describe("PostgreSQL pool errors", async () => {
   const skip = await postgresSkipReason();
@@ -31,7 +32,7 @@ describe("PostgreSQL pool errors", async () => {
       await killer.query("select pg_terminate_backend($1)", [rows[0]!.pid]);
       await killer.end();
       // The terminated backend's error arrives on the checked-out client, with no query running.
-      while (reported.length === 0) await new Promise((r) => setTimeout(r, 20));
+      await waitFor(() => reported.length > 0, "the pool to report the terminated backend", 10_000);
       client.release(reported[0]);
       assert.match(String(reported[0]), /terminat|administrator|ECONNRESET|Connection terminated/i);
       const again = await pool.query<{ one: number }>("select 1 as one");

@@ -191,15 +191,6 @@ function streamFiller(res: ServerResponse, total: number): void {
   pump();
 }
 
-/** Polls a condition on the event loop (no fixed sleeps); rejects after timeoutMs. */
-export async function waitFor(condition: () => boolean, timeoutMs = 2000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 /** A loopback port with nothing listening (bound, then released). */
 export async function closedPort(): Promise<number> {
   const server = createHttpServer();

@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { waitFor } from "./wait-for.js";
 
 const BIN = fileURLToPath(new URL("../../bin/leadcheck.mjs", import.meta.url));
 
@@ -44,21 +45,6 @@ export async function runCli(args: string[], env: Record<string, string>) {
   const p = startProcess(args, env);
   const code = await p.exitCode();
   return { code, output: p.output() };
-}
-
-export async function waitFor<T>(
-  probe: () => Promise<T | undefined>,
-  what: string,
-  timeoutMs = 30_000,
-  intervalMs = 100,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
 }
 
 export async function waitHealthy(port: number, proc?: Proc): Promise<void> {

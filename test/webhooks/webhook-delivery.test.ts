@@ -12,7 +12,7 @@ import { verifySignature } from "../../src/webhooks/signature.js";
 import { registerWorkers } from "../../src/worker.js";
 import { createTestDatabase, dialects, skipReasonFor } from "../support/db.js";
 import { type Harness, startHarness, TEST_JWT_SECRET } from "../support/harness.js";
-import { waitFor } from "../support/process.js";
+import { waitFor } from "../support/wait-for.js";
 import { type Receiver, startReceiver } from "./receiver.js";
 
 const ENV = {

@@ -7,7 +7,7 @@ import { HttpClient } from "../../src/net/http-client.js";
 import { verifySignature } from "../../src/webhooks/signature.js";
 import { WebhookSender } from "../../src/webhooks/webhook-sender.js";
 import { startDnsServer, type TestDnsServer } from "../support/dns-server.js";
-import { waitFor } from "../support/http-servers.js";
+import { waitFor } from "../support/wait-for.js";
 import { type Receiver, startReceiver } from "./receiver.js";
 
 // A public address for names that must pass the guard; nothing ever connects to it here.
@@ -139,7 +139,7 @@ describe("webhook sender", () => {
       assert.equal(result.ok, false);
       assert.equal(result.failure, "timeout");
       assert.match(String(result.errorMessage), /no response within 300 ms/);
-      await waitFor(() => receiver.abandoned() >= 1);
+      await waitFor(() => receiver.abandoned() >= 1, "the receiver to see the request abandoned", 2000);
     });
 
     it("keeps at most the configured number of response bytes", async () => {

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { dialects, skipReasonFor } from "../support/db.js";
+import { waitFor } from "../support/wait-for.js";
 import { SHOP, startWidgetWorld, WIDGET_DEADLINE_MS, type WidgetWorld } from "./widget-support.js";
 
 const ANSWER_FIELDS = ["didYouMean", "disposable", "free", "reason", "role", "status", "token"];
@@ -95,12 +96,11 @@ for (const kind of dialects()) {
       assert.equal(first.reason, "deadline");
       assert.ok(tookMs < WIDGET_DEADLINE_MS + 500, `answered in ${tookMs} ms`);
       // The probe goes on: wait for the mail server to have answered RCPT, then look again.
-      for (
-        let i = 0;
-        i < 200 && !w.fake.smtp.commands.some((c) => /^QUIT/i.test(c.line) && c.host === "127.0.0.5");
-        i++
-      )
-        await new Promise((r) => setTimeout(r, 25));
+      await waitFor(
+        () => w.fake.smtp.commands.some((c) => /^QUIT/i.test(c.line) && c.host === "127.0.0.5"),
+        "the slow mail server's session to end",
+        10_000,
+      );
       const again = Date.now();
       const second = (await w.check(pk, "sam@slow.test")).json();
       assert.equal(second.status, "valid");

@@ -1,10 +1,11 @@
 // One connection's syncs: start one (a sheet and its tab, or HubSpot contacts or one list) and the
 // history with counts and errors, refreshed while a sync runs.
 import { type FormEvent, useEffect, useState } from "react";
-import type { Connection, Sync, SyncCreateInput } from "../../../sdk/src/api-types.js";
+import type { Connection, Sync, SyncCreateInput, SyncPreview } from "../../../sdk/src/api-types.js";
 import { useApi, useLoader } from "../api.js";
 import { DataTable } from "../components/data-table.js";
 import { Empty, ErrorMessage, formatDate, formatNumber, Loading } from "../components/ui.js";
+import { SyncPreviewPanel } from "./sync-preview.js";
 
 /** A spreadsheet id from a pasted Sheets URL (…/spreadsheets/d/<id>/edit…), or the text as given. */
 const spreadsheetIdOf = (text: string): string =>
@@ -74,7 +75,7 @@ function SyncForm({ connection, onStarted }: { connection: Connection; onStarted
   const { client, guard } = useApi();
   const sheets = connection.kind === "google_sheets";
   const [sheetUrl, setSheetUrl] = useState("");
-  const [tab, setTab] = useState("Sheet1");
+  const [tab, setTab] = useState("");
   const [listId, setListId] = useState("");
   const [validate, setValidate] = useState(true);
   const [writeBack, setWriteBack] = useState(true);
@@ -82,12 +83,44 @@ function SyncForm({ connection, onStarted }: { connection: Connection; onStarted
   const [error, setError] = useState<unknown>(null);
   const [status, setStatus] = useState("");
   const [busy, setBusy] = useState(false);
+  const [preview, setPreview] = useState<SyncPreview | null>(null);
+  const [previewError, setPreviewError] = useState<unknown>(null);
+  const [previewing, setPreviewing] = useState(false);
+  const balance = useLoader((_api, signal) => client.credits.get({ signal }), []);
   const spreadsheetId = spreadsheetIdOf(sheetUrl);
   const idProblem =
     sheets && sheetUrl.trim() && !/^[A-Za-z0-9_-]+$/.test(spreadsheetId)
       ? "Paste the sheet's address (https://docs.google.com/spreadsheets/d/…) or its id."
       : null;
   const ready = sheets ? spreadsheetId !== "" && !idProblem && tab.trim() !== "" : true;
+  const canPreview = sheets ? spreadsheetId !== "" && !idProblem : true;
+
+  /** The mapping, first rows and cost of the source as the form names it (`sheet`: a tab picked). */
+  const runPreview = async (sheet?: string) => {
+    if (!canPreview) return;
+    setPreviewing(true);
+    setPreviewError(null);
+    const chosen = (sheet ?? tab).trim();
+    try {
+      const answer = await guard(
+        client.connections.preview(
+          connection.connectionId,
+          sheets
+            ? { spreadsheetId, ...(chosen ? { sheet: chosen } : {}) }
+            : listId.trim()
+              ? { listId: listId.trim() }
+              : {},
+        ),
+      );
+      setPreview(answer);
+      if (answer.sheet) setTab(answer.sheet);
+    } catch (e) {
+      setPreview(null);
+      setPreviewError(e);
+    } finally {
+      setPreviewing(false);
+    }
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -131,10 +164,35 @@ function SyncForm({ connection, onStarted }: { connection: Connection; onStarted
             />
           </label>
           {idProblem ? <p className="field-problem">{idProblem}</p> : null}
-          <label>
-            Tab
-            <input value={tab} onChange={(e) => setTab(e.target.value)} data-testid="sync-tab" />
-          </label>
+          {preview?.sheets && preview.sheets.length > 1 ? (
+            <label>
+              Tab
+              <select
+                value={tab}
+                onChange={(e) => {
+                  setTab(e.target.value);
+                  void runPreview(e.target.value);
+                }}
+                data-testid="sync-tab-pick"
+              >
+                {preview.sheets.map((title) => (
+                  <option key={title} value={title}>
+                    {title}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : (
+            <label>
+              Tab
+              <input
+                value={tab}
+                onChange={(e) => setTab(e.target.value)}
+                placeholder="the first tab, when previewed"
+                data-testid="sync-tab"
+              />
+            </label>
+          )}
         </>
       ) : (
         <label>
@@ -171,9 +229,16 @@ function SyncForm({ connection, onStarted }: { connection: Connection; onStarted
           ))}
         </select>
       </label>
-      <button type="submit" disabled={busy || !ready}>
-        {busy ? "Starting…" : "Run sync now"}
-      </button>
+      <div className="form-actions">
+        <button type="button" onClick={() => runPreview()} disabled={previewing || !canPreview}>
+          {previewing ? "Reading…" : "Preview mapping and cost"}
+        </button>
+        <button type="submit" disabled={busy || !ready}>
+          {busy ? "Starting…" : "Run sync now"}
+        </button>
+      </div>
+      <ErrorMessage error={previewError} title="The preview failed" />
+      {preview ? <SyncPreviewPanel preview={preview} balance={balance.data} /> : null}
       <p role="status" data-testid="sync-status">
         {status}
       </p>

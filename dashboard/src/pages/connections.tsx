@@ -7,6 +7,7 @@ import { DataTable } from "../components/data-table.js";
 import { ConfirmDialog, Empty, ErrorMessage, formatDate, Loading } from "../components/ui.js";
 import { ConnectForm, ShareHint } from "./connection-form.js";
 import { ConnectionSyncs } from "./connection-syncs.js";
+import { RevalidationSettings } from "./revalidation-settings.js";
 
 const KIND_LABELS: Record<Connection["kind"], string> = {
   google_sheets: "Google Sheets",
@@ -147,6 +148,7 @@ export function ConnectionsPage() {
       {selected ? (
         <ConnectionSyncs key={selected.connectionId} connection={selected} onChanged={connections.reload} />
       ) : null}
+      <RevalidationSettings />
       <ConfirmDialog
         open={deleting !== null}
         title="Delete this connection?"

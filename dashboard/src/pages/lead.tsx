@@ -9,6 +9,7 @@ import { RatingBar, ReasonBadge, RecommendationBadge, Tags, VerdictBadge } from 
 import { Breakable } from "../components/breakable.js";
 import { DidYouMeanFix } from "../components/did-you-mean.js";
 import { FactorTable } from "../components/factor-table.js";
+import { StaleBadge, useStaleAfterDays } from "../components/stale-badge.js";
 import {
   ConfirmDialog,
   ErrorMessage,
@@ -167,6 +168,7 @@ function LeadActions({ lead, onEdit, reload }: { lead: Lead; onEdit(): void; rel
 function LeadDetails({ lead, onEdit, reload }: { lead: Lead; onEdit(): void; reload(): void }) {
   const name = [lead.firstName, lead.lastName].filter(Boolean).join(" ");
   const rated = lead.validatedAt !== null;
+  const staleAfterDays = useStaleAfterDays();
   const reason = optionalField<string>(lead, "emailReason");
   const parkedKind = optionalField<string>(lead, "websiteParkedKind");
   const parkedEvidence = optionalField<unknown>(lead, "websiteParkedEvidence");
@@ -205,7 +207,8 @@ function LeadDetails({ lead, onEdit, reload }: { lead: Lead; onEdit(): void; rel
             {labelOf(VALIDATION_STATUS, lead.validationStatus)}
             {lead.validatedAt ? (
               <span className="muted"> · validated {formatDate(lead.validatedAt)}</span>
-            ) : null}
+            ) : null}{" "}
+            <StaleBadge validatedAt={lead.validatedAt} staleAfterDays={staleAfterDays} />
           </Field>
         </dl>
       </div>

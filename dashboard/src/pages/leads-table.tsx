@@ -6,6 +6,7 @@ import { RatingBar, ReasonBadge, RecommendationBadge, Tags, VerdictBadge } from 
 import { Breakable } from "../components/breakable.js";
 import { type Column, DataTable, type Sort } from "../components/data-table.js";
 import { DidYouMeanFix } from "../components/did-you-mean.js";
+import { StaleBadge, useStaleAfterDays } from "../components/stale-badge.js";
 import { formatDate } from "../components/ui.js";
 import type { SelectionState } from "../components/use-selection.js";
 import { labelOf, RECOMMENDATION } from "../labels.js";
@@ -24,7 +25,11 @@ const verdictOf = (lead: Lead): string | null =>
 
 const VERDICT_ORDER: Record<string, number> = { valid: 0, risky: 1, unknown: 2, invalid: 3, processing: 4 };
 
-function columns(kept: Set<string>, reload: (outcome?: string) => void): Column<Lead>[] {
+function columns(
+  kept: Set<string>,
+  reload: (outcome?: string) => void,
+  staleAfterDays: number | null,
+): Column<Lead>[] {
   return [
     {
       key: "email",
@@ -84,7 +89,10 @@ function columns(kept: Set<string>, reload: (outcome?: string) => void): Column<
             {verdict === "processing" ? (
               <VerdictBadge value="processing" kind="status" />
             ) : (
-              <VerdictBadge value={verdict} />
+              <>
+                <VerdictBadge value={verdict} />{" "}
+                <StaleBadge validatedAt={lead.validatedAt} staleAfterDays={staleAfterDays} />
+              </>
             )}
             {reason && verdict !== "processing" ? (
               <div>
@@ -135,11 +143,12 @@ export function LeadsTable({
   busy: boolean;
   reload(outcome?: string): void;
 }) {
+  const staleAfterDays = useStaleAfterDays();
   return (
     <DataTable
       label="Leads"
       rows={rows}
-      columns={columns(kept, reload)}
+      columns={columns(kept, reload, staleAfterDays)}
       rowKey={(l) => l.id}
       testId="leads-table"
       rowTestId="lead-row"

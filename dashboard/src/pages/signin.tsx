@@ -1,15 +1,24 @@
-// Three ways in, each ending with a credential in sessionStorage: a one-time sign-in link (made by
-// `leadcheck dashboard link`), a token from the identity provider, or an API key. The last two are
-// checked with one call (GET /v1/credits) before they are kept.
-import { type FormEvent, useState } from "react";
+// The ways in: single sign-on through the organisation's identity provider when the server has it
+// (a cookie session, found again on every load), or a credential kept in sessionStorage: a one-time
+// sign-in link (made by `leadcheck dashboard link`), a token from the identity provider, or an API
+// key. The last two are checked with one call (GET /v1/credits) before they are kept.
+import { type FormEvent, useEffect, useState } from "react";
 import { LeadcheckClient } from "../../../sdk/src/client.js";
 import { ErrorMessage } from "../components/ui.js";
-import { browserFetch, type Session, type SessionKind } from "../session.js";
+import { browserFetch, type Session, type SessionKind, ssoLoginUrl } from "../session.js";
 
 export function SignInPage(props: {
   notice: { kind: "error" | "info"; text: string } | null;
   onSignedIn(session: Session): void;
 }) {
+  const [ssoUrl, setSsoUrl] = useState<string | null>(null);
+  useEffect(() => {
+    let cancelled = false;
+    ssoLoginUrl().then((url) => !cancelled && setSsoUrl(url));
+    return () => {
+      cancelled = true;
+    };
+  }, []);
   return (
     <main className="signin">
       <h1>Sign in to leadcheck</h1>
@@ -21,6 +30,16 @@ export function SignInPage(props: {
         >
           {props.notice.text}
         </p>
+      ) : null}
+      {ssoUrl ? (
+        <section aria-labelledby="sso-title">
+          <h2 id="sso-title">With your organisation's sign-on</h2>
+          <p>
+            <a className="button" href={ssoUrl} data-testid="sso-login">
+              Sign in with single sign-on
+            </a>
+          </p>
+        </section>
       ) : null}
       <section aria-labelledby="link-title">
         <h2 id="link-title">With a sign-in link</h2>

@@ -6,7 +6,7 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import { after, before, describe, it } from "node:test";
 import { type FakeInternet, startFakeInternet } from "../../support/fake-internet.js";
 import { type Harness, startHarness, UNLIMITED_RATE_ENV } from "../../support/harness.js";
-import { waitFor } from "../../support/process.js";
+import { waitFor } from "../../support/wait-for.js";
 
 describe("check endpoints", () => {
   let net: FakeInternet;

@@ -6,7 +6,7 @@ import { after, before, describe, it } from "node:test";
 import { dialects, skipReasonFor } from "../../support/db.js";
 import { type FakeInternet, startFakeInternet } from "../../support/fake-internet.js";
 import { type Harness, startHarness, UNLIMITED_RATE_ENV } from "../../support/harness.js";
-import { waitFor } from "../../support/process.js";
+import { waitFor } from "../../support/wait-for.js";
 
 interface PathStatus {
   state: string;

@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { type FakeInternet, startFakeInternet } from "../../support/fake-internet.js";
 import { type Harness, startHarness, UNLIMITED_RATE_ENV } from "../../support/harness.js";
-import { waitFor } from "../../support/process.js";
 import { startSmtpServer, type TestSmtpServer } from "../../support/smtp-server.js";
+import { waitFor } from "../../support/wait-for.js";
 
 const SLOW_BANNER = "127.0.0.30";
 const SLOW_RCPT = "127.0.0.31";

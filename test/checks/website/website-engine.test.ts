@@ -6,8 +6,9 @@ import type { WebsiteCheckResult } from "../../../src/checks/website/website.typ
 import { DnsResolver } from "../../../src/net/dns.js";
 import { HttpClient, type HttpClientOptions } from "../../../src/net/http-client.js";
 import { startDnsServer, type TestDnsServer, type Zone } from "../../support/dns-server.js";
-import { closedPort, type Site, startSites, type TestSites, waitFor } from "../../support/http-servers.js";
+import { closedPort, type Site, startSites, type TestSites } from "../../support/http-servers.js";
 import { createTestPki, type KeyPair } from "../../support/test-ca.js";
+import { waitFor } from "../../support/wait-for.js";
 
 const LOCAL = { A: ["127.0.0.1"] };
 const DAY_MS = 86_400_000;
@@ -379,14 +380,14 @@ describe("WebsiteEngine against local DNS, HTTP and HTTPS servers", () => {
   it("reads a bounded prefix of a huge body and lets go of the connection", async () => {
     const r = await engine.check("huge.test");
     assert.equal(r.status, "active");
-    await waitFor(() => sites.openConnections() === 0);
+    await waitFor(() => sites.openConnections() === 0, "every connection to the sites closed", 2000);
   });
 
   it("keeps the answer of a site that trickles its body", async () => {
     const r = await engine.check("trickle.test");
     assert.equal(r.status, "active");
     assert.equal(r.httpStatus, 200);
-    await waitFor(() => sites.openConnections() === 0);
+    await waitFor(() => sites.openConnections() === 0, "every connection to the sites closed", 2000);
   });
 
   it("keeps every attempt within the total deadline", async () => {
@@ -454,6 +455,6 @@ describe("WebsiteEngine against local DNS, HTTP and HTTPS servers", () => {
           .slice(0, 12),
       ),
     );
-    await waitFor(() => sites.openConnections() === 0);
+    await waitFor(() => sites.openConnections() === 0, "every connection to the sites closed", 2000);
   });
 });
