@@ -1,9 +1,7 @@
 // The only SQL of account exports: the export rows, and every table the account holds, read in
 // id order a page at a time (secrets and key hashes left out).
-import type { Kysely, Transaction } from "kysely";
+import type { Executor } from "../storage/executor.js";
 import type { AccountExportsTable, Schema } from "../storage/schema.js";
-
-type Executor = Kysely<Schema> | Transaction<Schema>;
 
 /** Each resource of the archive: its table and the columns that leave (never secrets or hashes). */
 export const EXPORTED = {

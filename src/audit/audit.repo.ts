@@ -1,9 +1,8 @@
 // The only SQL for the audit log. Every method takes the executor first so that an entry is written
 // in the transaction of the change it records.
-import type { Kysely, Transaction } from "kysely";
+import type { Transaction } from "kysely";
+import type { Executor } from "../storage/executor.js";
 import type { AuditEntriesTable, Schema } from "../storage/schema.js";
-
-type Executor = Kysely<Schema> | Transaction<Schema>;
 
 export interface AuditFilter {
   action?: string | undefined;

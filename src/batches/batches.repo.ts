@@ -1,10 +1,9 @@
 // The only SQL for batches, their items and daily usage.
-import { type Kysely, sql, type Transaction } from "kysely";
+import { sql, type Transaction } from "kysely";
 import { updateRowsById } from "../storage/bulk-update.js";
 import { insertInChunks } from "../storage/chunked-insert.js";
+import type { Executor } from "../storage/executor.js";
 import type { BatchesTable, BatchItemsTable, Schema } from "../storage/schema.js";
-
-type Executor = Kysely<Schema> | Transaction<Schema>;
 
 /** What finishing a batch item records. */
 export type ItemOutcome = Pick<BatchItemsTable, "status" | "verdict" | "result" | "error" | "completed_at">;

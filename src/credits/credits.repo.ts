@@ -1,10 +1,9 @@
 // The only SQL for accounts' balances and the credit ledger. Every balance change and its ledger
 // entry are written in one transaction; a debit is a conditional UPDATE that never goes below zero.
-import { type Kysely, sql, type Transaction } from "kysely";
+import { sql, type Transaction } from "kysely";
 import { firstIdAt, newId } from "../lib/ids.js";
+import type { Executor } from "../storage/executor.js";
 import type { CreditLedgerTable, Schema } from "../storage/schema.js";
-
-type Executor = Kysely<Schema> | Transaction<Schema>;
 
 export interface LedgerEntry {
   id: string;

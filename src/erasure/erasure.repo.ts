@@ -2,9 +2,8 @@
 // its address (lower-cased, matched as a substring of JSON payloads), and removed or redacted.
 import { type Kysely, sql, type Transaction } from "kysely";
 import type { DialectCaps } from "../storage/dialect.js";
+import type { Executor } from "../storage/executor.js";
 import type { ErasureTombstonesTable, Schema } from "../storage/schema.js";
-
-type Executor = Kysely<Schema> | Transaction<Schema>;
 
 /** The lead's identifiers as they appear in stored text. */
 export interface ErasureTerms {

@@ -1,13 +1,12 @@
 // The only SQL of the `events` outbox: the bus writes events in the transaction of the change that
 // caused them, the webhook dispatcher reads the undispatched ones, marks them dispatched and
 // purges old ones. Every method takes its executor: writes commit with the caller's change.
-import type { Kysely, Transaction } from "kysely";
+import type { Transaction } from "kysely";
 import { firstIdAt } from "../lib/ids.js";
 import { deleteSelected } from "../storage/bounded-delete.js";
 import { insertInChunks } from "../storage/chunked-insert.js";
+import type { Executor } from "../storage/executor.js";
 import type { EventsTable, Schema } from "../storage/schema.js";
-
-type Executor = Kysely<Schema> | Transaction<Schema>;
 
 export class EventsRepo {
   insert(executor: Executor, row: EventsTable): Promise<void> {

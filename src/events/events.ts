@@ -3,10 +3,10 @@
 // webhook dispatcher fans them out to subscribed endpoints. In-process listeners get a hint
 // once the transaction has committed (runInTransaction's afterCommit), never before: the hint
 // may be acted on at once by another connection. A listener that throws is reported, not thrown.
-import type { Kysely, Transaction } from "kysely";
 import { isTestSpace, liveAccountOf } from "../accounts/data-space.js";
 import { newId } from "../lib/ids.js";
-import type { EventsTable, Schema } from "../storage/schema.js";
+import type { Executor } from "../storage/executor.js";
+import type { EventsTable } from "../storage/schema.js";
 import { afterCommitOf } from "../storage/transaction.js";
 import type { EventsRepo } from "./events.repo.js";
 
@@ -36,8 +36,6 @@ export interface DomainEvent {
   payload: Record<string, unknown>;
   createdAt: string;
 }
-
-type Executor = Kysely<Schema> | Transaction<Schema>;
 
 export type EventListener = (event: DomainEvent) => void;
 

@@ -1,14 +1,6 @@
 // The only SQL of the integrations module: connections, syncs and their items.
-import type { Kysely, Transaction } from "kysely";
-import type {
-  ConnectionsTable,
-  Schema,
-  SyncItemsTable,
-  SyncsTable,
-  SyncWatchesTable,
-} from "../storage/schema.js";
-
-type Executor = Kysely<Schema> | Transaction<Schema>;
+import type { Executor } from "../storage/executor.js";
+import type { ConnectionsTable, SyncItemsTable, SyncsTable, SyncWatchesTable } from "../storage/schema.js";
 
 export class IntegrationsRepo {
   insertConnection(ex: Executor, row: ConnectionsTable) {

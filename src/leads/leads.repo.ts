@@ -1,14 +1,13 @@
 // The only SQL for leads.
-import { type Kysely, sql, type Transaction } from "kysely";
+import { sql, type Transaction } from "kysely";
 import { lockForTransaction } from "../storage/advisory-locks.js";
 import { type RowUpdate, updateRowsById } from "../storage/bulk-update.js";
 import { insertInChunks } from "../storage/chunked-insert.js";
 import type { Database } from "../storage/db.js";
 import type { DialectCaps } from "../storage/dialect.js";
+import type { Executor } from "../storage/executor.js";
 import { prepareRead } from "../storage/prepared.js";
 import type { LeadsTable, Schema } from "../storage/schema.js";
-
-type Executor = Kysely<Schema> | Transaction<Schema>;
 
 /**
  * "Live lead of this account", written so that lookups by id always go through the primary key.

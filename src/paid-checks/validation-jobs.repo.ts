@@ -1,10 +1,9 @@
 // The only SQL for validation jobs (POST /v1/check-email, GET /v1/validation-jobs/{jobId} and the
 // stalled-work sweeper). Writes that must commit with a debit, a job send or an event take the
 // caller's transaction.
-import type { Kysely, Transaction } from "kysely";
+import type { Kysely } from "kysely";
+import type { Executor } from "../storage/executor.js";
 import type { Schema, ValidationJobsTable } from "../storage/schema.js";
-
-type Executor = Kysely<Schema> | Transaction<Schema>;
 
 export type ValidationJobEnd = Pick<ValidationJobsTable, "status" | "result" | "error" | "completed_at">;
 

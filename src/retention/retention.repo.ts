@@ -1,9 +1,8 @@
 // The only SQL of retention: per-account settings, and purges in bounded chunks (the ids of at
 // most `limit` doomed rows are read, then those rows are deleted or redacted by primary key).
-import type { Kysely, Transaction } from "kysely";
+import type { Transaction } from "kysely";
+import type { Executor } from "../storage/executor.js";
 import type { AccountSettingsTable, Schema } from "../storage/schema.js";
-
-type Executor = Kysely<Schema> | Transaction<Schema>;
 
 /** What a purged batch item's input becomes; its status and verdict stay for the batch's counts. */
 const PURGED_INPUT = "[purged]";

@@ -1,10 +1,8 @@
 // The only SQL of re-validation: the per-account schedule, the due ones, and the claim a run
 // takes on its schedule (compare-and-set on next_run_at, with a lease a crashed run's retry takes
 // over).
-import type { Kysely, Transaction } from "kysely";
-import type { RevalidationSchedulesTable, Schema } from "../storage/schema.js";
-
-type Executor = Kysely<Schema> | Transaction<Schema>;
+import type { Executor } from "../storage/executor.js";
+import type { RevalidationSchedulesTable } from "../storage/schema.js";
 
 export class RevalidationRepo {
   find(db: Executor, accountId: string) {

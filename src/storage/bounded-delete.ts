@@ -1,10 +1,7 @@
 // Purges of old rows in bounded steps: the caller reads the ids of at most a chunk of doomed rows
 // (its own conditions, its own index), then they are deleted by primary key, so that no statement
 // runs long or locks much of a large table.
-import type { Kysely, Transaction } from "kysely";
-import type { Schema } from "./schema.js";
-
-type Executor = Kysely<Schema> | Transaction<Schema>;
+import type { Executor } from "./executor.js";
 
 /** Deletes the rows of `table` whose ids `doomed` lists; returns how many it was given. */
 export async function deleteSelected(

@@ -1,7 +1,8 @@
 // Multi-row INSERTs split so that no statement binds more parameters than the database accepts,
 // each statement's SQL built by Kysely once per shape and reused.
-import { CompiledQuery, type InsertObject, type Kysely, PostgresAdapter, type Transaction } from "kysely";
+import { CompiledQuery, type InsertObject, PostgresAdapter } from "kysely";
 import type { DatabaseKind } from "../config/config.js";
+import type { Executor } from "./executor.js";
 import type { Schema } from "./schema.js";
 
 /**
@@ -13,8 +14,6 @@ export const MAX_BOUND_PARAMETERS = { sqlite: 32_766, postgres: 65_535 } as cons
   DatabaseKind,
   number
 >;
-
-type Executor = Kysely<Schema> | Transaction<Schema>;
 
 /**
  * Row counts of the successive INSERTs for `rowCount` rows, none above `maxRows`: full chunks, then

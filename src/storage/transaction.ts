@@ -3,11 +3,11 @@
 // has committed: never for a rolled-back change, and never before the rows it points at are
 // visible to other connections. An effect that throws is reported, not thrown: the commit stands.
 import type { Kysely, Transaction } from "kysely";
+import type { Executor } from "./executor.js";
 import type { Schema } from "./schema.js";
 
 type Effect = () => unknown;
 export type AfterCommit = (effect: Effect) => void;
-type Executor = Kysely<Schema> | Transaction<Schema>;
 
 let reportEffectError: (error: unknown) => void = (error) => {
   console.error("after-commit effect failed", error);

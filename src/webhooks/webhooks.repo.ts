@@ -1,11 +1,10 @@
 // The only SQL for webhook endpoints and their delivery records (the outbox is events.repo.ts).
-import { type Kysely, sql, type Transaction } from "kysely";
+import { sql, type Transaction } from "kysely";
 import { lockForTransaction } from "../storage/advisory-locks.js";
 import { deleteSelected } from "../storage/bounded-delete.js";
 import type { DialectCaps } from "../storage/dialect.js";
+import type { Executor } from "../storage/executor.js";
 import type { Schema, WebhookDeliveriesTable, WebhooksTable } from "../storage/schema.js";
-
-type Executor = Kysely<Schema> | Transaction<Schema>;
 
 export type WebhookChanges = Partial<
   Pick<

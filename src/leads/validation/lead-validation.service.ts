@@ -6,6 +6,7 @@ import type { Transaction } from "kysely";
 import type { EventBus } from "../../events/events.js";
 import type { Clock } from "../../lib/clock.js";
 import type { Database } from "../../storage/db.js";
+import type { Executor } from "../../storage/executor.js";
 import type { Schema } from "../../storage/schema.js";
 import { runInTransaction } from "../../storage/transaction.js";
 import type { LeadsRepo } from "../leads.repo.js";
@@ -13,8 +14,6 @@ import { leadValidatedPayload } from "./lead-validation.schemas.js";
 import { type LeadValidation, type LeadValidator, leadColumnsOf } from "./lead-validator.js";
 
 const SINGLE_LEAD_EMAIL_BUDGET_MS = 4.5 * 60_000;
-
-type Executor = Database["db"] | Transaction<Schema>;
 
 export interface LeadValidationDeps {
   database: Database;
