@@ -4,7 +4,7 @@
 import type { BatchesService } from "../batches/batches.service.js";
 import type { Config } from "../config/config.js";
 import type { EventBus } from "../events/events.js";
-import type { JobDefinition } from "../jobs/catalog.js";
+import type { Module } from "../jobs/catalog.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { LeadsService } from "../leads/leads.service.js";
 import type { Clock } from "../lib/clock.js";
@@ -38,10 +38,9 @@ export interface IntegrationsServices {
   syncs: SyncsService;
 }
 
-export function createIntegrations(deps: IntegrationsModuleDeps): {
-  services: IntegrationsServices;
-  jobs: JobDefinition[];
-} {
+export function createIntegrations(
+  deps: IntegrationsModuleDeps,
+): Module<{ integrations: IntegrationsServices }> {
   const settings = deps.config.integrations;
   const guard = { dns: deps.dns, allowPrivateTargets: deps.config.allowPrivateTargets };
   const backoff = {
@@ -93,7 +92,7 @@ export function createIntegrations(deps: IntegrationsModuleDeps): {
     watchMinuteMs: settings.watchMinuteMs,
   });
   return {
-    services: { connections, syncs },
+    services: { integrations: { connections, syncs } },
     jobs: integrationJobDefinitions(runner, syncs, deps.queue, settings.syncPollMs),
   };
 }

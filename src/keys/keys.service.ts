@@ -10,7 +10,7 @@ import type { KeyCache } from "./key-cache.js";
 import { generateApiKey, hashApiKey, isWellFormedApiKey, partialKey, sameHash } from "./key-format.js";
 import { type KeyInput, policyColumns, policyFromInput, policyOfRow } from "./key-input.js";
 import type { KeyMode, KeyPolicy, Permission } from "./key-policy.js";
-import { KeysRepo } from "./keys.repo.js";
+import type { KeysRepo } from "./keys.repo.js";
 
 /** last_used is kept current to within this long (decisions §2), sparing a write per request. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
@@ -60,17 +60,16 @@ const factsOf = (p: KeyPolicy): KeyFacts => ({
 });
 
 export class KeysService {
-  private readonly repo: KeysRepo;
-
-  /** `cache` (only with a shared revocation board) spares known keys their database read. */
+  /** `repo`: the keys table's repository, built by the module's factory. `cache` (only with a
+   *  shared revocation board) spares known keys their database read. */
   constructor(
+    private readonly repo: KeysRepo,
     database: Database,
     private readonly clock: Clock,
     private readonly cache?: KeyCache,
     /** Where key creation and revocation are recorded, in the same transaction as the change. */
     private readonly audit?: AuditTrail,
   ) {
-    this.repo = new KeysRepo(database);
     this.db = database.db;
   }
 

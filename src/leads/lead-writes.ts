@@ -30,6 +30,8 @@ export interface ValidationScheduler {
 
 export interface LeadsDeps {
   database: Database;
+  /** The leads table's repository, built by the module's factory. */
+  repo: LeadsRepo;
   credits: CreditsService;
   events: EventBus;
   clock: Clock;
