@@ -1,10 +1,18 @@
 // A check that cannot start because every network path it needs is known down is answered 503
 // before any debit (decisions §8, ADR 0020): both the email and the website check need DNS. SMTP
 // egress alone is not such a path: an email check still learns the domain's mail setup from DNS.
-import { AppError } from "../lib/errors.js";
-import type { AppDeps } from "./app-types.js";
 
-export function refuseWhenDnsDown(deps: AppDeps, what: string): void {
+import type { Config } from "../config/config.js";
+import { AppError } from "../lib/errors.js";
+import type { NetworkHealth } from "../net/network-health.js";
+
+/** What the refusal reads: the NETWORK_REFUSE_WHEN_DOWN setting and the network health. */
+export interface NetworkRefusalDeps {
+  config: Pick<Readonly<Config>, "network">;
+  networkHealth?: Pick<NetworkHealth, "dnsDown"> | undefined;
+}
+
+export function refuseWhenDnsDown(deps: NetworkRefusalDeps, what: string): void {
   if (!deps.config.network.refuseWhenDown || !deps.networkHealth) return;
   const down = deps.networkHealth.dnsDown();
   if (!down) return;

@@ -1,7 +1,9 @@
 // POST /v1/account/export and its status and download (issue 25).
+
 import { Type } from "@sinclair/typebox";
+import type { AccountExportService } from "../../account-export/account-export.service.js";
 import { Nullable, Timestamp } from "../../lib/schema.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { App } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
 import { AppError, notFound } from "../errors.js";
@@ -18,7 +20,12 @@ const ExportStatus = Type.Object({
 });
 const ExportParams = Type.Object({ export_id: Type.String({ minLength: 1, maxLength: 100 }) });
 
-export async function accountExportRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface AccountExportRoutesDeps {
+  accountExport: AccountExportService;
+}
+
+export async function accountExportRoutes(app: App, deps: AccountExportRoutesDeps): Promise<void> {
   const common = { tags: ["data"], security: DATA_SECURITY };
   const config = { auth: "data" as const };
 

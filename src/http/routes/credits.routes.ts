@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
+import type { CreditsService } from "../../credits/credits.service.js";
 import { toStoredCredits } from "../../credits/credits.service.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { App } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY, Nullable, PageQuery, Timestamp } from "../schemas.js";
 
@@ -37,11 +38,16 @@ const Transaction = Type.Object({
 });
 
 /** The balance with the keys guide's snake_case aliases beside the camelCase fields. */
-export function balanceBody(b: Awaited<ReturnType<AppDeps["credits"]["balance"]>>) {
+export function balanceBody(b: Awaited<ReturnType<CreditsService["balance"]>>) {
   return { ...b, used_this_month: b.usedThisMonth, last_purchase: b.lastPurchase };
 }
 
-export async function creditsRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface CreditsRoutesDeps {
+  credits: CreditsService;
+}
+
+export async function creditsRoutes(app: App, deps: CreditsRoutesDeps): Promise<void> {
   const common = { tags: ["credits"], security: DATA_SECURITY };
   const config = { auth: "data" as const };
 

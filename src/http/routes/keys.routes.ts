@@ -1,7 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import type { KeyInput } from "../../keys/key-input.js";
 import { PERMISSIONS } from "../../keys/key-policy.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { KeysService } from "../../keys/keys.service.js";
+import type { TeamsService } from "../../teams/teams.service.js";
+import type { App } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
 import { notFound, validationError } from "../errors.js";
@@ -105,7 +107,13 @@ const KeySummary = Type.Object({
   ),
 });
 
-export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface KeysRoutesDeps {
+  keys: KeysService;
+  teams: TeamsService;
+}
+
+export async function keysRoutes(app: App, deps: KeysRoutesDeps): Promise<void> {
   const common = { tags: ["keys"], security: BEARER_SECURITY };
   const config = { auth: "identity" as const };
 

@@ -1,5 +1,4 @@
 // CSV files of leads (ADR 0021): import (any common encoding and delimiter, errors by their real
-
 // line) and export (the list's filters and search, cells safe in a spreadsheet, re-importable).
 import type { Readable } from "node:stream";
 import { Type } from "@sinclair/typebox";
@@ -7,10 +6,11 @@ import type { FastifyRequest } from "fastify";
 import { EXPORT_COLUMNS, parseLeadsCsv } from "../../leads/lead-csv.js";
 import { leadsCsvStream } from "../../leads/lead-csv-export.js";
 import { LeadListQuery } from "../../leads/leads.schemas.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { LeadsService } from "../../leads/leads.service.js";
+import type { App } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { AppError, validationError } from "../errors.js";
-import { refuseWhenDnsDown } from "../network-refusal.js";
+import { type NetworkRefusalDeps, refuseWhenDnsDown } from "../network-refusal.js";
 import { DATA_SECURITY } from "../schemas.js";
 import { ImportResult, importAnswer } from "./leads.routes.js";
 
@@ -20,7 +20,12 @@ const ExportQuery = Type.Composite([
   Type.Object({ format: Type.Optional(Type.Literal("csv", { default: "csv" })) }),
 ]);
 
-export async function leadFilesRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface LeadFilesRoutesDeps extends NetworkRefusalDeps {
+  leads: LeadsService;
+}
+
+export async function leadFilesRoutes(app: App, deps: LeadFilesRoutesDeps): Promise<void> {
   const common = { tags: ["leads"], security: DATA_SECURITY };
   const config = { auth: "data" as const };
   const leads = deps.leads;

@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import { Type } from "@sinclair/typebox";
+import type { LeadBulkActions } from "../../leads/lead-bulk-actions.js";
 import { SELECTION_MAX } from "../../leads/lead-bulk-actions.js";
 import { customFieldNamesOf, leadsCsvStream } from "../../leads/lead-csv-export.js";
 import type { LeadCreateInput } from "../../leads/leads.schemas.js";
@@ -11,12 +12,14 @@ import {
   TAG_MAX_CHARS,
   TAGS_PER_LEAD_MAX,
 } from "../../leads/leads.schemas.js";
+import type { LeadsService } from "../../leads/leads.service.js";
 import { MAX_PASTED_ENTRIES, splitPastedList } from "../../leads/pasted-list.js";
 import { MULTILINE } from "../../lib/safe-text.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { WebhooksService } from "../../webhooks/webhooks.service.js";
+import type { App } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { validationError } from "../errors.js";
-import { refuseWhenDnsDown } from "../network-refusal.js";
+import { type NetworkRefusalDeps, refuseWhenDnsDown } from "../network-refusal.js";
 import { DATA_SECURITY, Nullable, Timestamp } from "../schemas.js";
 
 const LeadIdParams = Type.Object({ leadId: Type.String({ minLength: 1, maxLength: 100 }) });
@@ -59,7 +62,14 @@ export const BatchView = Type.Object({
   completedAt: Nullable(Timestamp),
 });
 
-export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface LeadsRoutesDeps extends NetworkRefusalDeps {
+  leadActions: LeadBulkActions;
+  leads: LeadsService;
+  webhooks: WebhooksService;
+}
+
+export async function leadsRoutes(app: App, deps: LeadsRoutesDeps): Promise<void> {
   const common = { tags: ["leads"], security: DATA_SECURITY };
   const config = { auth: "data" as const };
   const leads = deps.leads;

@@ -1,8 +1,11 @@
 // Personal data routes (issue 25): erasure of one lead, retention settings, the account export.
+
 import { Type } from "@sinclair/typebox";
 import { ErasureResult } from "../../erasure/erasure.schemas.js";
+import type { ErasureService } from "../../erasure/erasure.service.js";
 import { RetentionSettings, RetentionUpdate } from "../../retention/retention.schemas.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { RetentionService } from "../../retention/retention.service.js";
+import type { App } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
 import { notFound } from "../errors.js";
@@ -10,7 +13,13 @@ import { DATA_SECURITY } from "../schemas.js";
 
 const LeadParams = Type.Object({ lead_id: Type.String({ minLength: 1, maxLength: 100 }) });
 
-export async function privacyRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface PrivacyRoutesDeps {
+  erasure: ErasureService;
+  retention: RetentionService;
+}
+
+export async function privacyRoutes(app: App, deps: PrivacyRoutesDeps): Promise<void> {
   const common = { tags: ["data"], security: DATA_SECURITY };
   const config = { auth: "data" as const };
 

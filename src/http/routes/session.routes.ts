@@ -1,7 +1,10 @@
 // POST /v1/auth/session: the dashboard trades a one-time sign-in token (from `leadcheck dashboard
 // link`) for a 12-hour session token it then sends as `Authorization: Bearer`.
+
 import { Type } from "@sinclair/typebox";
-import type { App, AppDeps } from "../app-types.js";
+import type { SigninService } from "../../accounts/signin.service.js";
+import type { AuditService } from "../../audit/audit.service.js";
+import type { App } from "../app-types.js";
 import { AppError } from "../errors.js";
 import { NO_SECURITY, Timestamp } from "../schemas.js";
 
@@ -22,7 +25,13 @@ const REFUSALS = {
   reused: "This sign-in link was already used: ask for a new one",
 } as const;
 
-export async function sessionRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface SessionRoutesDeps {
+  signin: SigninService;
+  audit: AuditService;
+}
+
+export async function sessionRoutes(app: App, deps: SessionRoutesDeps): Promise<void> {
   const { signin } = deps;
 
   app.post(

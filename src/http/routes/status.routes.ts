@@ -1,8 +1,9 @@
 // GET /v1/status: whether this service can see the world (ADR 0020). The dashboard's banner and
 // the CLI read it; any valid key or identity may, since it says nothing about an account.
+
 import { Type } from "@sinclair/typebox";
-import type { NetworkStatus } from "../../net/network-health.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { NetworkHealth, NetworkStatus } from "../../net/network-health.js";
+import type { App } from "../app-types.js";
 import { DATA_SECURITY, Nullable, Timestamp } from "../schemas.js";
 
 const PathStatusSchema = (what: string) =>
@@ -51,7 +52,12 @@ const NOT_WATCHED: NetworkStatus = {
   checkedAt: null,
 };
 
-export async function statusRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface StatusRoutesDeps {
+  networkHealth?: Pick<NetworkHealth, "status" | "dnsDown"> | undefined;
+}
+
+export async function statusRoutes(app: App, deps: StatusRoutesDeps): Promise<void> {
   app.get(
     "/v1/status",
     {

@@ -1,6 +1,8 @@
 // Team members and invitations (issue 25). Bearer tokens only: members are people. Each route
 // declares its permission; the role matrix (src/teams/roles.ts) decides who holds it.
+
 import { Type } from "@sinclair/typebox";
+import type { Config } from "../../config/config.js";
 import {
   AcceptedInvitation,
   CreatedInvitation,
@@ -11,8 +13,8 @@ import {
   MemberSchema,
   RoleBody,
 } from "../../teams/teams.schemas.js";
-import type { ChangeOutcome, Member } from "../../teams/teams.service.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { ChangeOutcome, Member, TeamsService } from "../../teams/teams.service.js";
+import type { App } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { AppError, notFound } from "../errors.js";
 import { publicBaseUrl } from "../openapi-meta.js";
@@ -52,7 +54,13 @@ function refusal(outcome: Exclude<ChangeOutcome, { kind: "changed" | "removed" }
   }
 }
 
-export async function teamRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface TeamRoutesDeps {
+  config: Readonly<Config>;
+  teams: TeamsService;
+}
+
+export async function teamRoutes(app: App, deps: TeamRoutesDeps): Promise<void> {
   const common = { tags: ["team"], security: BEARER_SECURITY };
   const config = { auth: "identity" as const };
   const teams = deps.teams;

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
+import type { UsageService } from "../../usage/usage.service.js";
 import { USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS } from "../../usage/usage.service.js";
-import type { App, AppDeps } from "../app.js";
+import type { App } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY } from "../schemas.js";
 
@@ -26,7 +27,12 @@ const UsageCounts = {
   }),
 };
 
-export async function usageRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface UsageRoutesDeps {
+  usage: UsageService;
+}
+
+export async function usageRoutes(app: App, deps: UsageRoutesDeps): Promise<void> {
   app.get(
     "/v1/usage",
     {

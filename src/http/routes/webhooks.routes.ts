@@ -9,7 +9,8 @@ import {
   WebhookCreateBody,
   WebhookUpdateBody,
 } from "../../webhooks/webhooks.schemas.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { WebhooksService } from "../../webhooks/webhooks.service.js";
+import type { App } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
 import { refusalError } from "../errors.js";
@@ -21,7 +22,12 @@ const DeliveryParams = Type.Object({
   delivery_id: Type.String({ minLength: 1, maxLength: 100 }),
 });
 
-export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface WebhooksRoutesDeps {
+  webhooks: WebhooksService;
+}
+
+export async function webhooksRoutes(app: App, deps: WebhooksRoutesDeps): Promise<void> {
   const common = { tags: ["webhooks"], security: DATA_SECURITY };
   const config = { auth: "data" as const };
   const webhooks = deps.webhooks;
