@@ -22,6 +22,7 @@ import { createNet } from "./net/create-net.js";
 import { createPaidChecks } from "./paid-checks/create-paid-checks.js";
 import { createPlatform, type PlatformOptions } from "./platform/create-platform.js";
 import { createRetention } from "./retention/create-retention.js";
+import { createRevalidation } from "./revalidation/create-revalidation.js";
 import { createTeams } from "./teams/create-teams.js";
 import { createUsage } from "./usage/create-usage.js";
 import { API_VERSION } from "./version.js";
@@ -63,11 +64,21 @@ export async function createServices(
   const paidChecks = createPaidChecks({ ...shared, email, website });
   const integrations = createIntegrations({ ...p, ...net.services, ...leads.services, ...batches.services });
   const widget = createWidget({ ...shared, ...accounts.services, email: checks.services.emailEngine });
+  const isNetworkDown = () =>
+    config.network.refuseWhenDown && checks.services.networkHealth.dnsDown() !== undefined;
+  const revalidation = createRevalidation({ ...base, ...leads.services, ...batches.services, isNetworkDown });
   const sweeping = { ...batches.services, ...leadValidation.services, ...paidChecks.services };
   const lifecycle = createLifecycle({ ...p, ...sweeping, onClosed: sweeperMeter(p.metrics, p.logger) });
   const modules = [
     ...[net, intel, checks, audit, billing, accounts, webhooks, leadValidation, batches, leads, paidChecks],
-    ...[integrations, widget, createErasure(base), createRetention(base), createAccountExport(base)],
+    ...[
+      integrations,
+      widget,
+      createErasure(base),
+      createRetention(base),
+      revalidation,
+      createAccountExport(base),
+    ],
     ...[createTeams(p), createUsage(p), lifecycle],
   ] as const;
   const jobs = withRecurrence(

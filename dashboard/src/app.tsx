@@ -1,39 +1,21 @@
-// The shell: sign-in when there is no credential, otherwise the navigation and the current page.
-// A sign-in link's token is taken from the address once, at start, and exchanged for a session.
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+// The shell: sign-in when there is no credential, otherwise the signed-in workspace (signed-in.tsx).
+// A sign-in link's token is taken from the address once, at start, and exchanged for a session;
+// without one, a single sign-on cookie is looked for (the identity provider's redirect lands here).
+import { useCallback, useEffect, useRef, useState } from "react";
 import { LeadcheckError } from "../../sdk/src/errors.js";
-import { type Api, ApiContext, makeGuard, useApi } from "./api.js";
-import { NetworkBanner } from "./components/network-banner.js";
-import { BatchPage } from "./pages/batch.js";
-import { ConnectionsPage } from "./pages/connections.js";
-import { CreditsPage } from "./pages/credits.js";
-import { ImportPage } from "./pages/import.js";
-import { KeysPage } from "./pages/keys.js";
-import { LeadPage } from "./pages/lead.js";
-import { LeadsPage } from "./pages/leads.js";
-import { OverviewPage } from "./pages/overview.js";
 import { SignInPage } from "./pages/signin.js";
-import { WebhooksPage } from "./pages/webhooks.js";
-import { Link, match, navigate, useLocation } from "./router.js";
+import { navigate } from "./router.js";
 import {
   clearSession,
-  clientFor,
+  endSsoSession,
   exchangeSigninToken,
+  findSsoSession,
   loadSession,
   type Session,
   saveSession,
   takeSigninToken,
 } from "./session.js";
-
-const NAV = [
-  { to: "/", label: "Overview" },
-  { to: "/leads", label: "Leads" },
-  { to: "/import", label: "Import" },
-  { to: "/keys", label: "API keys" },
-  { to: "/credits", label: "Credits" },
-  { to: "/webhooks", label: "Webhooks" },
-  { to: "/connections", label: "Connections" },
-];
+import { SignedIn } from "./signed-in.js";
 
 type Exchange = ReturnType<typeof exchangeSigninToken>;
 
@@ -41,11 +23,28 @@ type Exchange = ReturnType<typeof exchangeSigninToken>;
 // (a second exchange of the same link is refused by design).
 const initialToken = takeSigninToken();
 const initialExchange: Exchange | null = initialToken === null ? null : exchangeSigninToken(initialToken);
+// No credential in this tab: the browser may hold a single sign-on cookie (HttpOnly: only the server knows).
+const initialSso: Promise<Session | null> | null =
+  initialExchange === null && loadSession() === null ? findSsoSession() : null;
 
 export function App() {
   const [exchange, setExchange] = useState<Exchange | null>(initialExchange);
   const [session, setSession] = useState<Session | null>(() => (initialExchange ? null : loadSession()));
   const [notice, setNotice] = useState<{ kind: "error" | "info"; text: string } | null>(null);
+  const [ssoProbe, setSsoProbe] = useState(initialSso);
+
+  useEffect(() => {
+    if (ssoProbe === null) return;
+    let cancelled = false;
+    ssoProbe.then((found) => {
+      if (cancelled) return;
+      if (found) setSession(found);
+      setSsoProbe(null);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [ssoProbe]);
 
   // A link opened in a tab that already shows the dashboard only changes the fragment.
   useEffect(() => {
@@ -89,19 +88,24 @@ export function App() {
   // Several calls can fail with 401 at once: the first one signs out and its reason is kept.
   const signedIn = useRef(session !== null);
   signedIn.current = session !== null;
+  const current = useRef(session);
+  current.current = session;
   const signOut = useCallback((message?: string) => {
     if (!signedIn.current) return;
     signedIn.current = false;
     clearSession();
+    if (current.current?.kind === "sso") void endSsoSession(current.current);
     setSession(null);
     setNotice(message ? { kind: "error", text: message } : { kind: "info", text: "You are signed out." });
   }, []);
 
-  const api = useMemo<Api | null>(
-    () => (session ? { client: clientFor(session), session, signOut, guard: makeGuard(signOut) } : null),
-    [session, signOut],
-  );
-
+  if (ssoProbe !== null) {
+    return (
+      <main className="signin">
+        <p role="status">Checking your sign-in…</p>
+      </main>
+    );
+  }
   if (exchange !== null) {
     return (
       <main className="signin">
@@ -109,82 +113,6 @@ export function App() {
       </main>
     );
   }
-  if (!api) return <SignInPage notice={notice} onSignedIn={signIn} />;
-  return (
-    <ApiContext.Provider value={api}>
-      <Shell />
-    </ApiContext.Provider>
-  );
-}
-
-function Shell() {
-  const { path } = useLocation();
-  const api = useApi();
-  return (
-    <>
-      <header className="top">
-        <Link to="/" className="brand">
-          leadcheck
-        </Link>
-        <nav aria-label="Main">
-          <ul>
-            {NAV.map((item) => (
-              <li key={item.to}>
-                <Link
-                  to={item.to}
-                  aria-current={
-                    (item.to === "/" ? path === "/" : path.startsWith(item.to)) ? "page" : undefined
-                  }
-                >
-                  {item.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <div className="who">
-          <span data-testid="signed-in-as">
-            {api.session.accountId ?? (api.session.kind === "api_key" ? "API key" : "signed in")}
-          </span>
-          <button type="button" onClick={() => api.signOut()} data-testid="sign-out">
-            Sign out
-          </button>
-        </div>
-      </header>
-      <main id="main">
-        <NetworkBanner />
-        <Page path={path} />
-      </main>
-    </>
-  );
-}
-
-function Page({ path }: { path: string }) {
-  if (path === "/") return <OverviewPage />;
-  if (path === "/signin" || path === "/overview") return <Redirect to="/" />;
-  if (path === "/leads") return <LeadsPage />;
-  const lead = match("/leads/:id", path);
-  if (lead) return <LeadPage leadId={lead.id!} />;
-  if (path === "/import") return <ImportPage />;
-  const batch = match("/batches/:id", path);
-  if (batch) return <BatchPage batchId={batch.id!} />;
-  if (path === "/keys") return <KeysPage />;
-  if (path === "/credits") return <CreditsPage />;
-  if (path === "/webhooks") return <WebhooksPage />;
-  if (path === "/connections") return <ConnectionsPage />;
-  const webhook = match("/webhooks/:id", path);
-  if (webhook) return <WebhooksPage selected={webhook.id!} />;
-  return (
-    <section>
-      <h1>Page not found</h1>
-      <p>
-        There is no page at this address. Go to <Link to="/leads">your leads</Link>.
-      </p>
-    </section>
-  );
-}
-
-function Redirect({ to }: { to: string }) {
-  useEffect(() => navigate(to, { replace: true }), [to]);
-  return null;
+  if (!session) return <SignInPage notice={notice} onSignedIn={signIn} />;
+  return <SignedIn session={session} signOut={signOut} />;
 }

@@ -4,6 +4,7 @@ import { App } from "./app.js";
 import "./styles.css";
 import "./tables.css";
 import "./settings.css";
+import "./workspace.css";
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

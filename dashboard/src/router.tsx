@@ -2,7 +2,7 @@
 // any of them), the URL fragment stays free for sign-in links.
 import { type AnchorHTMLAttributes, type MouseEvent, useSyncExternalStore } from "react";
 
-export const BASE = "/dashboard";
+const BASE = "/dashboard";
 const CHANGE = "leadcheck:navigate";
 
 function subscribe(onChange: () => void): () => void {

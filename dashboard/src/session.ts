@@ -1,14 +1,17 @@
 // The signed-in credential, kept in sessionStorage (gone when the tab closes), and the SDK client
 // built from it. Every call to the API goes through the SDK: the dashboard holds no API rules.
+// A single sign-on session lives in an HttpOnly cookie the page cannot read: it is found by asking
+// the server (GET /v1/auth/sso/session), which also hands over the CSRF token writes must carry.
 import type { ResponseBody } from "../../sdk/src/api-types.js";
 import { LeadcheckClient } from "../../sdk/src/client.js";
 import { Transport } from "../../sdk/src/transport.js";
 
-export type SessionKind = "link" | "identity" | "api_key";
+export type SessionKind = "link" | "identity" | "api_key" | "sso";
 
 export interface Session {
   kind: SessionKind;
-  /** A session or identity-provider token (sent as Bearer), or an API key (sent as X-API-Key). */
+  /** A session or identity-provider token (sent as Bearer), an API key (sent as X-API-Key), or for
+   *  "sso" the cookie session's CSRF token (the cookie itself is the credential). */
   credential: string;
   /** Known for sign-in links; identity-provider tokens and API keys do not say it up front. */
   accountId: string | null;
@@ -47,11 +50,19 @@ const baseUrl = () => window.location.origin;
 /** The browser's fetch, called on `window` (a detached `fetch` throws "Illegal invocation"). */
 export const browserFetch: typeof fetch = (input, init) => window.fetch(input, init);
 
-export function clientFor(session: Session): LeadcheckClient {
+/** The SDK client for a session, acting in `accountId` when it is a person's other account. */
+export function clientFor(session: Session, accountId: string | null = null): LeadcheckClient {
+  const credential =
+    session.kind === "api_key"
+      ? { apiKey: session.credential }
+      : session.kind === "sso"
+        ? { cookieSession: { csrfToken: session.credential } }
+        : { token: session.credential };
   return new LeadcheckClient({
     baseUrl: baseUrl(),
     fetch: browserFetch,
-    ...(session.kind === "api_key" ? { apiKey: session.credential } : { token: session.credential }),
+    ...credential,
+    ...(accountId && session.kind !== "api_key" ? { headers: { "x-account-id": accountId } } : {}),
     // A person is waiting: retry a 429 once if it clears soon, otherwise show it.
     maxRetries: 1,
     maxRetryWaitMs: 5000,
@@ -59,7 +70,7 @@ export function clientFor(session: Session): LeadcheckClient {
   });
 }
 
-export type SessionExchange = ResponseBody<"/v1/auth/session", "post">;
+type SessionExchange = ResponseBody<"/v1/auth/session", "post">;
 
 /** Trades the one-time token of a sign-in link for a session (POST /v1/auth/session). Never throws. */
 export async function exchangeSigninToken(
@@ -93,4 +104,57 @@ export function takeSigninToken(): string | null {
   if (!window.location.hash.startsWith("#signin=")) return null;
   window.history.replaceState(window.history.state, "", window.location.pathname + window.location.search);
   return match ? match[1]! : "";
+}
+
+type SsoSessionAnswer = ResponseBody<"/v1/auth/sso/session", "get">;
+
+/**
+ * The single sign-on session the browser's cookie holds, or null (no cookie, ended, or SSO off:
+ * the server answers 401). Never throws: a server that cannot be reached means no session.
+ */
+export async function findSsoSession(): Promise<Session | null> {
+  const http = new Transport({ baseUrl: baseUrl(), fetch: browserFetch, maxRetries: 0 });
+  try {
+    const answer = await http.json<SsoSessionAnswer>({
+      method: "GET",
+      path: "/v1/auth/sso/session",
+      auth: "none",
+    });
+    if (!answer.csrfToken) return null;
+    return { kind: "sso", credential: answer.csrfToken, accountId: answer.accountId, expiresAt: null };
+  } catch {
+    return null;
+  }
+}
+
+/** Ends the single sign-on session on the server (the cookie is refused from then on). */
+export async function endSsoSession(session: Session): Promise<void> {
+  if (session.kind !== "sso") return;
+  const http = new Transport({
+    baseUrl: baseUrl(),
+    fetch: browserFetch,
+    maxRetries: 0,
+    cookieSession: { csrfToken: session.credential },
+  });
+  await http.json({ method: "POST", path: "/v1/auth/sso/logout", auth: "identity" }).catch(() => undefined);
+}
+
+const ACCOUNT_KEY = "leadcheck.account";
+
+/** The account a person last chose in the switcher: kept across reloads and tabs (localStorage). */
+export function loadAccountChoice(): string | null {
+  try {
+    return localStorage.getItem(ACCOUNT_KEY) || null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveAccountChoice(accountId: string | null): void {
+  try {
+    if (accountId) localStorage.setItem(ACCOUNT_KEY, accountId);
+    else localStorage.removeItem(ACCOUNT_KEY);
+  } catch {
+    // Storage refused (private mode): the choice lasts until the tab closes.
+  }
 }

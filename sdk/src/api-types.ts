@@ -95,3 +95,36 @@ export type WebhookTestResult = ResponseBody<"/v1/webhooks/{webhook_id}/test", "
 export type DeliveriesQuery = QueryParams<"/v1/webhooks/{webhook_id}/deliveries", "get">;
 export type DeliveriesPage = ResponseBody<"/v1/webhooks/{webhook_id}/deliveries", "get">;
 export type Delivery = ResponseBody<"/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver", "post">;
+
+// Who is calling: account, role, permissions and every account of a person
+export type Me = ResponseBody<"/v1/me", "get">;
+
+// Team
+export type TeamMembers = ResponseBody<"/v1/team/members", "get">;
+export type TeamMember = TeamMembers["members"][number];
+export type TeamRole = TeamMember["role"];
+export type TeamInvitations = ResponseBody<"/v1/team/invitations", "get">;
+export type TeamInvitationInput = RequestBody<"/v1/team/invitations", "post">;
+export type CreatedTeamInvitation = ResponseBody<"/v1/team/invitations", "post">;
+export type TeamInvitationRevoked = ResponseBody<"/v1/team/invitations/{invitationId}", "delete">;
+export type TeamMemberRemoved = ResponseBody<"/v1/team/members/{memberId}", "delete">;
+export type AcceptedTeamInvitation = ResponseBody<"/v1/team/invitations/{token}/accept", "post">;
+
+// Audit log
+export type AuditQuery = QueryParams<"/v1/audit-log", "get">;
+export type AuditFilter = QueryParams<"/v1/audit-log/export", "get">;
+export type AuditPage = ResponseBody<"/v1/audit-log", "get">;
+export type AuditEntry = AuditPage["entries"][number];
+export type AuditVerification = ResponseBody<"/v1/audit-log/verify", "get">;
+
+// Personal data: erasure, retention, the account export
+export type Erasure = ResponseBody<"/v1/leads/{lead_id}/erase", "post">;
+export type PersonErasure = ResponseBody<"/v1/leads/erase", "post">;
+export type RetentionSettings = ResponseBody<"/v1/settings/retention", "get">;
+export type RetentionUpdate = RequestBody<"/v1/settings/retention", "put">;
+export type AccountExport = ResponseBody<"/v1/account/export/{export_id}", "get">;
+export type AccountExportStarted = ResponseBody<"/v1/account/export", "post">;
+
+// The signup-form widget (a publishable key in a browser; the confirmation with a secret key)
+export type WidgetAnswer = ResponseBody<"/v1/widget/check-email", "post">;
+export type WidgetConfirmation = ResponseBody<"/v1/widget/confirm", "post">;

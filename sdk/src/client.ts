@@ -6,14 +6,18 @@ import type {
   EmailCheckInput,
   EmailCheckResult,
   HealthStatus,
+  Me,
   NetworkStatus,
   ReadinessStatus,
   ValidationJob,
   WebsiteCheckInput,
   WebsiteCheckResult,
+  WidgetAnswer,
+  WidgetConfirmation,
 } from "./api-types.js";
 import { LeadcheckError } from "./errors.js";
 import { BatchesApi, ConnectionsApi, CreditsApi, KeysApi, LeadsApi, WebhooksApi } from "./resources.js";
+import { AuditApi, PrivacyApi, TeamApi } from "./team-resources.js";
 import { type CallOptions, type ClientOptions, segment, Transport } from "./transport.js";
 
 export interface WaitOptions<T> {
@@ -36,6 +40,9 @@ export class LeadcheckClient {
   readonly keys: KeysApi;
   readonly webhooks: WebhooksApi;
   readonly connections: ConnectionsApi;
+  readonly team: TeamApi;
+  readonly audit: AuditApi;
+  readonly privacy: PrivacyApi;
   private readonly http: Transport;
 
   constructor(options: ClientOptions) {
@@ -46,6 +53,31 @@ export class LeadcheckClient {
     this.keys = new KeysApi(this.http);
     this.webhooks = new WebhooksApi(this.http);
     this.connections = new ConnectionsApi(this.http);
+    this.team = new TeamApi(this.http);
+    this.audit = new AuditApi(this.http);
+    this.privacy = new PrivacyApi(this.http);
+  }
+
+  /** What /widget.js asks in a page: a publishable key, from one of its allowed origins (a browser
+   *  sends the Origin; elsewhere the answer is 403 ORIGIN_NOT_ALLOWED). */
+  widgetCheckEmail(publishableKey: string, email: string, call?: CallOptions): Promise<WidgetAnswer> {
+    const spec = {
+      method: "POST",
+      path: "/v1/widget/check-email",
+      auth: "none",
+      query: { key: publishableKey },
+    } as const;
+    return this.http.json({ ...spec, body: { email } }, call);
+  }
+
+  /** The form's backend, with a secret key: the verdict the visitor saw, by its token. */
+  widgetConfirm(token: string, email: string, call?: CallOptions): Promise<WidgetConfirmation> {
+    return this.http.json({ method: "POST", path: "/v1/widget/confirm", body: { token, email } }, call);
+  }
+
+  /** Who the credential is here: account, role, permissions, and a person's other accounts. */
+  me(call?: CallOptions): Promise<Me> {
+    return this.http.json({ method: "GET", path: "/v1/me" }, call);
   }
 
   /** GET /health: no credentials needed. */

@@ -52,7 +52,7 @@ export class LeadcheckError extends Error {
   }
 }
 
-export function isErrorBody(value: unknown): value is ErrorBody {
+function isErrorBody(value: unknown): value is ErrorBody {
   return (
     typeof value === "object" &&
     value !== null &&

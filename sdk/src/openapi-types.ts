@@ -880,6 +880,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/leads/erase": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Erase a person by email: every lead with this address, and every copy of its data
+     * @description Finds the account's leads (archived ones too) with this mailbox, aliases folded, and erases each as POST /v1/leads/{leadId}/erase does. No lead with this address is 404. API keys need the permission `data:admin`. Team members need the admin role or above (`data:admin`).
+     */
+    post: operations["erasePerson"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/settings/retention": {
     parameters: {
       query?: never;
@@ -897,6 +917,30 @@ export interface paths {
      * @description Sets any of the retention periods (0 keeps forever) and the suppression of erased addresses. The daily purge applies them; the change is audited. API keys need the permission `data:admin`. Team members need the admin role or above (`data:admin`).
      */
     put: operations["setRetention"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/settings/revalidation": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The account's re-validation schedule (null when off)
+     * @description With a schedule, leads whose last validation (`validatedAt`) is older than `olderThanDays` are validated again every `everyHours`, oldest verdicts first, up to `maxCreditsPerRun` per run. Each run is a normal lead-validation batch: charged upfront and evented like one. Leads never validated are not touched. API keys need the permission `leads:read`. Team members need the analyst role or above (`leads:read`).
+     */
+    get: operations["getRevalidation"];
+    /**
+     * Set or turn off the re-validation schedule
+     * @description `{ olderThanDays, everyHours, maxCreditsPerRun }` sets the schedule (a new one first runs within a few minutes; a changed one keeps its rhythm from the last run); `null` turns it off. The change is audited. API keys need the permission `leads:write`. Team members need the developer role or above (`leads:write`).
+     */
+    put: operations["setRevalidation"];
     post?: never;
     delete?: never;
     options?: never;
@@ -1056,6 +1100,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/connections/{connectionId}/preview": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * What a sync would read: the mapping, the first 5 rows or contacts, and the cost
+     * @description Reads the source without writing anything anywhere. Google: `spreadsheetId` (and `sheet`, else the first tab; `mapping` as for a sync) returns the tabs, the header, the detected mapping, the first 5 rows with an email, and the exact cost: new leads and leads never validated. HubSpot: `listId` or all contacts returns the first 5 contacts and their count; the cost is an upper bound (contacts already known and validated are not charged by the sync). API keys need the permission `connections:write`. Team members need the developer role or above (`connections:write`).
+     */
+    post: operations["previewSync"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/syncs/{syncId}": {
     parameters: {
       query?: never;
@@ -1204,6 +1268,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/v1/team/invitations/{invitationId}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Withdraw a pending invitation (its link stops working)
+     * @description Only an invitation not yet accepted can be withdrawn; an accepted, withdrawn or unknown one is 404. Only an owner withdraws an invitation to the owner role. Audited. Identity JWT only; Team members need the admin role or above (`team:write`).
+     */
+    delete: operations["revokeTeamInvitation"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/v1/team/invitations/{token}/accept": {
     parameters: {
       query?: never;
@@ -1218,6 +1302,46 @@ export interface paths {
      * @description Accepted once, within 7 days, by an identity whose token carries the invited email with email_verified true (else 403). A used or expired link is 409 with details.reason (used, expired). Identity JWT only; API keys are refused.
      */
     post: operations["acceptTeamInvitation"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/me": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Who you are here: account, role, permissions, and your other accounts
+     * @description For a person (bearer token or dashboard session): the role and its permissions in the account X-Account-Id names, and every account they belong to. For an API key: the key's permissions. Any API key, whatever its permissions.
+     */
+    get: operations["getMe"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/auth/sso": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Whether single sign-on is on (the dashboard's sign-in page asks)
+     * @description No secret here: whether OIDC_ISSUER is configured, and where a browser starts signing in. No authentication.
+     */
+    get: operations["getSsoSettings"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1775,6 +1899,18 @@ export interface operations {
                */
               created_at: string;
               last_used: string | null;
+              /** @description Publishable keys: the abuse limits in force (the key's own, else the server's WIDGET_* defaults) and the CAPTCHA it requires; null for secret keys */
+              widget: {
+                /** @description Distinct emails charged per UTC day */
+                dailyCap: number;
+                /** @description Checks per minute from one visitor IP */
+                perIpPerMinute: number;
+                /** @description Checks per minute of one address */
+                perEmailPerMinute: number;
+                /** @description Distinct emails one IP may check per UTC day */
+                distinctEmailsPerIpPerDay: number;
+                captcha: ("turnstile" | "hcaptcha") | null;
+              } | null;
               /** @description The team member who created the key; null for keys made before teams or by the CLI */
               created_by: {
                 memberId: string;
@@ -6850,6 +6986,7 @@ export interface operations {
             limit: number;
             offset: number;
             hasMore: boolean;
+            nextOffset: number | null;
           };
         };
       };
@@ -7255,7 +7392,7 @@ export interface operations {
     parameters: {
       query?: {
         action?: string;
-        /** @description Actor id (a key id, an account id) */
+        /** @description Actor id (a key id key_..., a member id mem_..., admin, or a system job) */
         actor?: string;
         actor_kind?: "member" | "key" | "admin" | "system";
         /** @description Target id */
@@ -7384,7 +7521,7 @@ export interface operations {
     parameters: {
       query?: {
         action?: string;
-        /** @description Actor id (a key id, an account id) */
+        /** @description Actor id (a key id key_..., a member id mem_..., admin, or a system job) */
         actor?: string;
         actor_kind?: "member" | "key" | "admin" | "system";
         /** @description Target id */
@@ -7673,6 +7810,120 @@ export interface operations {
       };
     };
   };
+  erasePerson: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The person's address; aliases fold as in duplicate detection (j.doe+crm@gmail.com = jdoe@gmail.com) */
+          email: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            email: string;
+            /** @description One result per lead held under this address */
+            leads: {
+              lead_id: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              erased_at: string;
+              /** @description True when an earlier request erased it; nothing more was removed */
+              already_erased: boolean;
+              /** @description What this request removed; null when already erased */
+              removed: {
+                leads: number;
+                /** @description Items kept for the batch's counts, input and result erased */
+                batch_items: number;
+                events: number;
+                webhook_deliveries: number;
+                validation_jobs: number;
+                job_payloads: number;
+                account_exports: number;
+              } | null;
+            }[];
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   getRetention: {
     parameters: {
       query?: never;
@@ -7809,6 +8060,244 @@ export interface operations {
             /** @description Refuse an erased address when it is created or imported again */
             suppress_erased_emails: boolean;
           };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getRevalidation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The schedule, or null when off */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            olderThanDays: number;
+            everyHours: number;
+            /** @description Stored credits */
+            maxCreditsPerRun: number;
+            /** @description The same cap in display credits */
+            maxDisplayCreditsPerRun: number;
+            /** @description Leads one run may validate at today's price */
+            maxLeadsPerRun: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            nextRunAt: string;
+            lastRun: {
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              at: string;
+              /** @description started: a batch validates `leads`; nothing_stale: no lead was old enough; insufficient_credits: the balance could not pay for the run; limited: the account's batch limits refused it (retried soon); network_down: DNS was distrusted (retried soon) */
+              status: "started" | "nothing_stale" | "insufficient_credits" | "limited" | "network_down";
+              leads: number;
+              batchId: string | null;
+            } | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            updatedAt: string;
+          } | null;
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  setRevalidation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The schedule, or null to turn it off */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Leads whose last validation is older than this many days are validated again */
+          olderThanDays: number;
+          /** @description Hours between runs */
+          everyHours: number;
+          /** @description Most stored credits one run may spend, to 0.001 (0.002 per lead at the default price); the oldest verdicts go first */
+          maxCreditsPerRun: number;
+        } | null;
+      };
+    };
+    responses: {
+      /** @description The schedule, or null when off */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            olderThanDays: number;
+            everyHours: number;
+            /** @description Stored credits */
+            maxCreditsPerRun: number;
+            /** @description The same cap in display credits */
+            maxDisplayCreditsPerRun: number;
+            /** @description Leads one run may validate at today's price */
+            maxLeadsPerRun: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            nextRunAt: string;
+            lastRun: {
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC
+               */
+              at: string;
+              /** @description started: a batch validates `leads`; nothing_stale: no lead was old enough; insufficient_credits: the balance could not pay for the run; limited: the account's batch limits refused it (retried soon); network_down: DNS was distrusted (retried soon) */
+              status: "started" | "nothing_stale" | "insufficient_credits" | "limited" | "network_down";
+              leads: number;
+              batchId: string | null;
+            } | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC
+             */
+            updatedAt: string;
+          } | null;
         };
       };
       /** @description The one error body (decisions §7) */
@@ -8934,6 +9423,142 @@ export interface operations {
       };
     };
   };
+  previewSync: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        connectionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          spreadsheetId?: string;
+          /** @description The tab; the first one when left out */
+          sheet?: string;
+          listId?: string;
+          /** @description Lead field -> header text (email, website, firstName, lastName, company, title, phone) */
+          mapping?: {
+            [key: string]: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            kind: "hubspot" | "google_sheets";
+            /** @description Google: the spreadsheet's tabs, to pick from */
+            sheets: string[] | null;
+            sheet: string | null;
+            /** @description Google: the header row; HubSpot: the contact properties read */
+            columns: string[];
+            /** @description Lead field -> the header (or HubSpot property) it is read from; null when none matched */
+            mapping: {
+              [key: string]: string | null;
+            };
+            /** @description The first 5 rows or contacts as leads */
+            rows: {
+              /** @description row 2, contact 1001 */
+              item: string;
+              lead: {
+                [key: string]: string;
+              };
+            }[];
+            /** @description Rows with an email (Google) or contacts (HubSpot) a sync would read */
+            total: number;
+            /** @description False when a long HubSpot list was counted only in part */
+            totalExact: boolean;
+            /** @description Google: what the sync would create, match to live leads, and skip (HubSpot: null, the contacts are not all read) */
+            plan: {
+              created: number;
+              matched: number;
+              skipped: number;
+            } | null;
+            cost: {
+              /** @description Leads the sync's validation batch would validate */
+              leads: number;
+              /** @description Stored credits */
+              credits: number;
+              displayCredits: number;
+              /** @description exact: new leads and leads never validated (Google); at_most: every contact, as if none were known or validated (HubSpot); at_least: a list longer than was counted */
+              basis: "exact" | "at_most" | "at_least";
+            };
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   getSync: {
     parameters: {
       query?: never;
@@ -9882,6 +10507,95 @@ export interface operations {
       };
     };
   };
+  revokeTeamInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description inv_... */
+        invitationId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            message: string;
+            invitationId: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   acceptTeamInvitation: {
     parameters: {
       query?: never;
@@ -9960,6 +10674,197 @@ export interface operations {
       };
       /** @description The one error body (decisions §7) */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getMe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description The account this request acted on (X-Account-Id, or your own) */
+            accountId: string;
+            /** @description api_key: X-API-Key; jwt: a bearer token; session: the dashboard's sign-on cookie */
+            via: "api_key" | "jwt" | "session";
+            /** @description Your role in this account; null for an API key */
+            role: ("owner" | "admin" | "developer" | "analyst") | null;
+            /** @description What you may do here: your role's permissions, or the key's (checks:write, leads:read, leads:write, batches:write, webhooks:read, webhooks:write, credits:read, connections:write, audit:read, data:admin; members also keys:write, team:read, team:write, billing:write) */
+            permissions: string[];
+            /** @description The team member you act as; null for an API key */
+            member: {
+              id: string;
+              subject: string;
+              email: string | null;
+            } | null;
+            /** @description The API key you act with; null for a person */
+            key: {
+              id: string;
+              type: string;
+              mode: string;
+            } | null;
+            /** @description Every account you are a member of (send one as X-Account-Id); empty for an API key */
+            accounts: {
+              accountId: string;
+              /**
+               * @description owner: everything; admin: all but billing and owners; developer: keys, webhooks, connections, leads, checks, batches; analyst: reads and exports leads, batches and usage, runs checks
+               * @enum {string}
+               */
+              role: "owner" | "admin" | "developer" | "analyst";
+              permissions: string[];
+            }[];
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  getSsoSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            enabled: boolean;
+            loginUrl: string | null;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
         headers: {
           [name: string]: unknown;
         };

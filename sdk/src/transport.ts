@@ -11,6 +11,13 @@ export interface ClientOptions {
   apiKey?: string | undefined;
   /** Identity-provider bearer token: required for API key management, used for data without apiKey. */
   token?: string | undefined;
+  /**
+   * In a browser signed in through single sign-on: the session cookie authenticates every call
+   * (no credential header), and state-changing calls send the session's CSRF token.
+   */
+  cookieSession?: { csrfToken: string } | undefined;
+  /** Sent on every request, e.g. `{ "x-account-id": "acct_..." }` to act in another account. */
+  headers?: Record<string, string> | undefined;
   /** Retries after a 429 (and a 503 when retryOn503); 0 turns retries off. Default 3. */
   maxRetries?: number;
   /** A Retry-After longer than this is not waited for: the 429 is thrown at once. Default 60 s. */
@@ -48,7 +55,7 @@ export interface CallOptions {
 const IDEMPOTENT = new Set(["GET", "PUT", "DELETE"]);
 const MIN_503_BACKOFF_MS = 500;
 
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const timer = setTimeout(() => {
@@ -135,7 +142,8 @@ export class Transport {
     const headers: Record<string, string> = {
       accept: spec.accept ?? "application/json",
       "user-agent": this.options.userAgent ?? `leadcheck-sdk/${SDK_VERSION}`,
-      ...this.authHeaders(spec.auth ?? "data"),
+      ...this.options.headers,
+      ...this.authHeaders(spec.auth ?? "data", spec.method),
     };
     let body: RequestInit["body"];
     if (spec.rawBody) {
@@ -167,11 +175,13 @@ export class Transport {
     }
   }
 
-  private authHeaders(auth: Auth): Record<string, string> {
-    const { apiKey, token } = this.options;
+  private authHeaders(auth: Auth, method: RequestSpec["method"]): Record<string, string> {
+    const { apiKey, token, cookieSession } = this.options;
     if (auth === "none") return {};
     if (auth === "data" && apiKey) return { "x-api-key": apiKey };
     if (token) return { authorization: `Bearer ${token}` };
+    // The browser attaches the cookie itself; a page of another origin cannot read this token.
+    if (cookieSession) return method === "GET" ? {} : { "x-csrf-token": cookieSession.csrfToken };
     throw new LeadcheckError({
       status: 0,
       errorCode: "MISSING_CREDENTIALS",

@@ -12,7 +12,7 @@ import { runInTransaction } from "../storage/transaction.js";
 import { type AccountExportRepo, EXPORTED, type ExportedResource } from "./account-export.repo.js";
 
 export const ACCOUNT_EXPORT_JOB = "account.export";
-export const EXPORT_LINK_TTL_MS = 24 * 3_600_000;
+const EXPORT_LINK_TTL_MS = 24 * 3_600_000;
 const PAGE = 1000;
 
 export interface ExportStatus {

@@ -9,11 +9,9 @@ import type { Clock } from "../lib/clock.js";
 import { ACCOUNT_ID, SIGNIN_PURPOSE } from "./identity.js";
 import type { SigninTokensRepo } from "./signin-tokens.repo.js";
 
-export { SIGNIN_PURPOSE };
-export const SESSION_PURPOSE = "dashboard_session";
-export const DEFAULT_SIGNIN_TTL_MS = 15 * 60_000;
+const SESSION_PURPOSE = "dashboard_session";
 export const MAX_SIGNIN_TTL_MS = 24 * 3_600_000;
-export const SESSION_TTL_MS = 12 * 3_600_000;
+const SESSION_TTL_MS = 12 * 3_600_000;
 
 export interface SigninOptions {
   /** AUTH_JWT_SECRET; sign-in links are off without it. */

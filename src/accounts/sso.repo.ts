@@ -11,7 +11,7 @@ export interface SsoLoginsTable {
   expires_at: string;
 }
 
-export interface SsoSessionsTable {
+interface SsoSessionsTable {
   id_hash: string;
   subject: string;
   email: string | null;

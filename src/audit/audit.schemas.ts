@@ -9,7 +9,7 @@ const ActorKind = Type.Union([
   Type.Literal("system"),
 ]);
 
-export const AuditEntry = Type.Object({
+const AuditEntry = Type.Object({
   id: Type.String(),
   seq: Type.Integer({ description: "Position in the account's chain: 1, 2, 3, ..." }),
   actor: Type.Object({ kind: ActorKind, id: Type.String() }),
@@ -25,7 +25,12 @@ export const AuditEntry = Type.Object({
 
 export const AuditFilterQuery = Type.Object({
   action: Type.Optional(Type.String({ maxLength: 100 })),
-  actor: Type.Optional(Type.String({ maxLength: 100, description: "Actor id (a key id, an account id)" })),
+  actor: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description: "Actor id (a key id key_..., a member id mem_..., admin, or a system job)",
+    }),
+  ),
   actor_kind: Type.Optional(ActorKind),
   target: Type.Optional(Type.String({ maxLength: 100, description: "Target id" })),
   from: Type.Optional(Type.String({ format: "date-time", description: "Entries at or after this time" })),

@@ -10,7 +10,7 @@ import type { AuditFilter, AuditRepo } from "./audit.repo.js";
 import { csvRow } from "./audit-csv.js";
 import { canonicalJson, entryHash, GENESIS_HASH, redactSecrets } from "./audit-hash.js";
 
-export type ActorKind = "member" | "key" | "admin" | "system";
+type ActorKind = "member" | "key" | "admin" | "system";
 
 /** Who acted, and from where (the request's address and user agent; none for system work). */
 export interface AuditActor {

@@ -12,12 +12,13 @@ import type { Clock } from "../lib/clock.js";
 import { type FieldError, notFound, validationError } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import { LimitRefused } from "../lib/limits.js";
+import { pageOf } from "../lib/schema.js";
 import type { Database } from "../storage/db.js";
 import type { BatchItemsTable, Schema } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
 import type { BatchLimits } from "./batch-limits.js";
 import type { BatchesRepo } from "./batches.repo.js";
-import { BATCH_RUN_JOB, type BatchView, toBatchView } from "./batches.schemas.js";
+import { BATCH_RUN_JOB, type BatchResult, type BatchView, toBatchView } from "./batches.schemas.js";
 
 export interface BatchesDeps {
   /** Its repository, built by the module's factory. */
@@ -166,15 +167,7 @@ export class BatchesService implements ValidationScheduler {
       limit,
       offset,
     );
-    const hasMore = offset + rows.length < total;
-    return {
-      batches: rows.map(toBatchView),
-      total,
-      limit,
-      offset,
-      hasMore,
-      nextOffset: hasMore ? offset + rows.length : null,
-    };
+    return pageOf("batches", rows.map(toBatchView), total, { limit, offset });
   }
 
   async get(accountId: string, batchId: string): Promise<BatchView> {
@@ -194,11 +187,8 @@ export class BatchesService implements ValidationScheduler {
     const b = await this.deps.repo.findOfAccount(db, accountId, batchId);
     if (!b) throw notFound("Batch");
     const { rows, total } = await this.deps.repo.items(db, batchId, limit, offset);
-    const hasMore = offset + rows.length < total;
-    return {
-      batchId,
-      status: b.status,
-      results: rows.map((r) => ({
+    const results = rows.map(
+      (r): BatchResult => ({
         index: Number(r.seq),
         input: r.input,
         leadId: r.lead_id,
@@ -206,13 +196,9 @@ export class BatchesService implements ValidationScheduler {
         verdict: r.verdict,
         result: r.result ? JSON.parse(r.result) : null,
         error: r.error,
-      })),
-      total,
-      limit,
-      offset,
-      hasMore,
-      nextOffset: hasMore ? offset + rows.length : null,
-    };
+      }),
+    );
+    return { batchId, status: b.status, ...pageOf("results", results, total, { limit, offset }) };
   }
 }
 

@@ -10,7 +10,7 @@ import {
 } from "./email/email.types.js";
 
 /** Email verdicts (check-email `status`, a lead's `emailStatus`). */
-export const VERDICT_LABELS: Readonly<Record<EmailStatus, string>> = {
+const VERDICT_LABELS: Readonly<Record<EmailStatus, string>> = {
   valid: "Valid",
   risky: "Risky",
   invalid: "Invalid",
@@ -18,28 +18,11 @@ export const VERDICT_LABELS: Readonly<Record<EmailStatus, string>> = {
 };
 
 /** What each verdict means, for the API's descriptions. */
-export const VERDICT_DESCRIPTIONS: Readonly<Record<EmailStatus, string>> = {
+const VERDICT_DESCRIPTIONS: Readonly<Record<EmailStatus, string>> = {
   valid: "the mailbox accepts mail and the address is neither catch-all nor disposable",
   risky: "mail may arrive but is not assured (catch-all, disposable, mailbox full)",
   invalid: "mail will not arrive (no such mailbox or domain, no mail server, bad syntax)",
   unknown: "the check could not reach an answer (network or server trouble); never charged as invalid",
-};
-
-/** A lead's `validationStatus`. */
-export const VALIDATION_STATUS_LABELS: Readonly<Record<string, string>> = {
-  new: "New",
-  processing: "Processing",
-  valid: "Valid",
-  invalid: "Invalid",
-  risky: "Risky",
-};
-
-/** A lead's `leadRecommendation`. */
-export const RECOMMENDATION_LABELS: Readonly<Record<string, string>> = {
-  high_priority: "High priority",
-  validate: "Validate",
-  research: "Research",
-  skip: "Skip",
 };
 
 /** Reasons of an email verdict, in a few words (their full meaning: EMAIL_REASON_DESCRIPTIONS). */
@@ -82,11 +65,6 @@ const isReason = (code: string): code is EmailReason => Object.hasOwn(REASON_LAB
 export function reasonLabel(code: string | null | undefined): string {
   if (!code) return "";
   return isReason(code) ? REASON_LABELS[code] : code.replaceAll("_", " ");
-}
-
-export function verdictLabel(code: string | null | undefined): string {
-  if (!code) return "";
-  return Object.hasOwn(VERDICT_LABELS, code) ? VERDICT_LABELS[code as EmailStatus] : code;
 }
 
 /** The reasons as the API documents them: code, label, meaning. */

@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import pg from "pg";
 import { openSqlite } from "../storage/sqlite-driver.js";
 
-export type DatabaseState = "missing" | "empty" | "ready";
+type DatabaseState = "missing" | "empty" | "ready";
 
 export interface DatabaseTarget {
   /** The URL with any password hidden, SQLite paths made absolute. */
@@ -47,7 +47,7 @@ export async function inspectDatabase(url: string): Promise<DatabaseTarget> {
   }
 }
 
-export function hidePassword(url: string): string {
+function hidePassword(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = "***";

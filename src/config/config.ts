@@ -2,18 +2,14 @@
 // with units in the names. Defaults follow the product decisions (§1 operating contract).
 import { hostname } from "node:os";
 import { loadOidcConfig, type OidcConfig } from "../accounts/oidc-config.js";
-import { parseZones } from "../intel/dnsbl.js";
 import { type Canary, DEFAULT_CANARY_NAMES, parseCanaries } from "../net/network-health.js";
-import { loadWidgetConfig, type WidgetConfig } from "../widget/widget-config.js";
+import { ConfigError } from "./config-error.js";
+import { DEFAULT_DNSBL_DOMAIN_ZONES, DEFAULT_DNSBL_IP_ZONES, parseZones } from "./dnsbl-zones.js";
+import { loadWidgetConfig, type WidgetConfig } from "./widget-config.js";
+
+export { ConfigError } from "./config-error.js";
 
 export type DatabaseKind = "sqlite" | "postgres";
-
-export interface RateLimitRule {
-  /** Requests allowed in the window. */
-  points: number;
-  /** Window length in seconds. */
-  durationSeconds: number;
-}
 
 export interface Config {
   port: number;
@@ -125,6 +121,8 @@ export interface Config {
     leadStallMs: number;
     /** A validation job this long past its 5-minute deadline is closed `timeout`. */
     validationJobGraceMs: number;
+    /** How often due re-validation schedules are looked for (src/revalidation). */
+    revalidationTickMs: number;
   };
   webhooks: {
     /** Whole budget of one delivery attempt (connect, send, response headers and body). */
@@ -222,8 +220,6 @@ type Env = Record<string, string | undefined>;
 
 /** On by default (ADR 0012): Spamhaus's domain and address lists, whose refusal answers we read as
  *  unknown (never listed) and report once, so a resolver Spamhaus refuses costs nothing but a warning. */
-export const DEFAULT_DNSBL_DOMAIN_ZONES: readonly string[] = ["dbl.spamhaus.org"];
-export const DEFAULT_DNSBL_IP_ZONES: readonly string[] = ["zen.spamhaus.org"];
 
 function int(env: Env, name: string, fallback: number, min = 0): number {
   const raw = env[name];
@@ -254,10 +250,6 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
 function str(env: Env, name: string): string | undefined {
   const raw = env[name];
   return raw === undefined || raw === "" ? undefined : raw;
-}
-
-export class ConfigError extends Error {
-  override name = "ConfigError";
 }
 
 /** Seed limits (spec "Limits"), keyed by Fastify route pattern. */
@@ -437,6 +429,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       batchStallMs: int(env, "SWEEP_BATCH_STALL_MS", 30 * 60_000, 1000),
       leadStallMs: int(env, "SWEEP_LEAD_STALL_MS", 2 * 3600_000, 1000),
       validationJobGraceMs: int(env, "SWEEP_VALIDATION_JOB_GRACE_MS", 10 * 60_000, 0),
+      revalidationTickMs: int(env, "REVALIDATION_TICK_MS", 5 * 60_000, 100),
     },
     webhooks: {
       timeoutMs: int(env, "WEBHOOK_TIMEOUT_MS", 30_000, 1),

@@ -12,7 +12,7 @@ import { runInTransaction } from "../storage/transaction.js";
 import type { CreditsRepo, LedgerEntry } from "./credits.repo.js";
 
 /** credits.low fires when a balance crosses below this (100 display credits = 0.1 stored). */
-export const LOW_BALANCE_THRESHOLD_MILLI = 100;
+const LOW_BALANCE_THRESHOLD_MILLI = 100;
 
 export interface DebitRequest {
   accountId: string;

@@ -21,7 +21,7 @@ function containing(text: string): string {
 
 const ESCAPE = sql.raw("'\\'");
 
-export const ERASED_INPUT = "[erased]";
+const ERASED_INPUT = "[erased]";
 
 export class ErasureRepo {
   findLead(db: Executor, accountId: string, leadId: string) {
@@ -31,6 +31,18 @@ export class ErasureRepo {
       .where("id", "=", leadId)
       .where("account_id", "=", accountId)
       .executeTakeFirst();
+  }
+
+  /** The account's leads (archived ones too) with this mailbox: its normalized form or its exact address. */
+  async findLeadIdsByEmail(db: Executor, accountId: string, normalized: string, lower: string) {
+    const rows = await db
+      .selectFrom("leads")
+      .select("id")
+      .where("account_id", "=", accountId)
+      .where((eb) => eb.or([eb("normalized_email", "=", normalized), eb("email_lower", "=", lower)]))
+      .orderBy("id", "asc")
+      .execute();
+    return rows.map((row) => row.id);
   }
 
   findTombstone(db: Executor, accountId: string, leadId: string) {

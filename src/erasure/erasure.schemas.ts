@@ -26,3 +26,22 @@ export const ErasureResult = Type.Object({
     "What this request removed; null when already erased",
   ),
 });
+
+export const LeadParams = Type.Object({ lead_id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const ErasePersonBody = Type.Object(
+  {
+    email: Type.String({
+      pattern: "^[^@\\s]+@[^@\\s]+$",
+      maxLength: 254,
+      description:
+        "The person's address; aliases fold as in duplicate detection (j.doe+crm@gmail.com = jdoe@gmail.com)",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const ErasePersonResult = Type.Object({
+  email: Type.String(),
+  leads: Type.Array(ErasureResult, { description: "One result per lead held under this address" }),
+});

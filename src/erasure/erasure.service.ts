@@ -4,13 +4,13 @@
 // is not_found.
 import { createHmac } from "node:crypto";
 import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
-import { normalizeEmailAddress } from "../intel/normalized-email.js";
+import { normalizeEmailAddress } from "../checks/email/normalized-email.js";
 import type { Clock } from "../lib/clock.js";
 import type { Database } from "../storage/db.js";
 import { runInTransaction } from "../storage/transaction.js";
 import type { ErasureRepo, ErasureTerms } from "./erasure.repo.js";
 
-export interface ErasureCounts {
+interface ErasureCounts {
   leads: number;
   batch_items: number;
   events: number;
@@ -28,6 +28,11 @@ export type EraseOutcome =
       already_erased: boolean;
       removed: ErasureCounts | null;
     }
+  | { kind: "not_found" };
+
+type ErasedLead = Extract<EraseOutcome, { kind: "erased" }>;
+export type ErasePersonOutcome =
+  | { kind: "erased"; email: string; leads: ErasedLead[] }
   | { kind: "not_found" };
 
 export interface ErasureDeps {
@@ -84,6 +89,27 @@ export class ErasureService {
     });
     if (outcome.kind === "erased" && !outcome.already_erased) await repo.scrub(database.db, database.caps);
     return outcome;
+  }
+
+  /**
+   * Erases a person by address: every lead of the account with this mailbox (aliases folded,
+   * archived leads included), each as `erase` does. No such lead is not_found: nothing is held
+   * under this address as a lead (a tombstone keeps no address to look up).
+   */
+  async eraseByEmail(accountId: string, email: string, actor: AuditActor): Promise<ErasePersonOutcome> {
+    const address = email.trim();
+    const ids = await this.deps.repo.findLeadIdsByEmail(
+      this.deps.database.db,
+      accountId,
+      normalizeEmailAddress(address),
+      address.toLowerCase(),
+    );
+    const leads: ErasedLead[] = [];
+    for (const id of ids) {
+      const outcome = await this.erase(accountId, id, actor);
+      if (outcome.kind === "erased") leads.push(outcome);
+    }
+    return leads.length === 0 ? { kind: "not_found" } : { kind: "erased", email: address, leads };
   }
 
   /** Whether `email` was erased from this account and the account refuses erased addresses. */

@@ -37,9 +37,11 @@ import { type CreditsRoutesDeps, creditsRoutes } from "./routes/credits.routes.j
 import { type KeysRoutesDeps, keysRoutes } from "./routes/keys.routes.js";
 import { type LeadFilesRoutesDeps, leadFilesRoutes } from "./routes/lead-files.routes.js";
 import { type LeadsRoutesDeps, leadsRoutes } from "./routes/leads.routes.js";
+import { type MeRoutesDeps, meRoutes } from "./routes/me.routes.js";
 import { type PaymentsRoutesDeps, paymentsRoutes } from "./routes/payments.routes.js";
 import { type PrivacyRoutesDeps, privacyRoutes } from "./routes/privacy.routes.js";
 import { type ProbeRoutesDeps, probeRoutes } from "./routes/probes.routes.js";
+import { type RevalidationRoutesDeps, revalidationRoutes } from "./routes/revalidation.routes.js";
 import { type SessionRoutesDeps, sessionRoutes } from "./routes/session.routes.js";
 import { type SsoRoutesDeps, ssoRoutes } from "./routes/sso.routes.js";
 import { type StatusRoutesDeps, statusRoutes } from "./routes/status.routes.js";
@@ -55,26 +57,28 @@ export type { App } from "./app-types.js";
 /** What buildApp needs: what the app itself reads (authentication, rate limits, metrics, logs)
  *  and the sum of its route files' own deps. */
 export type AppDeps = Omit<AuthDeps, "adminToken"> &
-  ProbeRoutesDeps &
-  KeysRoutesDeps &
-  CreditsRoutesDeps &
-  PaymentsRoutesDeps &
+  AccountExportRoutesDeps &
   AdminRoutesDeps &
-  LeadsRoutesDeps &
-  LeadFilesRoutesDeps &
+  AuditRoutesDeps &
   BatchesRoutesDeps &
   ChecksRoutesDeps &
-  WebhooksRoutesDeps &
-  SessionRoutesDeps &
-  UsageRoutesDeps &
-  AuditRoutesDeps &
-  PrivacyRoutesDeps &
-  AccountExportRoutesDeps &
-  StatusRoutesDeps &
   ConnectionsRoutesDeps &
-  WidgetRouteDeps &
+  CreditsRoutesDeps &
+  KeysRoutesDeps &
+  LeadFilesRoutesDeps &
+  LeadsRoutesDeps &
+  MeRoutesDeps &
+  PaymentsRoutesDeps &
+  PrivacyRoutesDeps &
+  ProbeRoutesDeps &
+  RevalidationRoutesDeps &
+  SessionRoutesDeps &
+  SsoRoutesDeps &
+  StatusRoutesDeps &
   TeamRoutesDeps &
-  SsoRoutesDeps & {
+  UsageRoutesDeps &
+  WebhooksRoutesDeps &
+  WidgetRouteDeps & {
     config: Readonly<Config>;
     /** Rate-limit counters shared by every instance; absent: kept in memory. */
     redis?: Redis | undefined;
@@ -244,11 +248,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await usageRoutes(scope as App, deps);
     await auditRoutes(scope as App, deps);
     await privacyRoutes(scope as App, deps);
+    await revalidationRoutes(scope as App, deps);
     await accountExportRoutes(scope as App, deps);
     await statusRoutes(scope as App, deps);
     await connectionsRoutes(scope as App, deps);
     await widgetRoutes(scope as App, deps);
     await teamRoutes(scope as App, deps);
+    await meRoutes(scope as App, deps);
     await ssoRoutes(scope as App, deps);
   });
   await dashboardRoutes(app);

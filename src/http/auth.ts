@@ -26,7 +26,7 @@ import {
 import type { TeamsService } from "../teams/teams.service.js";
 import { AppError } from "./errors.js";
 
-export type AuthMode = "none" | "data" | "identity" | "admin" | "publishable";
+type AuthMode = "none" | "data" | "identity" | "admin" | "publishable";
 
 /**
  * What a route asks of a key: one of the documented permissions (data routes), or how the route
@@ -86,7 +86,7 @@ export interface AuthDeps {
 /** The dashboard session cookie (HttpOnly; see sso.routes.ts for its attributes). */
 export const SESSION_COOKIE = "lc_session";
 /** The header a cookie-authenticated state-changing request carries its session's CSRF token in. */
-export const CSRF_HEADER = "x-csrf-token";
+const CSRF_HEADER = "x-csrf-token";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** One cookie's value from the Cookie header. */

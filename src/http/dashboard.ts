@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply } from "fastify";
 
-export const DASHBOARD_DIST = fileURLToPath(new URL("../../dashboard/dist", import.meta.url));
+const DASHBOARD_DIST = fileURLToPath(new URL("../../dashboard/dist", import.meta.url));
 
 const CSP = [
   "default-src 'self'",

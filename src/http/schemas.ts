@@ -2,7 +2,7 @@
 // primitives (Timestamp, Nullable, paging) live in src/lib/schema.ts; re-exported here for routes.
 import { Type } from "@sinclair/typebox";
 
-export { Defaulted, Nullable, PageLimit, PageOffset, PageQuery, Timestamp } from "../lib/schema.js";
+export { Nullable, Page, PageQuery, Timestamp } from "../lib/schema.js";
 
 export const ErrorResponse = Type.Object(
   {
@@ -27,8 +27,6 @@ export const ErrorResponse = Type.Object(
   },
   { $id: "ErrorResponse", additionalProperties: true, description: "The one error body (decisions §7)" },
 );
-
-export const ErrorRef = Type.Ref("ErrorResponse");
 
 type Security = { [scheme: string]: string[] }[];
 /** Data endpoints: X-API-Key or an identity JWT. */

@@ -176,7 +176,7 @@ function parseCredentials(
   };
 }
 
-export function toConnectionView(row: ConnectionsTable): ConnectionView {
+function toConnectionView(row: ConnectionsTable): ConnectionView {
   return {
     connectionId: row.id,
     kind: row.kind as ConnectionKind,

@@ -17,11 +17,12 @@ import { guardedAgent, guardedFetch } from "./guarded-transport.js";
 import { HubSpotGateway } from "./hubspot.gateway.js";
 import { integrationJobDefinitions } from "./integrations.jobs.js";
 import { IntegrationsRepo } from "./integrations.repo.js";
+import { SyncPreviewService } from "./sync-preview.js";
 import { SyncRunner } from "./sync-runner.js";
 import { SyncsService } from "./syncs.service.js";
 
 export interface IntegrationsModuleDeps {
-  config: Pick<Config, "integrations" | "allowPrivateTargets">;
+  config: Pick<Config, "integrations" | "allowPrivateTargets" | "prices">;
   database: Database;
   clock: Clock;
   dns: Pick<DnsResolver, "resolveAddresses">;
@@ -36,6 +37,7 @@ export interface IntegrationsModuleDeps {
 export interface IntegrationsServices {
   connections: ConnectionsService;
   syncs: SyncsService;
+  preview: SyncPreviewService;
 }
 
 export function createIntegrations(
@@ -92,7 +94,18 @@ export function createIntegrations(
     watchMinuteMs: settings.watchMinuteMs,
   });
   return {
-    services: { integrations: { connections, syncs } },
+    services: {
+      integrations: {
+        connections,
+        syncs,
+        preview: new SyncPreviewService({
+          connections,
+          gateways,
+          leads: deps.leads,
+          priceMilli: deps.config.prices.leadValidation,
+        }),
+      },
+    },
     jobs: integrationJobDefinitions(runner, syncs, deps.queue, settings.syncPollMs),
   };
 }

@@ -12,7 +12,7 @@ import { type BackoffSettings, backoffDelayMs, sleep } from "./backoff.js";
 import { type FetchImplementation, refusalIn } from "./guarded-transport.js";
 import { RateGate, RemoteError } from "./remote-error.js";
 
-export const SHEETS_SCOPE = "https://www.googleapis.com/auth/spreadsheets";
+const SHEETS_SCOPE = "https://www.googleapis.com/auth/spreadsheets";
 const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
 export interface ServiceAccount {
@@ -182,7 +182,7 @@ export class SheetsGateway {
   }
 }
 
-export function googleFailure(error: unknown, what: string, clientEmail: string): RemoteError {
+function googleFailure(error: unknown, what: string, clientEmail: string): RemoteError {
   if (error instanceof RemoteError) return error;
   const refused = refusalIn(error);
   if (refused) return new RemoteError("refused", refused.message);

@@ -29,16 +29,8 @@ export interface HubSpotContact {
   properties: Record<string, string | null>;
 }
 
-export const LEADCHECK_GROUP = "leadcheck";
-export const CONTACT_PROPERTIES = [
-  "email",
-  "firstname",
-  "lastname",
-  "company",
-  "jobtitle",
-  "phone",
-  "website",
-];
+const LEADCHECK_GROUP = "leadcheck";
+const CONTACT_PROPERTIES = ["email", "firstname", "lastname", "company", "jobtitle", "phone", "website"];
 
 export class HubSpotGateway {
   private readonly client: Client;
@@ -163,6 +155,38 @@ export class HubSpotGateway {
     return res.results.map(toContact);
   }
 
+  /** How many contacts the account has, and the first `limit` (one search call: the preview). */
+  async firstContacts(limit: number): Promise<{ total: number; contacts: HubSpotContact[] }> {
+    const res = await this.call("search contacts", () =>
+      this.client.crm.contacts.searchApi.doSearch(
+        { filterGroups: [], sorts: [], properties: CONTACT_PROPERTIES, limit, after: "0" },
+        this.opts,
+      ),
+    );
+    return { total: res.total, contacts: res.results.map(toContact) };
+  }
+
+  /** A list's member count, reading at most `maxPages` pages of 250 ids (HubSpot's largest page;
+   *  the memberships API reports no total). `exact` is false when the list is longer. */
+  async countListMembers(
+    listId: string,
+    maxPages: number,
+  ): Promise<{ count: number; exact: boolean; first: string[] }> {
+    let after: string | undefined;
+    let count = 0;
+    let first: string[] = [];
+    for (let page = 0; page < maxPages; page++) {
+      const res = await this.call(`list ${listId}`, () =>
+        this.client.crm.lists.membershipsApi.getPage(listId, after, undefined, 250, this.opts),
+      );
+      if (page === 0) first = res.results.slice(0, 5).map((m) => String(m.recordId));
+      count += res.results.length;
+      after = res.paging?.next?.after;
+      if (!after) return { count, exact: true, first };
+    }
+    return { count, exact: false, first };
+  }
+
   /** Contacts modified at or after `sinceMs`, oldest first (watches). */
   async modifiedSince(sinceMs: number, after: string | undefined) {
     const res = await this.call("search contacts", () =>
@@ -226,7 +250,7 @@ function toContact(object: { id: string; properties: Record<string, string | nul
   return { id: String(object.id), properties: { ...object.properties } };
 }
 
-export function hubspotFailure(error: unknown, what: string): RemoteError {
+function hubspotFailure(error: unknown, what: string): RemoteError {
   if (error instanceof RemoteError) return error;
   const refused = refusalIn(error);
   if (refused) return new RemoteError("refused", refused.message);

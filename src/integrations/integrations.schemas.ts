@@ -2,9 +2,9 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Nullable, Timestamp } from "../lib/schema.js";
 
-export const CONNECTION_KINDS = ["hubspot", "google_sheets"] as const;
+const CONNECTION_KINDS = ["hubspot", "google_sheets"] as const;
 export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
-export const CONNECTION_STATUSES = ["active", "needs_reauth", "disabled"] as const;
+const CONNECTION_STATUSES = ["active", "needs_reauth", "disabled"] as const;
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
 
 export const ConnectionCreateBody = Type.Object(
@@ -50,11 +50,6 @@ export const Connection = Type.Object({
 });
 export type ConnectionView = Static<typeof Connection>;
 
-export const SheetsSyncBody = {
-  spreadsheetId: Type.String({ minLength: 1, maxLength: 200 }),
-  sheet: Type.String({ minLength: 1, maxLength: 200 }),
-};
-
 export const SyncCreateBody = Type.Object(
   {
     spreadsheetId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: "^[A-Za-z0-9_-]+$" })),
@@ -78,7 +73,7 @@ export const SyncCreateBody = Type.Object(
 );
 export type SyncCreateInput = Static<typeof SyncCreateBody>;
 
-export const SyncCounts = Type.Object({
+const SyncCounts = Type.Object({
   read: Type.Integer(),
   created: Type.Integer(),
   matched: Type.Integer(),
@@ -111,3 +106,64 @@ export const WATCH_JOB = "integrations.watch";
 /** `after`: the pass that scheduled this one (a repeat hand-over is a no-op). */
 export const WatchJobData = Type.Object({ watchId: Type.String(), after: Type.String() });
 export type WatchJobData = Static<typeof WatchJobData>;
+
+export const ConnectionParams = Type.Object({ connectionId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const SyncParams = Type.Object({ syncId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const WatchParams = Type.Object({
+  connectionId: Type.String({ minLength: 1, maxLength: 100 }),
+  watchId: Type.String({ minLength: 1, maxLength: 100 }),
+});
+
+export const PreviewBody = Type.Object(
+  {
+    spreadsheetId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: "^[A-Za-z0-9_-]+$" })),
+    sheet: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: "The tab; the first one when left out" }),
+    ),
+    listId: Type.Optional(Type.String({ minLength: 1, maxLength: 50, pattern: "^[0-9A-Za-z_-]+$" })),
+    mapping: SyncCreateBody.properties.mapping,
+  },
+  { additionalProperties: false },
+);
+export type PreviewInput = Static<typeof PreviewBody>;
+
+export const SyncPreview = Type.Object({
+  kind: Type.Union(CONNECTION_KINDS.map((k) => Type.Literal(k))),
+  sheets: Nullable(Type.Array(Type.String()), "Google: the spreadsheet's tabs, to pick from"),
+  sheet: Nullable(Type.String({ description: "Google: the tab previewed" })),
+  columns: Type.Array(Type.String(), {
+    description: "Google: the header row; HubSpot: the contact properties read",
+  }),
+  mapping: Type.Record(Type.String(), Nullable(Type.String()), {
+    description: "Lead field -> the header (or HubSpot property) it is read from; null when none matched",
+  }),
+  rows: Type.Array(
+    Type.Object({
+      item: Type.String({ description: "row 2, contact 1001" }),
+      lead: Type.Record(Type.String(), Type.String()),
+    }),
+    { description: "The first 5 rows or contacts as leads" },
+  ),
+  total: Type.Integer({ description: "Rows with an email (Google) or contacts (HubSpot) a sync would read" }),
+  totalExact: Type.Boolean({ description: "False when a long HubSpot list was counted only in part" }),
+  plan: Nullable(
+    Type.Object({
+      created: Type.Integer(),
+      matched: Type.Integer(),
+      skipped: Type.Integer(),
+    }),
+    "Google: what the sync would create, match to live leads, and skip (HubSpot: null, the contacts are not all read)",
+  ),
+  cost: Type.Object({
+    leads: Type.Integer({ description: "Leads the sync's validation batch would validate" }),
+    credits: Type.Number({ description: "Stored credits" }),
+    displayCredits: Type.Integer(),
+    basis: Type.Union([Type.Literal("exact"), Type.Literal("at_most"), Type.Literal("at_least")], {
+      description:
+        "exact: new leads and leads never validated (Google); at_most: every contact, as if none were known or validated (HubSpot); at_least: a list longer than was counted",
+    }),
+  }),
+});
+export type SyncPreviewView = Static<typeof SyncPreview>;

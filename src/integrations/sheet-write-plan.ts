@@ -5,7 +5,7 @@
 // verdict. No other cell is ever in the plan. Pure: no I/O.
 import { foldHeader } from "./sheet-mapping.js";
 
-export const LEADCHECK_COLUMNS = [
+const LEADCHECK_COLUMNS = [
   "leadcheck_status",
   "leadcheck_reason",
   "leadcheck_score",
@@ -32,7 +32,7 @@ export function quoteSheet(title: string): string {
   return `'${title.replaceAll("'", "''")}'`;
 }
 
-export function columnLetters(index: number): string {
+function columnLetters(index: number): string {
   let letters = "";
   for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26))
     letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;

@@ -22,7 +22,7 @@ export interface SourcePage {
   next: string | null;
 }
 
-export const SHEET_PAGE_ROWS = 500;
+const SHEET_PAGE_ROWS = 500;
 
 export async function readSheetPage(
   gateway: SheetsGateway,
@@ -54,7 +54,7 @@ export async function readSheetPage(
   return { items, next: end < rows.length ? String(end) : null };
 }
 
-function rowInput(row: string[], mapping: HeaderMapping) {
+export function rowInput(row: string[], mapping: HeaderMapping) {
   const value = (field: LeadField) => {
     const column = mapping[field];
     const text = column === undefined ? "" : (row[column] ?? "").trim();
@@ -93,19 +93,21 @@ export async function readHubSpotPage(
   return { items: contacts.map(contactItem), next: next ?? null };
 }
 
+/** Lead field -> the HubSpot contact property it is read from. */
+export const CONTACT_FIELD_PAIRS: [string, string][] = [
+  ["email", "email"],
+  ["firstName", "firstname"],
+  ["lastName", "lastname"],
+  ["company", "company"],
+  ["title", "jobtitle"],
+  ["phone", "phone"],
+  ["website", "website"],
+];
+
 export function contactItem(contact: HubSpotContact): SourceItem {
   const p = contact.properties;
   const input: Record<string, string> = {};
-  const pairs: [string, string][] = [
-    ["email", "email"],
-    ["firstName", "firstname"],
-    ["lastName", "lastname"],
-    ["company", "company"],
-    ["title", "jobtitle"],
-    ["phone", "phone"],
-    ["website", "website"],
-  ];
-  for (const [field, property] of pairs) {
+  for (const [field, property] of CONTACT_FIELD_PAIRS) {
     const text = p[property]?.trim();
     if (text) input[field] = text;
   }

@@ -3,7 +3,7 @@
 import type { LeadView } from "../leads/leads.schemas.js";
 import type { VerdictCells } from "./sheet-write-plan.js";
 
-export const UNKNOWN = "unknown";
+const UNKNOWN = "unknown";
 
 export function verdictCells(lead: LeadView): VerdictCells {
   const validated = lead.validatedAt !== null;

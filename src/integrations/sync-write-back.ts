@@ -36,7 +36,7 @@ interface WriteDeps {
   clock: Clock;
 }
 
-export const SHEET_WRITE_CHUNK_ROWS = 500;
+const SHEET_WRITE_CHUNK_ROWS = 500;
 const HUBSPOT_BATCH = 100;
 
 async function pending(deps: WriteDeps, sync: SyncsTable) {

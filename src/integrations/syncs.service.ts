@@ -191,7 +191,7 @@ function newSyncRow(
   };
 }
 
-export function toSyncView(row: SyncsTable): SyncView {
+function toSyncView(row: SyncsTable): SyncView {
   return {
     syncId: row.id,
     connectionId: row.connection_id,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { parseZones, readZoneCodes } from "./dnsbl.js";
+import { readZoneCodes } from "./dnsbl.js";
 import { spfAll } from "./mail-auth.js";
 import { loadBootstrapFile, RdapBootstrap } from "./rdap-bootstrap.js";
 
@@ -33,17 +33,6 @@ describe("readZoneCodes", () => {
       assert.equal(readZoneCodes(zone, codes).status, status);
     });
   }
-});
-
-describe("parseZones", () => {
-  it("keeps the default when unset and turns lists off with none, off or empty", () => {
-    assert.deepEqual(parseZones(undefined, ["dbl.spamhaus.org"]), ["dbl.spamhaus.org"]);
-    for (const off of ["", "none", "OFF", " none "]) assert.deepEqual(parseZones(off, ["x"]), []);
-    assert.deepEqual(parseZones(" Multi.SURBL.org., dbl.spamhaus.org ", []), [
-      "multi.surbl.org",
-      "dbl.spamhaus.org",
-    ]);
-  });
 });
 
 describe("spfAll", () => {

@@ -195,14 +195,3 @@ function summarise(answers: ZoneAnswer[]): boolean | null {
   if (answers.length > 0 && answers.every((a) => a.status === "not_listed")) return false;
   return null;
 }
-
-/** "none", "off" or an empty value turn a zone list off. */
-export function parseZones(raw: string | undefined, fallback: readonly string[]): string[] {
-  if (raw === undefined) return [...fallback];
-  const trimmed = raw.trim().toLowerCase();
-  if (trimmed === "" || trimmed === "none" || trimmed === "off") return [];
-  return trimmed
-    .split(",")
-    .map((z) => z.trim().replace(/^\.+|\.+$/g, ""))
-    .filter(Boolean);
-}

@@ -6,11 +6,11 @@
 // bounded by a budget so a slow registry never holds a check up: facts still missing then are
 // unknown (timeout), and the lookup finishes in the background to fill the cache.
 import { getDomain } from "tldts";
-import { type MailRoute, resolveHostAddresses, resolveMailRoute } from "../checks/email/mx.js";
 import type { Clock } from "../lib/clock.js";
 import { systemClock } from "../lib/clock.js";
 import type { DnsResolver } from "../net/dns.js";
 import type { HttpClient } from "../net/http-client.js";
+import { type MailRoute, resolveHostAddresses, resolveMailRoute } from "../net/mx.js";
 import type { DnsblChecker } from "./dnsbl.js";
 import type {
   DmarcRecord,
@@ -246,6 +246,6 @@ function normalizeDomain(domain: string): string {
 
 /** The registrable domain by the ICANN section of the public-suffix list: what a registry holds
  *  (user.github.io is registered as github.io). */
-export function registrableOf(domain: string): string | null {
+function registrableOf(domain: string): string | null {
   return getDomain(domain, { allowPrivateDomains: false }) ?? null;
 }

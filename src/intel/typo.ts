@@ -14,7 +14,7 @@ const dataFile = (name: string) =>
     .map((l) => l.trim())
     .filter((l) => l !== "" && !l.startsWith("#"));
 
-export const POPULAR_MAIL_DOMAINS: readonly string[] = dataFile("popular-mail-domains.txt");
+const POPULAR_MAIL_DOMAINS: readonly string[] = dataFile("popular-mail-domains.txt");
 const POPULAR = new Set(POPULAR_MAIL_DOMAINS);
 const POPULAR_TLDS: readonly string[] = dataFile("popular-tlds.txt");
 const KNOWN_TYPOS = new Map(

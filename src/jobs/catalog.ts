@@ -23,7 +23,7 @@ export interface JobDefinition<T extends JobData = JobData> {
 
 /** The queue has no cron: a recurring job's run queues the next one, `everyMs` later, under one
  *  singleton key, whether it succeeded or was given up. */
-export interface Recurrence {
+interface Recurrence {
   everyMs: number;
   /** The payload of the recurring runs (default `{}`); runs of the queue with other data (the
    *  webhook dispatcher's hints) do not queue a next one. */

@@ -42,7 +42,7 @@ export interface DefineOptions {
 }
 
 /** A job that will never run again, and the failure that ended it. */
-export interface ExhaustedJob<T extends JobData = JobData> {
+interface ExhaustedJob<T extends JobData = JobData> {
   name: string;
   data: T;
   error: string;

@@ -5,9 +5,9 @@
 import { createHash, randomInt, timingSafeEqual } from "node:crypto";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-export const KEY_PREFIX = "sk_";
-export const PUBLISHABLE_PREFIX = "pk_";
-export const KEY_BODY_LENGTH = 40;
+const KEY_PREFIX = "sk_";
+const PUBLISHABLE_PREFIX = "pk_";
+const KEY_BODY_LENGTH = 40;
 const KEY_PATTERN = /^(sk|pk)_[A-Za-z0-9]{40}$/;
 
 export type KeyType = "secret" | "publishable";

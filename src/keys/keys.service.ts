@@ -9,11 +9,11 @@ import { runInTransaction } from "../storage/transaction.js";
 import type { KeyCache } from "./key-cache.js";
 import { generateApiKey, hashApiKey, isWellFormedApiKey, partialKey, sameHash } from "./key-format.js";
 import { type KeyInput, policyColumns, policyFromInput, policyOfRow } from "./key-input.js";
-import type { KeyMode, KeyPolicy, Permission } from "./key-policy.js";
+import type { CaptchaProvider, KeyMode, KeyPolicy, Permission, WidgetLimits } from "./key-policy.js";
 import type { KeysRepo } from "./keys.repo.js";
 
 /** last_used is kept current to within this long (decisions §2), sparing a write per request. */
-export const LAST_USED_RESOLUTION_MS = 60_000;
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 interface KeyFacts {
   type: KeyPolicy["type"];
@@ -44,6 +44,8 @@ export interface KeySummary extends KeyFacts {
   last_used: string | null;
   /** The team member who created it (mem_...); null for keys made before teams or by the CLI. */
   created_by: string | null;
+  /** Publishable keys: their own abuse limits and CAPTCHA; null for secret keys. */
+  widget: { limits: Partial<WidgetLimits>; captcha: CaptchaProvider | null } | null;
 }
 
 export type CreateKeyOutcome =
@@ -154,6 +156,11 @@ export class KeysService {
         partial_key: partialKey(r.last4, policy.type),
         ...(policy.type === "publishable" && r.public_key ? { api_key: r.public_key } : {}),
         ...factsOf(policy),
+        // Publishable keys: the key's own abuse limits (the caller fills in the server's defaults).
+        widget:
+          policy.type === "publishable"
+            ? { limits: policy.widgetLimits ?? {}, captcha: policy.captcha }
+            : null,
         created_at: r.created_at,
         last_used: r.last_used_at,
         created_by: r.created_by_member ?? null,

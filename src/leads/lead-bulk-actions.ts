@@ -10,8 +10,6 @@ import { runInTransaction } from "../storage/transaction.js";
 import type { LeadsRepo } from "./leads.repo.js";
 import { TAG_MAX_CHARS, TAGS_PER_LEAD_MAX } from "./leads.schemas.js";
 
-export const SELECTION_MAX = 500;
-
 export interface TagChange {
   add?: string[] | undefined;
   remove?: string[] | undefined;

@@ -9,7 +9,7 @@ import { decodeCsvBytes, detectDelimiter, unneutraliseCell } from "../lib/csv-te
 import { FIELD_BY_HEADER, headerKey, MAX_IMPORT_ROWS } from "./csv-headers.js";
 import type { LeadCreateInput } from "./leads.schemas.js";
 
-export interface ParsedCsv {
+interface ParsedCsv {
   leads: LeadCreateInput[];
   /** Line number (1-based, in the file) where each lead's record starts. */
   lines: number[];
@@ -69,7 +69,7 @@ export const EXPORT_COLUMNS = [
 ] as const;
 
 /** Columns of our export that a user may edit and re-import; the others are computed. */
-export const EDITABLE_EXPORT_COLUMNS = [
+const EDITABLE_EXPORT_COLUMNS = [
   "email",
   "website",
   "firstName",

@@ -3,8 +3,8 @@
 // the per-item schema check of bulk bodies. Pure: no storage, no clock of its own.
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
+import { normalizeEmailAddress } from "../checks/email/normalized-email.js";
 import { parseEmail } from "../checks/email/syntax.js";
-import { normalizeEmailAddress } from "../intel/normalized-email.js";
 import type { FieldError } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import { findUnsafeText } from "../lib/safe-text.js";
@@ -44,9 +44,9 @@ function messageOf(error: ValueError): string {
   return inner?.message ?? error.message;
 }
 
-export const CUSTOM_FIELDS_MAX = 50;
-export const CUSTOM_FIELD_NAME_MAX = 100;
-export const CUSTOM_FIELD_VALUE_MAX_BYTES = 1024;
+const CUSTOM_FIELDS_MAX = 50;
+const CUSTOM_FIELD_NAME_MAX = 100;
+const CUSTOM_FIELD_VALUE_MAX_BYTES = 1024;
 
 export type { WebsiteNormalizer } from "../checks/website/website.types.js";
 

@@ -44,11 +44,11 @@ export interface DomainOutcome {
   didYouMean: string | null;
 }
 
-export const YOUNG_DOMAIN_DAYS = 90;
-export const ESTABLISHED_DOMAIN_DAYS = 5 * 365;
-export const CERT_EXPIRY_WARNING_DAYS = 14;
+const YOUNG_DOMAIN_DAYS = 90;
+const ESTABLISHED_DOMAIN_DAYS = 5 * 365;
+const CERT_EXPIRY_WARNING_DAYS = 14;
 
-export interface RatingFactor {
+interface RatingFactor {
   code: string;
   label: string;
   points: number;
@@ -56,7 +56,7 @@ export interface RatingFactor {
 
 export type Recommendation = "high_priority" | "validate" | "research" | "skip";
 export type Quality = "excellent" | "good" | "fair" | "poor";
-export type ValidationVerdict = "valid" | "invalid" | "risky";
+type ValidationVerdict = "valid" | "invalid" | "risky";
 
 export interface LeadRating {
   rating: number;
@@ -169,7 +169,7 @@ function domainFactors(d: DomainOutcome): RatingFactor[] {
   return f;
 }
 
-export function validationStatusFor(email: EmailOutcome, site: WebsiteOutcome | null): ValidationVerdict {
+function validationStatusFor(email: EmailOutcome, site: WebsiteOutcome | null): ValidationVerdict {
   if (email.status === "invalid") return "invalid";
   const emailGood = email.valid && !email.catchAll && !email.disposable;
   // A parked or placeholder website makes the lead risky (decisions §4); so does one never judged.
@@ -177,16 +177,16 @@ export function validationStatusFor(email: EmailOutcome, site: WebsiteOutcome | 
   return emailGood && siteGood ? "valid" : "risky";
 }
 
-export const RATING_MIN = 0;
-export const RATING_MAX = 100;
+const RATING_MIN = 0;
+const RATING_MAX = 100;
 /** The most an undeliverable email's lead can rate, whatever the website says. */
-export const UNDELIVERABLE_CAP = 20;
+const UNDELIVERABLE_CAP = 20;
 
 /**
  * The factors' sum, with a cap and the 0-100 bounds added as factors of their own carrying the
  * points they moved, so that the rating is always the plain sum of the factors it shows.
  */
-export function settleFactors(factors: readonly RatingFactor[], undeliverable: boolean): RatingFactor[] {
+function settleFactors(factors: readonly RatingFactor[], undeliverable: boolean): RatingFactor[] {
   const settled = [...factors];
   let sum = settled.reduce((total, f) => total + f.points, 0);
   // An undeliverable address is not worth a call, whatever the website says.

@@ -22,11 +22,46 @@ export interface SyncedLeadsResult {
   items: ({ leadId: string; outcome: "created" | "matched"; normalizedEmail: string } | { error: string })[];
 }
 
+/** What a sync of these items would do, without doing it (the mapping preview's cost). */
+export interface SyncedLeadsPlan {
+  /** Items that would be skipped (no valid email, a field refused, the same mailbox twice). */
+  skipped: number;
+  created: number;
+  /** Items whose mailbox already has a live lead. */
+  matched: number;
+  /** Created, plus matched leads never validated: what the sync's batch validates and charges. */
+  toValidate: number;
+}
+
 export class LeadSyncImport {
   constructor(
     private readonly deps: LeadsDeps,
     private readonly repo: LeadsRepo,
   ) {}
+
+  async plan(accountId: string, items: SyncedLeadItem[]): Promise<SyncedLeadsPlan> {
+    const now = this.deps.clock.now();
+    const mailboxes = new Set<string>();
+    let skipped = 0;
+    for (const item of items) {
+      const built = itemSchemaErrors(item.input)
+        ? null
+        : newLeadRow(
+            accountId,
+            { ...item.input, validate: false },
+            "preview",
+            now,
+            this.deps.normalizeWebsite,
+          );
+      if (!built || "errors" in built || mailboxes.has(built.row.normalized_email)) skipped++;
+      else mailboxes.add(built.row.normalized_email);
+    }
+    const known = await this.repo.liveMailboxesValidated(this.deps.database.db, accountId, [...mailboxes]);
+    const matched = known.size;
+    const matchedValidated = [...known.values()].filter(Boolean).length;
+    const created = mailboxes.size - matched;
+    return { skipped, created, matched, toValidate: created + matched - matchedValidated };
+  }
 
   async importSynced(
     accountId: string,

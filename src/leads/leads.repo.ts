@@ -37,10 +37,10 @@ export interface LeadFilter {
 }
 
 /** How many advisory locks the mailboxes of one account spread over (see `lockMailboxes`). */
-export const MAILBOX_LOCK_BUCKETS = 256;
+const MAILBOX_LOCK_BUCKETS = 256;
 
 /** FNV-1a of the normalized email, reduced to a lock bucket. */
-export function mailboxBucket(normalizedEmail: string): number {
+function mailboxBucket(normalizedEmail: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < normalizedEmail.length; i++) {
     h ^= normalizedEmail.charCodeAt(i);
@@ -53,7 +53,7 @@ export function mailboxBucket(normalizedEmail: string): number {
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Shortest search the trigram indexes can serve; shorter ones scan the account's leads. */
-export const TRIGRAM_MIN_CHARS = 3;
+const TRIGRAM_MIN_CHARS = 3;
 
 /** SQLite: the highest lead rowid the FTS5 search index covers (migration 0012). */
 const searchIndexedUpto = sql<number>`(select indexed_upto from lead_search_progress)`;
@@ -174,6 +174,26 @@ export class LeadsRepo {
     return taken;
   }
 
+  /** Whether each taken mailbox's live lead was ever validated (a sync's cost preview). */
+  async liveMailboxesValidated(
+    db: Executor,
+    accountId: string,
+    normalizedEmails: string[],
+  ): Promise<Map<string, boolean>> {
+    const validated = new Map<string, boolean>();
+    for (let i = 0; i < normalizedEmails.length; i += 500) {
+      const rows = await db
+        .selectFrom("leads")
+        .select(["normalized_email", "validation_status"])
+        .where("account_id", "=", accountId)
+        .where("archived_at", "is", null)
+        .where("normalized_email", "in", normalizedEmails.slice(i, i + 500))
+        .execute();
+      for (const r of rows) validated.set(r.normalized_email, r.validation_status !== "new");
+    }
+    return validated;
+  }
+
   /** Ids among `ids` that are live leads of the account. */
   async liveIds(db: Executor, accountId: string, ids: string[]): Promise<Set<string>> {
     return new Set((await this.liveEmails(db, accountId, ids)).keys());
@@ -214,6 +234,23 @@ export class LeadsRepo {
       .where(liveOf(accountId))
       .orderBy("id", "asc")
       .execute();
+  }
+
+  /** Ids of the account's live leads last validated before `before`, oldest verdict first, none
+   *  of them being validated now (re-validation; served by leads_account_validated_idx). */
+  async validatedBefore(db: Executor, accountId: string, before: string, limit: number): Promise<string[]> {
+    const rows = await db
+      .selectFrom("leads")
+      .select("id")
+      .where(liveOf(accountId))
+      .where("validated_at", "is not", null)
+      .where("validated_at", "<", before)
+      .where("validation_status", "!=", "processing")
+      .orderBy("validated_at", "asc")
+      .orderBy("id", "asc")
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.id);
   }
 
   setSyncedAt(db: Executor, accountId: string, ids: string[], at: string) {

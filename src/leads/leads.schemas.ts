@@ -6,10 +6,10 @@ import { VERDICT_DOC } from "../checks/vocabulary.js";
 import { MULTILINE } from "../lib/safe-text.js";
 import { Nullable, PageLimit, PageOffset, Timestamp } from "../lib/schema.js";
 
-export const PRIORITIES = ["low", "normal", "high", "urgent"] as const;
-export const SOURCES = ["manual", "api", "csv", "google_sheets", "hubspot"] as const;
-export const VALIDATION_STATUSES = ["new", "processing", "valid", "invalid", "risky"] as const;
-export const RECOMMENDATIONS = ["high_priority", "validate", "research", "skip"] as const;
+const PRIORITIES = ["low", "normal", "high", "urgent"] as const;
+const SOURCES = ["manual", "api", "csv", "google_sheets", "hubspot"] as const;
+const VALIDATION_STATUSES = ["new", "processing", "valid", "invalid", "risky"] as const;
+const RECOMMENDATIONS = ["high_priority", "validate", "research", "skip"] as const;
 
 export const TAG_MAX_CHARS = 100;
 export const TAGS_PER_LEAD_MAX = 100;
@@ -62,14 +62,14 @@ export type LeadCreateInput = Static<typeof LeadCreateBody>;
 export const LeadUpdateBody = Type.Object(EditableFields, { additionalProperties: true });
 export type LeadUpdateInput = Static<typeof LeadUpdateBody>;
 
-export const RatingFactor = Type.Object({
+const RatingFactor = Type.Object({
   code: Type.String(),
   label: Type.String(),
   points: Type.Number(),
 });
 
 /** One observation behind a parked verdict (docs/decisions/0011-parked-page-evidence.md). */
-export const ParkedEvidenceItem = Type.Object({
+const ParkedEvidenceItem = Type.Object({
   signal: Type.String({
     description:
       "Where it was seen: ns, cname, address, redirect, url, page, title, text, link, script, iframe, form, refresh, js_redirect, cookie, txt, thin_page, random_path or wildcard_dns; the page model's contributions are structure, wording or rules (ADR 0011)",
@@ -80,7 +80,7 @@ export const ParkedEvidenceItem = Type.Object({
   weight: Type.Integer({ description: "Points toward the parked threshold (60)" }),
 });
 /** The lead's domain facts (ADR 0012): registration, reputation, mail records, certificate. */
-export const LeadDomainFacts = Type.Object({
+const LeadDomainFacts = Type.Object({
   domain: Type.String({
     description: "The domain these facts describe (the email's, or the website's for free-mail leads)",
   }),
@@ -255,3 +255,57 @@ export const LeadListQuery = Type.Object({
   hasDidYouMean: Type.Optional(Type.Boolean({ description: "true: the email's domain looks mistyped" })),
 });
 export type LeadListInput = Static<typeof LeadListQuery>;
+
+// Request and answer shapes of the lead routes beyond the lead itself.
+
+const SELECTION_MAX = 500;
+
+export const LeadIdParams = Type.Object({ leadId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const BulkBody = Type.Object({
+  leads: Type.Array(Type.Object({}, { additionalProperties: true }), { minItems: 1, maxItems: 500 }),
+  validate: Type.Optional(Type.Boolean({ default: true })),
+});
+
+export const LeadIds = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+  minItems: 1,
+  maxItems: SELECTION_MAX,
+  description: `1-${SELECTION_MAX} ids of the account's live leads; any other id refuses the whole request (404 with details.missingLeadIds)`,
+});
+
+export const TagList = Type.Array(Type.String({ minLength: 1, maxLength: TAG_MAX_CHARS }), { maxItems: 20 });
+
+export const ValidateBody = Type.Object({
+  leadIds: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 500 }),
+  ),
+  lead_ids: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 500 }),
+  ),
+  webhookUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+});
+
+/** The answer of the all-or-none imports (CSV file, pasted emails). */
+export const ImportResult = Type.Object({
+  batchId: Nullable(Type.String()),
+  status: Type.String(),
+  created: Type.Integer(),
+  pollUrl: Nullable(Type.String()),
+  leadIds: Type.Array(Type.String()),
+});
+
+export function importAnswer(result: { batchId: string | null; created: number; leads: { id: string }[] }) {
+  return {
+    batchId: result.batchId,
+    status: result.batchId ? "processing" : "completed",
+    created: result.created,
+    pollUrl: result.batchId ? `/v1/batches/${result.batchId}` : null,
+    leadIds: result.leads.map((lead) => lead.id),
+  };
+}
+
+/** GET /v1/leads's parameters without paging, plus the format. */
+export const ExportQuery = Type.Composite([
+  Type.Omit(LeadListQuery, ["limit", "offset"]),
+  Type.Object({ format: Type.Optional(Type.Literal("csv", { default: "csv" })) }),
+]);

@@ -2,28 +2,29 @@
 // customFields limits and merge, null clearing, archive as soft delete, credits charged upfront
 // for validation, lead.created / lead.updated events. Field mapping lives in lead-fields.ts, many
 // leads in one request (bulk, CSV import) in lead-import.ts, the shared writes in lead-writes.ts.
-import { canHaveAliases } from "../intel/normalized-email.js";
+import { canHaveAliases } from "../checks/email/normalized-email.js";
 import { AppError, type FieldError, notFound, validationError } from "../lib/errors.js";
+import { pageOf } from "../lib/schema.js";
 import type { LeadsTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
 import { customFieldNamesOf } from "./lead-csv-export.js";
 import { checkCustomFields, mapLeadFields, newLeadRow, pick } from "./lead-fields.js";
 import { type BulkResult, LeadImport } from "./lead-import.js";
-import { LeadSyncImport, type SyncedLeadItem, type SyncedLeadsResult } from "./lead-sync-import.js";
+import {
+  LeadSyncImport,
+  type SyncedLeadItem,
+  type SyncedLeadsPlan,
+  type SyncedLeadsResult,
+} from "./lead-sync-import.js";
 import { toLeadView } from "./lead-view.js";
 import { chargeLeads, duplicateLead, insertLeads, type LeadsDeps } from "./lead-writes.js";
 import { type LeadFilter, prepareLiveLeadById } from "./leads.repo.js";
 import type { LeadCreateInput, LeadListInput, LeadUpdateInput, LeadView } from "./leads.schemas.js";
 
 // Names other modules import from here (kept stable across the split).
-export {
-  CUSTOM_FIELD_NAME_MAX,
-  CUSTOM_FIELD_VALUE_MAX_BYTES,
-  CUSTOM_FIELDS_MAX,
-  type WebsiteNormalizer,
-} from "./lead-fields.js";
+export type { WebsiteNormalizer } from "./lead-fields.js";
 export type { BulkResult } from "./lead-import.js";
-export type { SyncedLeadItem, SyncedLeadsResult } from "./lead-sync-import.js";
+export type { SyncedLeadItem, SyncedLeadsPlan, SyncedLeadsResult } from "./lead-sync-import.js";
 export type { LeadsDeps, ValidationScheduler } from "./lead-writes.js";
 
 export class LeadsService {
@@ -46,6 +47,11 @@ export class LeadsService {
     return this.syncImporter.importSynced(accountId, items, source);
   }
 
+  /** What importing these synced items would create, match and validate (nothing is written). */
+  planSynced(accountId: string, items: SyncedLeadItem[]): Promise<SyncedLeadsPlan> {
+    return this.syncImporter.plan(accountId, items);
+  }
+
   /** The account's live leads among `ids` (a sync's write-back reads their verdicts). */
   async getMany(accountId: string, ids: string[]): Promise<LeadView[]> {
     const views: LeadView[] = [];
@@ -54,6 +60,11 @@ export class LeadsService {
       views.push(...rows.map(toLeadView));
     }
     return views;
+  }
+
+  /** Up to `limit` live leads whose last validation is older than `before`, oldest first. */
+  staleLeadIds(accountId: string, before: Date, limit: number): Promise<string[]> {
+    return this.deps.repo.validatedBefore(this.deps.database.db, accountId, before.toISOString(), limit);
   }
 
   /** Records when these leads' verdicts were written back to their source. */
@@ -124,15 +135,7 @@ export class LeadsService {
     const filter = leadFilterOf(q);
     const { db, caps } = this.deps.database;
     const { rows, total } = await this.deps.repo.list(db, caps, accountId, filter, q.limit, q.offset);
-    const hasMore = q.offset + rows.length < total;
-    return {
-      leads: rows.map(toLeadView),
-      total,
-      limit: q.limit,
-      offset: q.offset,
-      hasMore,
-      nextOffset: hasMore ? q.offset + rows.length : null,
-    };
+    return pageOf("leads", rows.map(toLeadView), total, q);
   }
 
   async update(accountId: string, leadId: string, input: LeadUpdateInput): Promise<LeadView> {

@@ -78,7 +78,7 @@ function guessLegacy(bytes: Buffer): string {
   return "windows-1252";
 }
 
-export const CSV_DELIMITERS = [",", ";", "\t", "|"] as const;
+const CSV_DELIMITERS = [",", ";", "\t", "|"] as const;
 export type CsvDelimiter = (typeof CSV_DELIMITERS)[number];
 
 /** The delimiter the header row uses most often outside quotes (comma when it has none). */

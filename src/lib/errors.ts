@@ -25,7 +25,7 @@ export type ErrorCode =
   | "INTERNAL_ERROR"
   | "SERVICE_UNAVAILABLE";
 
-export function statusOf(code: ErrorCode): number {
+function statusOf(code: ErrorCode): number {
   switch (code) {
     case "BAD_REQUEST":
     case "INVALID_JSON":

@@ -3,7 +3,7 @@ import { Type } from "@sinclair/typebox";
 import { defineJob, type JobDefinition } from "../jobs/catalog.js";
 import type { StalledWorkSweeper } from "./stalled-work.sweeper.js";
 
-export const SWEEP_JOB = "work.sweep";
+const SWEEP_JOB = "work.sweep";
 
 export function lifecycleJobs(sweeper: StalledWorkSweeper, sweepIntervalMs: number): JobDefinition[] {
   return [

@@ -3,7 +3,7 @@
 // name the client meant to reach (a host name, or the address of an IP-literal URL).
 import { checkServerIdentity, type PeerCertificate, type TLSSocket } from "node:tls";
 
-export type TlsProblem =
+type TlsProblem =
   | "expired"
   | "not_yet_valid"
   | "self_signed"

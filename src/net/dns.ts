@@ -13,7 +13,7 @@ export type DnsRecordType = "A" | "AAAA" | "MX" | "NS" | "CNAME" | "TXT" | "PTR"
  *  records of that type; SERVFAIL/TIMEOUT/REFUSED/ERROR: the answer is unknown. */
 export type DnsFailure = "NXDOMAIN" | "NODATA" | "SERVFAIL" | "TIMEOUT" | "REFUSED" | "ERROR";
 
-export interface MxRecord {
+interface MxRecord {
   exchange: string;
   priority: number;
 }

@@ -129,7 +129,7 @@ export function parseIpLiteral(host: string): { family: 4 | 6; address: string }
 }
 
 /** True when a host name ends in a numeric label: such a host is an IP literal or nothing at all. */
-export function looksNumeric(host: string): boolean {
+function looksNumeric(host: string): boolean {
   const labels = host.replace(/\.$/, "").split(".");
   return /^(0x[0-9a-f]*|\d+)$/i.test(labels[labels.length - 1] ?? "");
 }

@@ -19,7 +19,7 @@ import { describeCertificate, type TlsInfo } from "./certificate-verdict.js";
 import type { DnsFailure, DnsResolver } from "./dns.js";
 import { type BlockReason, checkTarget, type TargetVerdict } from "./guard.js";
 
-export type { TlsInfo, TlsProblem } from "./certificate-verdict.js";
+export type { TlsInfo } from "./certificate-verdict.js";
 
 export type HttpFailure =
   | "dns"
@@ -98,7 +98,7 @@ export interface HttpRequest {
   signal?: AbortSignal;
 }
 
-export const DEFAULT_USER_AGENT = "leadcheck/0.1 (+website-check)";
+const DEFAULT_USER_AGENT = "leadcheck/0.1 (+website-check)";
 
 export class HttpClient {
   private readonly options: HttpClientOptions;

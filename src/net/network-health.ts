@@ -55,7 +55,7 @@ export function parseCanaries(spec: string): Canary[] {
     });
 }
 
-export interface CanaryResolver {
+interface CanaryResolver {
   resolve(name: string, type: DnsRecordType): Promise<DnsAnswer<unknown>>;
 }
 

@@ -3,7 +3,10 @@
 // message content: callers issue only envelope commands. Failures come back as values.
 import { connect as netConnect, type Socket } from "node:net";
 import { type TLSSocket, connect as tlsConnect } from "node:tls";
+import type { SmtpConnectOptions, SmtpFailure, SmtpFailureKind, SmtpResult } from "./smtp.types.js";
 import { connectThroughSocks, parseSocksProxy } from "./socks.js";
+
+export type { SmtpConnectOptions, SmtpFailure, SmtpFailureKind, SmtpResult } from "./smtp.types.js";
 
 export interface SmtpReply {
   code: number;
@@ -12,37 +15,6 @@ export interface SmtpReply {
   lines: string[];
   /** The reply text without codes, lines joined by a space. */
   text: string;
-}
-
-export type SmtpFailureKind =
-  | "connect_refused"
-  | "connect_timeout"
-  | "connect_error"
-  | "proxy_error"
-  | "timeout"
-  | "closed"
-  | "protocol"
-  | "tls_error";
-
-export interface SmtpFailure {
-  kind: SmtpFailureKind;
-  message: string;
-}
-
-export type SmtpResult<T> = { ok: true; value: T } | { ok: false; failure: SmtpFailure };
-
-export interface SmtpConnectOptions {
-  host: string;
-  port: number;
-  connectTimeoutMs: number;
-  /** "socks5://[user:pass@]host:port": connect through this proxy. */
-  socksProxy?: string | undefined;
-  /** Replies received before they are read (pipelining) beyond this are a protocol failure. */
-  maxQueuedReplies?: number;
-  /** A reply line longer than this (bytes, without CRLF) is a protocol failure. */
-  maxLineBytes?: number;
-  /** A reply with more lines than this is a protocol failure. */
-  maxReplyLines?: number;
 }
 
 /** Opens an SMTP connection. Engines receive one (see `smtpConnector`) instead of dialling
@@ -59,7 +31,7 @@ export function smtpConnector(settings: { socksProxy?: string | undefined } = {}
 const REPLY_LINE = /^(\d{3})([ -])(.*)$/;
 const ENHANCED = /^([245]\.\d{1,3}\.\d{1,3})(?:\s|$)/;
 
-export function failure(kind: SmtpFailureKind, message: string): { ok: false; failure: SmtpFailure } {
+function failure(kind: SmtpFailureKind, message: string): { ok: false; failure: SmtpFailure } {
   return { ok: false, failure: { kind, message } };
 }
 

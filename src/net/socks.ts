@@ -1,7 +1,7 @@
 // SOCKS5 connect for probes that must leave through a proxy (port 25 is blocked on most clouds).
 import type { Socket } from "node:net";
 import { SocksClient } from "socks";
-import type { SmtpConnectOptions, SmtpResult } from "./smtp-client.js";
+import type { SmtpConnectOptions, SmtpResult } from "./smtp.types.js";
 
 export interface SocksProxySpec {
   host: string;

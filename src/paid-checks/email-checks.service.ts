@@ -22,7 +22,7 @@ import type { ValidationJobsRepo } from "./validation-jobs.repo.js";
 export const EMAIL_VERIFY_JOB = "email.verify";
 export const VALIDATION_JOBS_PURGE_JOB = "validation-jobs.purge";
 export const MAX_VALIDATION_MS = 5 * 60_000;
-export const JOB_RETENTION_MS = 24 * 3600_000;
+const JOB_RETENTION_MS = 24 * 3600_000;
 
 export interface EmailChecksDeps {
   database: Database;
@@ -56,7 +56,7 @@ export type EmailCheckOutcome =
   | Extract<LimitRefusal, { kind: "insufficient_credits" }>;
 
 /** The spec's snake_case `result` of a validation job. */
-export function jobResultOf(v: EmailVerdict) {
+function jobResultOf(v: EmailVerdict) {
   return {
     email: v.email,
     status: v.status,
@@ -72,7 +72,7 @@ export function jobResultOf(v: EmailVerdict) {
   };
 }
 
-export function elapsedTime(fromIso: string, toIso: string): string {
+function elapsedTime(fromIso: string, toIso: string): string {
   const s = Math.max(0, (Date.parse(toIso) - Date.parse(fromIso)) / 1000);
   if (s < 60) return `${s.toFixed(1)}s`;
   return `${Math.floor(s / 60)}m ${Math.round(s % 60)}s`;

@@ -42,7 +42,7 @@ export interface SessionClaims {
   milliCredits: number | undefined;
 }
 
-export type VerifiedEvent =
+type VerifiedEvent =
   | { kind: "checkout_session"; id: string; type: string; sessionId: string; claims: SessionClaims }
   | { kind: "other"; id: string; type: string };
 

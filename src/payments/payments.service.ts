@@ -13,7 +13,7 @@ import { runInTransaction } from "../storage/transaction.js";
 import { minorUnitsPerUnit, type PaymentGateway, type SessionClaims } from "./payment-gateway.js";
 import type { PaymentsRepo } from "./payments.repo.js";
 
-export const MILLI_CREDITS_PER_CURRENCY_UNIT = 1000;
+const MILLI_CREDITS_PER_CURRENCY_UNIT = 1000;
 
 export interface PaymentSettings {
   enabled: boolean;
@@ -32,7 +32,7 @@ export type CheckoutOutcome =
   | { kind: "provider_error"; message: string };
 
 /** Where a signed event's claims differ from our record: "account", "credits". Logged, not obeyed. */
-export type ClaimMismatch = "account" | "credits";
+type ClaimMismatch = "account" | "credits";
 
 export type WebhookOutcome =
   | { kind: "not_configured" }

@@ -19,8 +19,6 @@ export interface PlatformOptions {
   logger?: pino.Logger;
 }
 
-export type Platform = Awaited<ReturnType<typeof createPlatform>>;
-
 export async function createPlatform(config: Readonly<Config>, options: PlatformOptions = {}) {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config);

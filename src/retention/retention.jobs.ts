@@ -3,7 +3,7 @@ import { Type } from "@sinclair/typebox";
 import { defineJob, type JobDefinition } from "../jobs/catalog.js";
 import type { RetentionService } from "./retention.service.js";
 
-export const RETENTION_PURGE_JOB = "retention.purge";
+const RETENTION_PURGE_JOB = "retention.purge";
 
 export function retentionJobDefinitions(
   retention: RetentionService,

@@ -6,9 +6,9 @@ import type { AccountSettingsTable, Schema } from "../storage/schema.js";
 type Executor = Kysely<Schema> | Transaction<Schema>;
 
 /** What a purged batch item's input becomes; its status and verdict stay for the batch's counts. */
-export const PURGED_INPUT = "[purged]";
+const PURGED_INPUT = "[purged]";
 /** What a purged delivery's request body becomes. */
-export const PURGED_PAYLOAD = "{}";
+const PURGED_PAYLOAD = "{}";
 
 export class RetentionRepo {
   settings(db: Executor, accountId: string) {

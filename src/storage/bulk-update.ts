@@ -13,7 +13,7 @@ import type { Schema } from "./schema.js";
 type Executor = Kysely<Schema> | Transaction<Schema>;
 
 /** A column value as the portable schema stores it (decision 0002): text, numbers, or null. */
-export type ColumnValue = string | number | null;
+type ColumnValue = string | number | null;
 
 export interface RowUpdate {
   id: string;

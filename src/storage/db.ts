@@ -43,9 +43,9 @@ export interface OpenOptions {
 
 // A burst of requests queues for a pool slot under the same timeout as a server that is down: 20 s
 // lets a 1,000-request burst on a 20-connection pool drain, and a real outage still ends in a 503.
-export const DATABASE_DEFAULTS = { connectTimeoutMs: 20_000, statementTimeoutMs: 30_000 } as const;
+const DATABASE_DEFAULTS = { connectTimeoutMs: 20_000, statementTimeoutMs: 30_000 } as const;
 
-export function sqlitePathOf(url: string): string {
+function sqlitePathOf(url: string): string {
   const path = url.slice("sqlite:".length);
   if (!path) throw new Error("DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/leadcheck.db");
   return path === ":memory:" ? path : resolve(path);
@@ -113,6 +113,9 @@ export async function migrateToLatest(db: Kysely<unknown> | Db): Promise<string[
   const migrator = new Migrator({
     db: db as Kysely<unknown>,
     provider: { getMigrations: async () => migrations },
+    // Modules take migration numbers from reserved ranges (0030s integrations, 0040s audit, ...):
+    // a database that already ran 0061 must still apply a later-landed 0033.
+    allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

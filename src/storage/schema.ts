@@ -7,7 +7,7 @@ import type { ColumnType } from "kysely";
 /** A nullable text column that inserts may leave out (columns added after the table). */
 type OptionalText = ColumnType<string | null, string | null | undefined, string | null>;
 
-export interface AccountsTable {
+interface AccountsTable {
   id: string;
   balance_milli: number;
   created_at: string;
@@ -96,7 +96,7 @@ export interface JobsTable {
 }
 
 /** Webhook events of a payment provider already handled: a replay is recognised by its id. */
-export interface PaymentEventsTable {
+interface PaymentEventsTable {
   event_id: string;
   provider: string;
   type: string;
@@ -151,11 +151,31 @@ export interface Schema {
   syncs: SyncsTable;
   sync_items: SyncItemsTable;
   sync_watches: SyncWatchesTable;
+  revalidation_schedules: RevalidationSchedulesTable;
   audit_entries: AuditEntriesTable;
   audit_chain_heads: AuditChainHeadsTable;
   erasure_tombstones: ErasureTombstonesTable;
   account_settings: AccountSettingsTable;
   account_exports: AccountExportsTable;
+}
+
+/** One account's re-validation schedule (src/revalidation, migration 0033). */
+export interface RevalidationSchedulesTable {
+  account_id: string;
+  older_than_days: number;
+  every_hours: number;
+  max_milli_credits_per_run: number;
+  /** When the next run is due; also the run's key (its batch's source). */
+  next_run_at: string;
+  /** Set while a run holds the schedule; a claim older than the lease is taken over. */
+  claimed_at: string | null;
+  last_run_at: string | null;
+  /** started | nothing_stale | insufficient_credits | limited */
+  last_run_status: string | null;
+  last_run_leads: number | null;
+  last_run_batch_id: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface SyncWatchesTable {
@@ -351,7 +371,7 @@ export interface ValidationJobsTable {
   expires_at: string;
 }
 
-export interface UsageDailyTable {
+interface UsageDailyTable {
   account_id: string;
   day: string;
   validations: number;
@@ -428,7 +448,7 @@ export interface AuditEntriesTable {
 }
 
 /** The newest entry of each account's chain: appends lock and advance it. */
-export interface AuditChainHeadsTable {
+interface AuditChainHeadsTable {
   account_id: string;
   seq: number;
   hash: string;

@@ -5,7 +5,7 @@
 import type { Kysely, Transaction } from "kysely";
 import type { Schema } from "./schema.js";
 
-export type Effect = () => unknown;
+type Effect = () => unknown;
 export type AfterCommit = (effect: Effect) => void;
 type Executor = Kysely<Schema> | Transaction<Schema>;
 

@@ -10,7 +10,7 @@ export type Role = (typeof ROLES)[number];
  * and changing the team, buying credits. `billing:write` is also the checkout route's
  * permission; a key reaches it through `credits:read` (keyPermissionFor), as before teams.
  */
-export const MEMBER_PERMISSIONS = ["keys:write", "team:read", "team:write", "billing:write"] as const;
+const MEMBER_PERMISSIONS = ["keys:write", "team:read", "team:write", "billing:write"] as const;
 export type MemberPermission = (typeof MEMBER_PERMISSIONS)[number];
 export type RolePermission = Permission | MemberPermission;
 
@@ -57,7 +57,7 @@ export function requiredRoleFor(permission: RolePermission): Role {
   return "owner";
 }
 
-export const isMemberPermission = (value: string): value is MemberPermission =>
+const isMemberPermission = (value: string): value is MemberPermission =>
   (MEMBER_PERMISSIONS as readonly string[]).includes(value);
 
 /** The key permission that opens a route declaring `permission`; null: no key may use it. */

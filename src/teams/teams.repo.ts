@@ -1,12 +1,12 @@
 // The only SQL of the teams module: members (one current row per subject and account; removed
 // rows kept, with removed_at, so keys can still name who made them) and invitations (token
 // hashes, single use by a conditional update).
-import type { Kysely, Selectable } from "kysely";
+import type { Kysely, Selectable, Transaction } from "kysely";
 import type { Database } from "../storage/db.js";
 import type { Schema } from "../storage/schema.js";
 import type { Role } from "./roles.js";
 
-export interface TeamMembersTable {
+interface TeamMembersTable {
   id: string;
   account_id: string;
   subject: string;
@@ -17,7 +17,7 @@ export interface TeamMembersTable {
   removed_at: string | null;
 }
 
-export interface TeamInvitationsTable {
+interface TeamInvitationsTable {
   id: string;
   account_id: string;
   email: string;
@@ -32,6 +32,9 @@ export interface TeamInvitationsTable {
 
 type TeamTables = { team_members: TeamMembersTable; team_invitations: TeamInvitationsTable };
 type TeamDb = Kysely<Schema & TeamTables>;
+/** A write's own transaction, handed to the caller to record it (the audit entry) before commit. */
+export type InTransaction = (trx: Transaction<Schema>) => Promise<unknown>;
+const asSchemaTrx = (trx: Transaction<Schema & TeamTables>) => trx as unknown as Transaction<Schema>;
 export type MemberRow = Selectable<TeamMembersTable>;
 export type InvitationRow = Selectable<TeamInvitationsTable>;
 
@@ -115,6 +118,7 @@ export class TeamsRepo {
     memberId: string,
     change: { role: Role } | { removedAt: string },
     nowIso: string,
+    onChanged?: InTransaction,
   ): Promise<"changed" | "missing" | "last_owner"> {
     return this.db.transaction().execute(async (trx) => {
       const owners = await trx
@@ -144,12 +148,54 @@ export class TeamsRepo {
         )
         .where("id", "=", memberId)
         .execute();
+      await onChanged?.(asSchemaTrx(trx));
       return "changed";
     });
   }
 
-  insertInvitation(row: InvitationRow): Promise<unknown> {
-    return this.db.insertInto("team_invitations").values(row).execute();
+  insertInvitation(row: InvitationRow, onInserted?: InTransaction): Promise<unknown> {
+    return this.db.transaction().execute(async (trx) => {
+      await trx.insertInto("team_invitations").values(row).execute();
+      await onInserted?.(asSchemaTrx(trx));
+    });
+  }
+
+  findInvitationById(accountId: string, id: string): Promise<InvitationRow | undefined> {
+    return this.db
+      .selectFrom("team_invitations")
+      .selectAll()
+      .where("account_id", "=", accountId)
+      .where("id", "=", id)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Deletes an invitation still waiting for its invitee (not accepted); false when there is none,
+   * or it was accepted meanwhile. The audit entry keeps the record of who was invited.
+   */
+  async deletePendingInvitation(accountId: string, id: string, onDeleted?: InTransaction): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx
+        .deleteFrom("team_invitations")
+        .where("account_id", "=", accountId)
+        .where("id", "=", id)
+        .where("accepted_at", "is", null)
+        .executeTakeFirst();
+      if (Number(result.numDeletedRows) !== 1) return false;
+      await onDeleted?.(asSchemaTrx(trx));
+      return true;
+    });
+  }
+
+  /** The accounts a subject is a current member of, with the role in each. */
+  listMemberships(subject: string): Promise<Pick<MemberRow, "account_id" | "role" | "id">[]> {
+    return this.db
+      .selectFrom("team_members")
+      .select(["account_id", "role", "id"])
+      .where("subject", "=", subject)
+      .where("removed_at", "is", null)
+      .orderBy("account_id", "asc")
+      .execute();
   }
 
   findInvitationByHash(tokenHash: string): Promise<InvitationRow | undefined> {

@@ -48,6 +48,10 @@ export const CreatedInvitation = Type.Object({
   url: Type.String({ description: "The single-use link to send to the invitee (valid 7 days)" }),
 });
 
+export const InvitationIdParams = Type.Object({
+  invitationId: Type.String({ minLength: 1, maxLength: 200, description: "inv_..." }),
+});
+
 export const InvitationParams = Type.Object({ token: Type.String({ minLength: 10, maxLength: 200 }) });
 
 export const AcceptedInvitation = Type.Object({

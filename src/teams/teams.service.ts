@@ -2,12 +2,13 @@
 // and the two invariants no caller can break: an account always keeps an owner, and only an
 // owner touches owners. Outcomes are values; the HTTP layer maps them. No SQL, no HTTP.
 import { createHash, randomBytes } from "node:crypto";
+import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
 import type { Clock } from "../lib/clock.js";
 import { newId } from "../lib/ids.js";
-import { isRole, type Role } from "./roles.js";
-import type { InvitationRow, MemberRow, TeamsRepo } from "./teams.repo.js";
+import { isRole, ROLE_PERMISSIONS, type Role, type RolePermission } from "./roles.js";
+import type { InTransaction, InvitationRow, MemberRow, TeamsRepo } from "./teams.repo.js";
 
-export const INVITATION_TTL_MS = 7 * 24 * 3_600_000;
+const INVITATION_TTL_MS = 7 * 24 * 3_600_000;
 
 export interface Member {
   memberId: string;
@@ -17,10 +18,19 @@ export interface Member {
   joinedAt: string;
 }
 
-/** Who acts: the member behind a bearer request. */
+/** Who acts: the member behind a bearer request, and (when the change is audited) from where. */
 export interface Actor {
   memberId: string;
   role: Role;
+  audit?: AuditActor;
+}
+
+/** An account an identity belongs to, with its role and what the role allows there. */
+export interface Membership {
+  accountId: string;
+  memberId: string;
+  role: Role;
+  permissions: RolePermission[];
 }
 
 export interface Invitation {
@@ -44,6 +54,10 @@ export type ChangeOutcome =
   | { kind: "removed"; memberId: string }
   | { kind: "not_found" }
   | { kind: "last_owner" }
+  | { kind: "owner_only" };
+export type RevokeInvitationOutcome =
+  | { kind: "revoked"; invitation: Invitation }
+  | { kind: "not_found" }
   | { kind: "owner_only" };
 export type InviteOutcome =
   | { kind: "invited"; invitation: Invitation; token: string }
@@ -78,11 +92,37 @@ function invitationOf(row: InvitationRow): Invitation {
   };
 }
 
+export const permissionsOf = (role: Role): RolePermission[] => [...ROLE_PERMISSIONS[role]].sort();
+
 export class TeamsService {
   constructor(
     private readonly repo: TeamsRepo,
     private readonly clock: Clock,
+    /** Where invitations and member changes are recorded, in the change's transaction. */
+    private readonly audit?: AuditTrail,
   ) {}
+
+  /** An audit entry written in the change's transaction, when the actor says who made it. */
+  private recorder(
+    accountId: string,
+    actor: Actor,
+    action: string,
+    target: { kind: string; id: string },
+    details: Record<string, unknown>,
+  ): InTransaction | undefined {
+    const { audit } = this;
+    const who = actor.audit;
+    if (!audit || !who) return undefined;
+    return (trx) => audit.record(trx, accountId, { actor: who, action, target, details });
+  }
+
+  /** Every account the subject is a current member of (the dashboard's account switcher). */
+  async memberships(subject: string): Promise<Membership[]> {
+    return (await this.repo.listMemberships(subject)).map((row) => {
+      const role = isRole(row.role) ? row.role : "analyst";
+      return { accountId: row.account_id, memberId: row.id, role, permissions: permissionsOf(role) };
+    });
+  }
 
   /**
    * The subject's membership of the account. An account's own identity (account id = subject)
@@ -128,6 +168,17 @@ export class TeamsService {
       memberId,
       { role },
       this.clock.now().toISOString(),
+      this.recorder(
+        accountId,
+        actor,
+        "member.role_changed",
+        { kind: "member", id: memberId },
+        {
+          email: target.email,
+          from: target.role,
+          to: role,
+        },
+      ),
     );
     if (result === "missing") return { kind: "not_found" };
     if (result === "last_owner") return { kind: "last_owner" };
@@ -143,7 +194,22 @@ export class TeamsService {
     if (!target || target.removed_at !== null) return { kind: "not_found" };
     if (actor.role !== "owner" && target.role === "owner") return { kind: "owner_only" };
     const now = this.clock.now().toISOString();
-    const result = await this.repo.changeMember(accountId, memberId, { removedAt: now }, now);
+    const result = await this.repo.changeMember(
+      accountId,
+      memberId,
+      { removedAt: now },
+      now,
+      this.recorder(
+        accountId,
+        actor,
+        "member.removed",
+        { kind: "member", id: memberId },
+        {
+          email: target.email,
+          role: target.role,
+        },
+      ),
+    );
     if (result === "missing") return { kind: "not_found" };
     if (result === "last_owner") return { kind: "last_owner" };
     return { kind: "removed", memberId };
@@ -165,8 +231,44 @@ export class TeamsService {
       accepted_at: null,
       accepted_by: null,
     };
-    await this.repo.insertInvitation(row);
+    await this.repo.insertInvitation(
+      row,
+      this.recorder(
+        accountId,
+        actor,
+        "member.invited",
+        { kind: "invitation", id: row.id },
+        { email: row.email, role },
+      ),
+    );
     return { kind: "invited", invitation: invitationOf(row), token };
+  }
+
+  /** Withdraws an invitation not yet accepted: its link stops working. Only an owner withdraws an owner's. */
+  async revokeInvitation(
+    accountId: string,
+    actor: Actor,
+    invitationId: string,
+  ): Promise<RevokeInvitationOutcome> {
+    const row = await this.repo.findInvitationById(accountId, invitationId);
+    if (!row || row.accepted_at !== null) return { kind: "not_found" };
+    if (row.role === "owner" && actor.role !== "owner") return { kind: "owner_only" };
+    const invitation = invitationOf(row);
+    const deleted = await this.repo.deletePendingInvitation(
+      accountId,
+      invitationId,
+      this.recorder(
+        accountId,
+        actor,
+        "member.invitation_revoked",
+        { kind: "invitation", id: invitationId },
+        {
+          email: row.email,
+          role: invitation.role,
+        },
+      ),
+    );
+    return deleted ? { kind: "revoked", invitation } : { kind: "not_found" };
   }
 
   async pendingInvitations(accountId: string): Promise<Invitation[]> {

@@ -5,7 +5,7 @@ import { sql } from "kysely";
 import { firstIdAt } from "../lib/ids.js";
 import type { Schema } from "../storage/schema.js";
 
-export interface LedgerDay {
+interface LedgerDay {
   day: string;
   kind: string;
   entries: number;

@@ -11,7 +11,7 @@ export const USAGE_MAX_DAYS = 366;
 export const USAGE_DEFAULT_DAYS = 30;
 const DAY_MS = 86_400_000;
 
-export interface UsageDay {
+interface UsageDay {
   /** UTC day, YYYY-MM-DD. */
   date: string;
   /** Credits charged that day, in display credits (positive). */

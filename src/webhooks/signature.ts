@@ -3,8 +3,8 @@
 // receivers can reuse their verification code.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
-export const SIGNATURE_PREFIX = "sha256=";
-export const SECRET_PREFIX = "whsec_";
+const SIGNATURE_PREFIX = "sha256=";
+const SECRET_PREFIX = "whsec_";
 
 export function signPayload(secret: string, body: string | Buffer): string {
   return SIGNATURE_PREFIX + createHmac("sha256", secret).update(body).digest("hex");

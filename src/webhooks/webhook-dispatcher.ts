@@ -41,7 +41,7 @@ export interface WebhookDispatcherDeps {
   onAttempt?: ((outcome: AttemptOutcome) => void) | undefined;
 }
 
-export type AttemptOutcome = "success" | "failed" | "retry";
+type AttemptOutcome = "success" | "failed" | "retry";
 
 const PURGE_CHUNK = 1000;
 const DISPATCH_LANES = 4;

@@ -118,7 +118,7 @@ export class WebhookSender {
 }
 
 /** Syntax rules of endpoint URLs, without any lookup. */
-export function parseWebhookUrl(raw: string): UrlVerdict {
+function parseWebhookUrl(raw: string): UrlVerdict {
   if (raw.length > MAX_WEBHOOK_URL_LENGTH) {
     return { ok: false, message: `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters` };
   }

@@ -2,7 +2,7 @@
 import type { WebhookDeliveriesTable, WebhooksTable } from "../storage/schema.js";
 import type { RetryConfig } from "./retry-config.js";
 
-export interface DeliveryStats {
+interface DeliveryStats {
   total_attempts: number;
   successful_deliveries: number;
   failed_deliveries: number;

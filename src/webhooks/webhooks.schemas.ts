@@ -1,12 +1,12 @@
 // Wire shapes of the webhook endpoints (spec "Webhook", "Delivery record"; snake_case as the spec).
-import { type Static, Type } from "@sinclair/typebox";
+import { Type } from "@sinclair/typebox";
 import { EVENT_TYPES, type EventType } from "../events/events.js";
 import { Nullable, Timestamp } from "../lib/schema.js";
 import { MAX_RETRIES, MAX_RETRY_DELAY_MS } from "./retry-config.js";
 import { MAX_WEBHOOK_URL_LENGTH } from "./webhook-sender.js";
 
 // One `enum` keyword rather than a union of literals: one clear error for a wrong kind.
-export const EventKind = Type.Unsafe<EventType>({
+const EventKind = Type.Unsafe<EventType>({
   type: "string",
   enum: [...EVENT_TYPES],
   description: "One of the eleven event kinds",
@@ -46,7 +46,6 @@ export const WebhookCreateBody = Type.Object(
   },
   { additionalProperties: true },
 );
-export type WebhookCreateBodyType = Static<typeof WebhookCreateBody>;
 
 export const WebhookUpdateBody = Type.Object(
   {
@@ -131,4 +130,11 @@ export const RotatedSecret = Type.Object({
   webhook_id: Type.String(),
   secret: Type.String({ description: "whsec_...; replaces the old secret at once" }),
   rotated_at: Timestamp,
+});
+
+export const WebhookParams = Type.Object({ webhook_id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const DeliveryParams = Type.Object({
+  webhook_id: Type.String({ minLength: 1, maxLength: 100 }),
+  delivery_id: Type.String({ minLength: 1, maxLength: 100 }),
 });

@@ -11,6 +11,7 @@ import { PacedRun } from "../lib/concurrency.js";
 import { AppError, type FieldError, notFound, validationError } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import type { LimitRefusal } from "../lib/limits.js";
+import { type PageWindow, pageOf } from "../lib/schema.js";
 import type { Database } from "../storage/db.js";
 import type { Schema, WebhooksTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
@@ -27,7 +28,7 @@ import type { AttemptResult, WebhookSender } from "./webhook-sender.js";
 import { type DeliveryView, toDeliveryView, toWebhookView, type WebhookView } from "./webhook-view.js";
 import type { WebhookChanges, WebhooksRepo } from "./webhooks.repo.js";
 
-export const MAX_WEBHOOKS_PER_ACCOUNT = 25;
+const MAX_WEBHOOKS_PER_ACCOUNT = 25;
 
 export interface WebhookCreateInput {
   name: string;
@@ -40,7 +41,7 @@ export interface WebhookCreateInput {
 
 export type WebhookUpdateInput = Partial<WebhookCreateInput>;
 
-export interface CreatedWebhook extends WebhookView {
+interface CreatedWebhook extends WebhookView {
   secret: string;
 }
 
@@ -263,20 +264,14 @@ export class WebhooksService {
     };
   }
 
-  async listDeliveries(accountId: string, webhookId: string, page: { limit: number; offset: number }) {
+  async listDeliveries(accountId: string, webhookId: string, page: PageWindow) {
     await this.find(accountId, webhookId);
     const { db } = this.deps.database;
     const [rows, total] = await Promise.all([
       this.deps.repo.listDeliveries(db, webhookId, page.limit, page.offset),
       this.deps.repo.countDeliveries(db, webhookId),
     ]);
-    return {
-      deliveries: rows.map(toDeliveryView),
-      total,
-      limit: page.limit,
-      offset: page.offset,
-      hasMore: page.offset + rows.length < total,
-    };
+    return pageOf("deliveries", rows.map(toDeliveryView), total, page);
   }
 
   /** Queues a new delivery of the same event (same body and event id, new delivery id). */

@@ -3,10 +3,11 @@
 // siteverify URL and answer JSON { success, "error-codes", hostname, challenge_ts }. The URL is
 // configuration, so tests point it at a local fake. A provider that cannot be reached is a refusal
 // with its reason (never a pass): a CAPTCHA that could be skipped by making it slow protects nothing.
-import type { CaptchaProvider } from "../keys/key-policy.js";
-import type { CaptchaSettings } from "./widget-config.js";
 
-export type CaptchaOutcome = { kind: "passed" } | { kind: "failed"; reason: string };
+import type { CaptchaSettings } from "../config/widget-config.js";
+import type { CaptchaProvider } from "../keys/key-policy.js";
+
+type CaptchaOutcome = { kind: "passed" } | { kind: "failed"; reason: string };
 
 export interface CaptchaVerifier {
   verify(provider: CaptchaProvider, token: string | undefined, remoteIp: string): Promise<CaptchaOutcome>;

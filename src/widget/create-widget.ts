@@ -3,6 +3,7 @@
 // engine probes, Redis (when configured) counts.
 import type { Redis } from "ioredis";
 import type { EmailVerificationProvider } from "../checks/email/email.types.js";
+import type { WidgetConfig } from "../config/widget-config.js";
 import type { CreditsService } from "../credits/credits.service.js";
 import type { Module } from "../jobs/catalog.js";
 import type { KeysService } from "../keys/keys.service.js";
@@ -11,7 +12,6 @@ import type { Database } from "../storage/db.js";
 import { type CaptchaVerifier, createCaptchaVerifier } from "./captcha.js";
 import { WidgetService } from "./widget.service.js";
 import { WidgetChecker } from "./widget-checker.js";
-import type { WidgetConfig } from "./widget-config.js";
 import { WidgetLimiter } from "./widget-limits.js";
 
 export interface WidgetDeps {

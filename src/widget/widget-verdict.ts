@@ -7,12 +7,12 @@ import { isDisposableDomain, isFreeDomain, isRoleLocal } from "../checks/email/l
 import { type ParsedEmail, parseEmail } from "../checks/email/syntax.js";
 import { isKnownTypoDomain, suggestDomain } from "../intel/typo.js";
 
-export type WidgetStatus = "valid" | "invalid" | "risky" | "unknown";
+type WidgetStatus = "valid" | "invalid" | "risky" | "unknown";
 
 /** Reasons of the email check (EmailReason) plus the widget's own: `typo` (a known look-alike of a
  *  popular mail domain), `deadline` (not settled in time; the probe goes on), `unavailable` (the
  *  check could not be paid for or run: fail open), `not_scripted` (test mode, no magic input). */
-export type WidgetReason = EmailVerdict["reason"] | "typo" | "deadline" | "unavailable" | "not_scripted";
+type WidgetReason = EmailVerdict["reason"] | "typo" | "deadline" | "unavailable" | "not_scripted";
 
 export interface WidgetVerdict {
   status: WidgetStatus;

@@ -5,12 +5,13 @@
 // address, key and UTC day, counted against the key's daily cap), then the answer within the
 // deadline. A charge the balance cannot cover answers unknown/unavailable: the form is never
 // blocked because the customer ran out of credits.
+
+import type { WidgetConfig } from "../config/widget-config.js";
 import type { CreditsService } from "../credits/credits.service.js";
 import { type KeyPolicy, originAllowed, type WidgetLimits } from "../keys/key-policy.js";
 import type { KeysService } from "../keys/keys.service.js";
 import type { CaptchaVerifier } from "./captcha.js";
 import type { WidgetChecker } from "./widget-checker.js";
-import type { WidgetConfig } from "./widget-config.js";
 import type { LimitName, WidgetLimiter } from "./widget-limits.js";
 import { emailHashOf, readToken, signToken } from "./widget-token.js";
 import { quickLook, type WidgetVerdict } from "./widget-verdict.js";
@@ -39,7 +40,7 @@ export interface WidgetCheckInput {
   captchaToken: string | undefined;
 }
 
-export interface WidgetAnswer extends WidgetVerdict {
+interface WidgetAnswer extends WidgetVerdict {
   token: string;
 }
 
@@ -49,7 +50,7 @@ export type WidgetCheckOutcome =
   | { kind: "captcha_failed"; reason: string }
   | { kind: "limited"; limit: LimitName; points: number; retryAfterMs: number };
 
-export type TokenProblem = "forged" | "expired" | "email_mismatch" | "key_mismatch";
+type TokenProblem = "forged" | "expired" | "email_mismatch" | "key_mismatch";
 
 export type WidgetConfirmOutcome =
   | {

@@ -68,6 +68,8 @@ for (const kind of dialects()) {
     }
 
     it("signs in through the provider into an HttpOnly, SameSite=Lax session cookie", { skip }, async () => {
+      const settings = await h.app.inject({ method: "GET", url: "/v1/auth/sso" });
+      assert.deepEqual(settings.json(), { enabled: true, loginUrl: "/v1/auth/sso/login" });
       const { res, setCookie, cookie } = await signIn();
       assert.equal(res.headers.location, "/dashboard/");
       assert.match(setCookie, /HttpOnly/);

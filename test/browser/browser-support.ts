@@ -16,11 +16,11 @@ import { freePort, type Proc, runCli, startProcess, waitHealthy } from "../suppo
 import { type RdapAnswer, startRdapServer } from "../support/rdap-server.js";
 import type { MxBehaviour } from "../support/smtp-server.js";
 
-export const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM = "/usr/bin/chromium";
 const DIST_INDEX = fileURLToPath(new URL("../../dashboard/dist/index.html", import.meta.url));
-export const SCREENSHOTS = fileURLToPath(new URL("../../test-artifacts/screenshots/", import.meta.url));
+const SCREENSHOTS = fileURLToPath(new URL("../../test-artifacts/screenshots/", import.meta.url));
 /** One JSON file per checked page: axe's violations by impact, and the rules that passed. */
-export const A11Y_REPORTS = fileURLToPath(new URL("../../test-artifacts/a11y/", import.meta.url));
+const A11Y_REPORTS = fileURLToPath(new URL("../../test-artifacts/a11y/", import.meta.url));
 /** Impacts that fail a page. Moderate and minor findings are recorded in the report only. */
 const BLOCKING_IMPACTS = new Set(["serious", "critical"]);
 /** An element's text, "" for none. */
@@ -227,7 +227,7 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
   };
 }
 
-export interface A11yReport {
+interface A11yReport {
   page: string;
   url: string;
   width: number;
@@ -239,7 +239,7 @@ export interface A11yReport {
 
 /** Runs every axe-core rule on the page as it is now and writes test-artifacts/a11y/<name>.json;
  *  throws when a violation is serious or critical. */
-export async function checkAccessibility(page: Page, name: string): Promise<A11yReport> {
+async function checkAccessibility(page: Page, name: string): Promise<A11yReport> {
   const results = await new AxeBuilder({ page }).analyze();
   const violations = results.violations.map((v) => ({
     id: v.id,

@@ -177,7 +177,7 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
 }
 
 /** Ready on /readiness; a 2-core machine starting several processes at once needs a while. */
-export async function waitReady(node: ClusterNode, timeoutMs = 90_000): Promise<void> {
+async function waitReady(node: ClusterNode, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (node.proc.child.exitCode !== null) {

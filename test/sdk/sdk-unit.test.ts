@@ -105,3 +105,30 @@ describe("renderProgress", () => {
     it(`draws ${expected}`, () => assert.equal(renderProgress(b, 10), expected));
   }
 });
+
+describe("client credentials in a browser session", () => {
+  const seen: { url: string; headers: Record<string, string> }[] = [];
+  const fetchSpy: typeof fetch = async (input, init) => {
+    seen.push({ url: String(input), headers: { ...(init?.headers as Record<string, string>) } });
+    return new Response("{}", { status: 200, headers: { "content-type": "application/json" } });
+  };
+
+  it("sends no credential header on a cookie session, the CSRF token on writes only, and the chosen account", async () => {
+    const { LeadcheckClient } = await import("../../sdk/src/index.js");
+    const client = new LeadcheckClient({
+      baseUrl: "http://127.0.0.1:1",
+      fetch: fetchSpy,
+      cookieSession: { csrfToken: "csrf-1" },
+      headers: { "x-account-id": "acct_team" },
+    });
+    await client.me();
+    await client.team.revokeInvitation("inv_1");
+    const [read, write] = seen;
+    assert.equal(read!.headers["x-account-id"], "acct_team");
+    assert.equal(read!.headers.authorization, undefined);
+    assert.equal(read!.headers["x-api-key"], undefined);
+    assert.equal(read!.headers["x-csrf-token"], undefined);
+    assert.equal(write!.headers["x-csrf-token"], "csrf-1");
+    assert.equal(write!.url, "http://127.0.0.1:1/v1/team/invitations/inv_1");
+  });
+});

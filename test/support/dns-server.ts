@@ -5,7 +5,7 @@ import { createSocket, type Socket } from "node:dgram";
 import { once } from "node:events";
 import dnsPacket, { type Answer, type Packet } from "dns-packet";
 
-export interface ZoneEntry {
+interface ZoneEntry {
   A?: string[];
   AAAA?: string[];
   MX?: { exchange: string; priority: number }[];
@@ -24,7 +24,7 @@ export interface ZoneEntry {
 export type Zone = Record<string, ZoneEntry>;
 
 /** normal: answers from the zone; nxdomain: NXDOMAIN for every name; drop: never answers. */
-export type DnsServerMode = "normal" | "nxdomain" | "drop";
+type DnsServerMode = "normal" | "nxdomain" | "drop";
 
 export interface TestDnsServer {
   /** "127.0.0.1:port", ready for DNS_SERVERS. */

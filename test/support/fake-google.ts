@@ -22,7 +22,7 @@ import {
   WindowCounter,
 } from "./fake-api-server.js";
 
-export interface ServiceAccountKey {
+interface ServiceAccountKey {
   type: "service_account";
   project_id: string;
   private_key_id: string;
@@ -33,14 +33,14 @@ export interface ServiceAccountKey {
   token_uri: string;
 }
 
-export interface FakeSheet {
+interface FakeSheet {
   sheetId: number;
   title: string;
   /** Rows of cells as the user sees them; "" is an empty cell. */
   rows: string[][];
 }
 
-export interface FakeSpreadsheet {
+interface FakeSpreadsheet {
   spreadsheetId: string;
   title: string;
   sheets: FakeSheet[];
@@ -48,7 +48,7 @@ export interface FakeSpreadsheet {
   sharedWith: Set<string>;
 }
 
-export interface CellWrite {
+interface CellWrite {
   spreadsheetId: string;
   sheet: string;
   /** 0-based row and column. */
@@ -410,7 +410,7 @@ function valuesGet(spreadsheet: FakeSpreadsheet, range: string): JsonReply {
   };
 }
 
-export interface A1Range {
+interface A1Range {
   sheet: string;
   startRow?: number;
   startColumn?: number;
@@ -419,7 +419,7 @@ export interface A1Range {
 }
 
 /** `'My sheet'!A2:F`, `Leads!1:1`, `Leads` -> 0-based bounds (absent: unbounded). */
-export function parseA1(range: string): A1Range | null {
+function parseA1(range: string): A1Range | null {
   const bang = range.lastIndexOf("!");
   const rawSheet = bang < 0 ? range : range.slice(0, bang);
   const cells = bang < 0 ? "" : range.slice(bang + 1);

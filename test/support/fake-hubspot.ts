@@ -20,14 +20,14 @@ import {
   WindowCounter,
 } from "./fake-api-server.js";
 
-export interface FakeContact {
+interface FakeContact {
   id: string;
   properties: Record<string, string | null>;
   createdAt: string;
   updatedAt: string;
 }
 
-export interface PropertyDefinition {
+interface PropertyDefinition {
   name: string;
   label: string;
   type: string;
@@ -45,7 +45,7 @@ export interface PropertyDefinition {
   modificationMetadata: { archivable: boolean; readOnlyDefinition: boolean; readOnlyValue: boolean };
 }
 
-export interface PropertyWrite {
+interface PropertyWrite {
   contactId: string;
   property: string;
   value: string;

@@ -6,7 +6,7 @@ import { startSites, type TestSites } from "./http-servers.js";
 import { type MxBehaviour, startSmtpServer, type TestSmtpServer } from "./smtp-server.js";
 import { createTestPki, type TestPki } from "./test-ca.js";
 
-export const PARKED_PAGE = '<html><script src="//www.google.com/adsense/domains/caf.js"></script></html>';
+const PARKED_PAGE = '<html><script src="//www.google.com/adsense/domains/caf.js"></script></html>';
 
 export interface FakeInternet {
   dns: TestDnsServer;

@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 
-export interface FakeSession {
+interface FakeSession {
   id: string;
   amountMinor: number;
   currency: string;

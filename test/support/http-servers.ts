@@ -36,7 +36,7 @@ export interface SiteBehavior {
 
 export type Site = SiteBehavior | ((req: IncomingMessage, count: number) => SiteBehavior);
 
-export interface SeenRequest {
+interface SeenRequest {
   scheme: "http" | "https";
   host: string;
   path: string;

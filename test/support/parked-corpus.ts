@@ -7,9 +7,9 @@ import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import type { ParkedInputs } from "../../src/checks/website/parked.js";
 
-export const CORPUS_DIR = fileURLToPath(new URL("../fixtures/pages/", import.meta.url));
+const CORPUS_DIR = fileURLToPath(new URL("../fixtures/pages/", import.meta.url));
 
-export type CorpusLabel = "parked" | "placeholder" | "live";
+type CorpusLabel = "parked" | "placeholder" | "live";
 
 export interface CorpusPage {
   file: string;
@@ -47,7 +47,7 @@ export function readManifest(dir = CORPUS_DIR): CorpusPage[] {
 }
 
 /** "github:owner/repo@commit:path" -> "github:owner/repo"; a stored-file id -> that file. */
-export function groupFromSource(source: string): string {
+function groupFromSource(source: string): string {
   const gh = /^github:([^@\s]+)/.exec(source);
   if (gh) return `github:${gh[1]!.toLowerCase()}`;
   const id = /file ids? (\d+)/.exec(source);

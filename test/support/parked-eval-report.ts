@@ -18,13 +18,13 @@ import {
 
 /**
  * The CI gate on the held-out sample. The issue's target is recall >= 0.90 and false parked
- * <= 0.01 with no group below 0.75 recall; the held-out figures reached are below it (ADR 0011),
- * so the gate is what was reached less a small margin: it catches regressions, it does not claim
- * the target. Never set from in-corpus figures.
+ * <= 0.01 with no group below 0.75 recall, over 1,000 pages. On the 551-page corpus the held-out
+ * figures are 90.8 % and 0.7 %, lowest group 63.6 % (ADR 0090), so the gate is what was reached
+ * less a margin for one or two pages of noise: it catches regressions, it does not claim the
+ * target. Never set from in-corpus figures.
  */
-export const TARGET = { recall: 0.9, falseParked: 0.01, groupRecall: 0.75 };
-export const GATE = { recall: 0.83, falseParked: 0.015, groupRecall: 0.5, minGroupPositives: 4 };
-export const SAMPLE = { folds: 40, seed: 20261128 };
+export const GATE = { recall: 0.87, falseParked: 0.015, groupRecall: 0.55, minGroupPositives: 4 };
+const SAMPLE = { folds: 40, seed: 20261128 };
 
 export interface EvaluationResult {
   passed: boolean;
@@ -35,7 +35,7 @@ export interface EvaluationResult {
   groups: Map<string, Figures>;
 }
 
-export function committedVariant(): Variant {
+function committedVariant(): Variant {
   const model = loadParkedModel();
   if (model.mode === "rules") return "rules";
   return model.features.includes("rules_page") ? "hybrid" : "model";

@@ -51,7 +51,7 @@ export function judgeCorpus(pages = readManifest()): Judged[] {
   }));
 }
 
-export function variantFeatures(variant: Variant): string[] {
+function variantFeatures(variant: Variant): string[] {
   if (variant === "hybrid") return [...FEATURE_NAMES];
   return FEATURE_NAMES.filter((f) => !(RULES_FEATURES as readonly string[]).includes(f));
 }
@@ -80,7 +80,7 @@ export function trainVariant(
   };
 }
 
-export function predict(j: Judged, variant: Variant, model: ParkedModel | null): Outcome {
+function predict(j: Judged, variant: Variant, model: ParkedModel | null): Outcome {
   if (variant === "rules" || !model) {
     return { page: j.page, parked: j.assessment.rules.isParked, score: j.assessment.rules.score };
   }

@@ -4,7 +4,7 @@ import { once } from "node:events";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 
-export const BIN = fileURLToPath(new URL("../../bin/leadcheck.mjs", import.meta.url));
+const BIN = fileURLToPath(new URL("../../bin/leadcheck.mjs", import.meta.url));
 
 export interface Proc {
   child: ChildProcess;

@@ -29,7 +29,7 @@ export interface FakeRdap {
 const JSON_TYPE = { "content-type": "application/rdap+json" };
 
 /** An RFC 9083 domain object as registries publish it. */
-export function rdapDomainObject(domain: string, a: Extract<RdapAnswer, { kind: "registered" }>) {
+function rdapDomainObject(domain: string, a: Extract<RdapAnswer, { kind: "registered" }>) {
   const events = [
     ...(a.registeredAt ? [{ eventAction: "registration", eventDate: a.registeredAt }] : []),
     ...(a.expiresAt ? [{ eventAction: "expiration", eventDate: a.expiresAt }] : []),

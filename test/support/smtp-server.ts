@@ -7,7 +7,7 @@ import { once } from "node:events";
 import { createServer, type Server, type Socket } from "node:net";
 import { TLSSocket } from "node:tls";
 
-export type SmtpCommandName = "banner" | "ehlo" | "mail" | "rcpt" | "rset";
+type SmtpCommandName = "banner" | "ehlo" | "mail" | "rcpt" | "rset";
 
 export interface MxBehaviour {
   /** Greeting line; null never greets. Default "220 <ip> ESMTP test". */
@@ -49,7 +49,7 @@ export interface MxBehaviour {
   firstRcptDelayMs?: number;
 }
 
-export interface RecordedCommand {
+interface RecordedCommand {
   host: string;
   connection: number;
   line: string;

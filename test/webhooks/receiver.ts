@@ -5,7 +5,7 @@ import { once } from "node:events";
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
-export interface Received {
+interface Received {
   path: string;
   headers: IncomingHttpHeaders;
   /** The exact bytes received, as UTF-8. */
@@ -15,8 +15,8 @@ export interface Received {
   count: number;
 }
 
-export type Answer = { status: number; body?: string } | "hang" | "hold";
-export type Script = (received: Received) => Answer;
+type Answer = { status: number; body?: string } | "hang" | "hold";
+type Script = (received: Received) => Answer;
 
 export interface Receiver {
   port: number;

@@ -6,7 +6,7 @@ import { type FakeCaptcha, startFakeCaptcha } from "../support/fake-captcha.js";
 import { type FakeInternet, startFakeInternet } from "../support/fake-internet.js";
 import { type Harness, startHarness, UNLIMITED_RATE_ENV } from "../support/harness.js";
 
-export const SLOW_RCPT_MS = 1500;
+const SLOW_RCPT_MS = 1500;
 export const WIDGET_DEADLINE_MS = 800;
 export const SHOP = "https://shop.acme.test";
 

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { labelOf, REASON, RECOMMENDATION, VALIDATION_STATUS, VERDICT } from "../labels.js";
 
 /** The rating's band as the API names it (lead-rating.ts: poor < 50 <= fair < 70 <= good < 90). */
-export function bandOf(rating: number): "poor" | "fair" | "good" | "excellent" {
+function bandOf(rating: number): "poor" | "fair" | "good" | "excellent" {
   if (rating >= 90) return "excellent";
   if (rating >= 70) return "good";
   if (rating >= 50) return "fair";

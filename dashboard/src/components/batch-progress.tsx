@@ -154,10 +154,7 @@ const websiteVerdict = (status: string): "valid" | "invalid" => (status === "act
 /** The verdict word, its colour and the reason of one result, for the table and the CSV alike. The
  *  word is the one the batch's summary counts (valid, invalid, risky), never the check's own status
  *  ("error", "inactive"), which goes into the reason. */
-export function resultRow(
-  r: Result,
-  kind: string,
-): { verdict: string; code: string; tone: Tone; reason: string } {
+function resultRow(r: Result, kind: string): { verdict: string; code: string; tone: Tone; reason: string } {
   const result = (r.result ?? {}) as Record<string, unknown>;
   if (r.status === "failed" || (!r.verdict && r.error)) {
     return {

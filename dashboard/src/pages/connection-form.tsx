@@ -10,7 +10,7 @@ import { ErrorMessage } from "../components/ui.js";
 type Kind = Connection["kind"];
 
 /** The service account JSON as pasted: its object and client_email, or what is wrong with it. */
-export function readServiceAccount(
+function readServiceAccount(
   text: string,
 ): { ok: true; value: Record<string, unknown>; email: string | null } | { ok: false; problem: string } {
   if (!text.trim()) return { ok: false, problem: "Paste or upload the JSON key of the service account." };

@@ -7,7 +7,7 @@ import { DataTable } from "../components/data-table.js";
 import { Empty, ErrorMessage, formatDate, formatNumber, Loading } from "../components/ui.js";
 
 /** A spreadsheet id from a pasted Sheets URL (…/spreadsheets/d/<id>/edit…), or the text as given. */
-export const spreadsheetIdOf = (text: string): string =>
+const spreadsheetIdOf = (text: string): string =>
   /\/spreadsheets\/d\/([A-Za-z0-9_-]+)/.exec(text)?.[1] ?? text.trim();
 
 const REFRESH_MS = 2000;

@@ -8,7 +8,7 @@ import { ConfirmDialog, Empty, ErrorMessage, formatDate, Loading } from "../comp
 import { ConnectForm, ShareHint } from "./connection-form.js";
 import { ConnectionSyncs } from "./connection-syncs.js";
 
-export const KIND_LABELS: Record<Connection["kind"], string> = {
+const KIND_LABELS: Record<Connection["kind"], string> = {
   google_sheets: "Google Sheets",
   hubspot: "HubSpot",
 };

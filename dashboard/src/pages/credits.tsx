@@ -15,10 +15,12 @@ import {
   Loading,
   Pager,
 } from "../components/ui.js";
+import { useCan } from "../me.js";
 
 const PAGE = 20;
 
 export function CreditsPage() {
+  const can = useCan();
   const { client } = useApi();
   const [offset, setOffset] = useState(0);
   const balance = useLoader((_api, signal) => client.credits.get({ signal }), []);
@@ -68,7 +70,7 @@ export function CreditsPage() {
         </dl>
       ) : null}
 
-      {settings.data ? <BuyCredits settings={settings.data} /> : null}
+      {settings.data && can("billing:write") ? <BuyCredits settings={settings.data} /> : null}
       <ErrorMessage error={settings.error} />
 
       <h2>Ledger</h2>

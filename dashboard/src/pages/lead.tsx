@@ -1,6 +1,7 @@
 // One lead: its verdict and rating ("Not rated" before the first validation), the factors that
 // explain the score, the email and website results (with the optional facts other checks add),
-// and its actions: validate, edit (a form over PUT with the API's field limits), archive.
+// and its actions: validate, edit (a form over PUT with the API's field limits), archive, erase;
+// each only for a role that may use it.
 import { type FormEvent, type ReactNode, useState } from "react";
 import type { Lead, LeadUpdateInput } from "../../../sdk/src/api-types.js";
 import { useApi, useLoader } from "../api.js";
@@ -19,9 +20,11 @@ import {
 } from "../components/ui.js";
 import { labelOf, SOURCE, VALIDATION_STATUS } from "../labels.js";
 import { optionalField } from "../lead-fields.js";
+import { useCan } from "../me.js";
 import { PRICES } from "../pricing.js";
 import { Link, navigate } from "../router.js";
 import { DomainFactsSection } from "./lead-domain.js";
+import { LeadErase } from "./lead-erase.js";
 import { ExternalSource } from "./lead-source.js";
 
 function Field({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
@@ -64,6 +67,7 @@ export function LeadPage({ leadId }: { leadId: string }) {
 
 function LeadActions({ lead, onEdit, reload }: { lead: Lead; onEdit(): void; reload(): void }) {
   const { client, guard } = useApi();
+  const can = useCan();
   const [confirming, setConfirming] = useState<"archive" | "validate" | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -103,26 +107,33 @@ function LeadActions({ lead, onEdit, reload }: { lead: Lead; onEdit(): void; rel
   return (
     <>
       <div className="actions lead-actions">
-        <button
-          type="button"
-          onClick={() => setConfirming("validate")}
-          disabled={busy}
-          data-testid="lead-validate"
-        >
-          {lead.validatedAt ? "Validate again" : "Validate"}
-        </button>
-        <button type="button" onClick={onEdit} disabled={busy} data-testid="lead-edit">
-          Edit
-        </button>
-        <button
-          type="button"
-          className="danger"
-          onClick={() => setConfirming("archive")}
-          disabled={busy}
-          data-testid="lead-archive"
-        >
-          Archive
-        </button>
+        {can("batches:write") ? (
+          <button
+            type="button"
+            onClick={() => setConfirming("validate")}
+            disabled={busy}
+            data-testid="lead-validate"
+          >
+            {lead.validatedAt ? "Validate again" : "Validate"}
+          </button>
+        ) : null}
+        {can("leads:write") ? (
+          <>
+            <button type="button" onClick={onEdit} disabled={busy} data-testid="lead-edit">
+              Edit
+            </button>
+            <button
+              type="button"
+              className="danger"
+              onClick={() => setConfirming("archive")}
+              disabled={busy}
+              data-testid="lead-archive"
+            >
+              Archive
+            </button>
+          </>
+        ) : null}
+        {can("data:admin") ? <LeadErase lead={lead} disabled={busy} /> : null}
         <span role="status" className="muted" data-testid="lead-action-status">
           {message}
         </span>

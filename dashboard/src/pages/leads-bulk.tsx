@@ -11,6 +11,7 @@ import {
   ProgressBar,
   plural,
 } from "../components/ui.js";
+import { useCan } from "../me.js";
 import { PRICES } from "../pricing.js";
 import { Link } from "../router.js";
 
@@ -32,6 +33,7 @@ export function BulkBar({
   onValidating(started: StartedValidation): void;
 }) {
   const { client, guard } = useApi();
+  const can = useCan();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [message, setMessage] = useState("");
@@ -58,15 +60,18 @@ export function BulkBar({
     <section className="bulk-bar" aria-label="Actions on the selected leads" data-testid="bulk-bar">
       <strong data-testid="selected-count">{count} selected</strong>
       <div className="actions">
-        <button
-          type="button"
-          disabled={busy}
-          onClick={() => setConfirming("validate")}
-          data-testid="bulk-validate"
-        >
-          Validate
-        </button>
+        {can("batches:write") ? (
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => setConfirming("validate")}
+            data-testid="bulk-validate"
+          >
+            Validate
+          </button>
+        ) : null}
         <form
+          hidden={!can("leads:write")}
           className="tag-form"
           onSubmit={(e) => {
             e.preventDefault();
@@ -121,15 +126,17 @@ export function BulkBar({
         >
           Export CSV
         </button>
-        <button
-          type="button"
-          className="danger"
-          disabled={busy}
-          onClick={() => setConfirming("archive")}
-          data-testid="bulk-archive"
-        >
-          Archive
-        </button>
+        {can("leads:write") ? (
+          <button
+            type="button"
+            className="danger"
+            disabled={busy}
+            onClick={() => setConfirming("archive")}
+            data-testid="bulk-archive"
+          >
+            Archive
+          </button>
+        ) : null}
       </div>
       <p role="status" className="muted" data-testid="bulk-status">
         {busy ? "Working…" : message}

@@ -32,7 +32,7 @@ const INTEGER_FILTERS = new Set<FilterName>([
 
 export const LIMITS = [20, 50, 100];
 
-export const SORT_KEYS = ["email", "website", "rating", "verdict", "recommendation", "created"] as const;
+const SORT_KEYS = ["email", "website", "rating", "verdict", "recommendation", "created"] as const;
 
 export function filtersOf(query: URLSearchParams): Filters {
   return Object.fromEntries(FILTERS.map((name) => [name, query.get(name) ?? ""])) as Filters;

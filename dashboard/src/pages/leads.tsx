@@ -7,6 +7,7 @@ import type { Lead } from "../../../sdk/src/api-types.js";
 import { useApi, useLoader } from "../api.js";
 import { download, Empty, ErrorMessage, Loading, Pager, plural } from "../components/ui.js";
 import { useSelection } from "../components/use-selection.js";
+import { useCan } from "../me.js";
 import { Link, navigate, useLocation } from "../router.js";
 import { BulkBar, type StartedValidation, ValidationProgress } from "./leads-bulk.js";
 import { LeadFilters } from "./leads-filters.js";
@@ -17,7 +18,9 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 export function LeadsPage() {
   const { client, guard } = useApi();
+  const can = useCan();
   const { query } = useLocation();
+  const erased = query.get("erased");
   const applied = filtersOf(query);
   const limit = Number(query.get("limit")) || LIMITS[0]!;
   const offset = Math.max(0, Number(query.get("offset")) || 0);
@@ -84,9 +87,11 @@ export function LeadsPage() {
           <button type="button" onClick={exportAll} disabled={exporting} data-testid="export-leads">
             {exporting ? "Exporting…" : filtered ? "Export these leads as CSV" : "Export all as CSV"}
           </button>
-          <Link to="/import" className="button">
-            Import leads
-          </Link>
+          {can("leads:write") ? (
+            <Link to="/import" className="button">
+              Import leads
+            </Link>
+          ) : null}
         </div>
       </div>
       <ErrorMessage error={exportError} />
@@ -121,7 +126,9 @@ export function LeadsPage() {
       ) : null}
 
       <p role="status" className="muted" data-testid="leads-notice">
-        {selection.size === 0 ? notice : ""}
+        {selection.size === 0
+          ? notice || (erased ? `Lead ${erased} was erased, with every copy of its data.` : "")
+          : ""}
       </p>
       {kept.size > 0 ? (
         <p className="info" data-testid="kept-notice">

@@ -20,7 +20,7 @@ import {
 import { Link } from "../router.js";
 
 /** Below this many credits the overview warns (the API's credits.low threshold: 100 credits). */
-export const LOW_BALANCE_CREDITS = 100;
+const LOW_BALANCE_CREDITS = 100;
 
 const VERDICT_COLORS = {
   valid: "#15803d",

@@ -22,6 +22,7 @@ import {
   SecretField,
 } from "../components/ui.js";
 import { labelOf, WEBHOOK_EVENTS } from "../labels.js";
+import { useCan } from "../me.js";
 import { Link, navigate } from "../router.js";
 
 const EVENTS = Object.keys(WEBHOOK_EVENTS) as WebhookEvent[];
@@ -59,13 +60,14 @@ export function WebhooksPage({ selected }: { selected?: string }) {
     }
   };
 
+  const canWrite = useCan()("webhooks:write");
   const hooks = list.data?.webhooks ?? [];
   const current = hooks.find((h) => h.webhook_id === selected);
   return (
     <section aria-labelledby="webhooks-title">
       <div className="title-row">
         <h1 id="webhooks-title">Webhooks</h1>
-        {editing === null ? (
+        {editing === null && canWrite ? (
           <button type="button" onClick={() => setEditing("new")}>
             Add a webhook
           </button>
@@ -152,24 +154,26 @@ export function WebhooksPage({ selected }: { selected?: string }) {
                 `${formatNumber(hook.delivery_stats.successful_deliveries)} / ${formatNumber(hook.delivery_stats.failed_deliveries)}`,
             },
           ]}
-          actions={(hook) => (
-            <>
-              <button type="button" onClick={() => setEditing(hook)} aria-label={`Edit ${hook.name}`}>
-                Edit
-              </button>
-              <button type="button" onClick={() => rotate(hook)} aria-label={`New secret for ${hook.name}`}>
-                New secret
-              </button>
-              <button
-                type="button"
-                className="danger"
-                onClick={() => setDeleting(hook)}
-                aria-label={`Delete ${hook.name}`}
-              >
-                Delete
-              </button>
-            </>
-          )}
+          actions={(hook) =>
+            canWrite ? (
+              <>
+                <button type="button" onClick={() => setEditing(hook)} aria-label={`Edit ${hook.name}`}>
+                  Edit
+                </button>
+                <button type="button" onClick={() => rotate(hook)} aria-label={`New secret for ${hook.name}`}>
+                  New secret
+                </button>
+                <button
+                  type="button"
+                  className="danger"
+                  onClick={() => setDeleting(hook)}
+                  aria-label={`Delete ${hook.name}`}
+                >
+                  Delete
+                </button>
+              </>
+            ) : null
+          }
         />
       ) : null}
       {selected && list.data && !current ? (

@@ -7,9 +7,9 @@ import type { DomainIntel, DomainIntelProvider } from "../../intel/intel.types.j
 import { suggestDomain } from "../../intel/typo.js";
 import type { Clock } from "../../lib/clock.js";
 import { systemClock } from "../../lib/clock.js";
+import { type MailHost, type MailRoute, type MxDns, resolveMailRoute } from "../../net/mx.js";
 import type { SmtpConnector } from "../../net/smtp-client.js";
 import type { EmailVerdict, EmailVerificationProvider, VerifyOptions } from "./email.types.js";
-import { type MailHost, type MailRoute, type MxDns, resolveMailRoute } from "./mx.js";
 import { type ProviderRuleLookup, providerRuleFor, withProviderTimeouts } from "./provider-rules.js";
 import {
   type CatchAllStore,
@@ -31,7 +31,7 @@ import {
 
 /** RFC 5321 §4.5.3.2: a client should wait 5 minutes for the greeting and for the replies to MAIL
  *  and RCPT. Background verifications use these, bounded by their job's budget. */
-export const RFC5321_TIMEOUTS_MS = { banner: 300_000, mail: 300_000, rcpt: 300_000 } as const;
+const RFC5321_TIMEOUTS_MS = { banner: 300_000, mail: 300_000, rcpt: 300_000 } as const;
 
 type Mode = "interactive" | "background";
 
@@ -392,7 +392,7 @@ function bound(map: Map<string, unknown>): void {
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 
 /** A local part no real mailbox has: 20 random characters, starting with a letter. */
-export function randomLocal(random: () => number): string {
+function randomLocal(random: () => number): string {
   let s = ALPHABET[Math.floor(random() * 26)]!;
   for (let i = 0; i < 19; i++) s += ALPHABET[Math.floor(random() * ALPHABET.length)]!;
   return s;

@@ -1,7 +1,7 @@
 // The email check's public shapes: the verdict (the spec's "Email check result" fields plus our
 // own reason, retry hint, labels and details) and the provider interface the engine implements.
 import type { DmarcRecord, DomainIntel, SpfRecord } from "../../intel/intel.types.js";
-import type { MailHost } from "./mx.js";
+import type { MailHost } from "../../net/mx.js";
 import type { SmtpStage } from "./reply-classifier.js";
 
 export type EmailStatus = "valid" | "invalid" | "risky" | "unknown";
@@ -104,7 +104,7 @@ export interface SmtpDetails {
   tls: boolean;
 }
 
-export interface EmailVerdictDetails {
+interface EmailVerdictDetails {
   /** The address's domain in ASCII form. */
   inputDomain: string;
   mx: MailHost[];
@@ -121,7 +121,7 @@ export interface EmailVerdictDetails {
 }
 
 /** How the address's domain receives mail, summarised from the MX lookup, the probe and DNS. */
-export interface MailConfig {
+interface MailConfig {
   mx: MailHost[];
   /** The mailbox provider or gateway recognised from the MX hosts. */
   provider: string;

@@ -57,7 +57,7 @@ interface Rule {
   outcome: ReplyOutcome;
 }
 
-export const DEFAULT_GREYLIST_RETRY_MS = 60_000;
+const DEFAULT_GREYLIST_RETRY_MS = 60_000;
 export const DEFAULT_TEMPORARY_RETRY_MS = 120_000;
 
 const GREYLIST_TEXT = /gr[ae]y-? ?list|delayed by postgrey|internal resource temporarily unavailable/i;
@@ -132,7 +132,7 @@ const TOO_MANY_RCPT_TEXT =
   /too many recipients|recipient limit|too many rcpt|separate transaction|multiple destination domains per transaction/i;
 
 /** Order matters: the first matching row decides. */
-export const REPLY_RULES: readonly Rule[] = [
+const REPLY_RULES: readonly Rule[] = [
   // 1. Before RCPT, a refusal is about our connection, never the mailbox.
   { id: "session_ok", scope: "session", codeClass: 2, outcome: "ok" },
   { id: "session_greylisted", scope: "session", codeClass: 4, text: GREYLIST_TEXT, outcome: "greylisted" },

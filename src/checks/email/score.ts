@@ -56,7 +56,7 @@ const BASE: Partial<Record<EmailReason, number>> = {
 };
 const UNKNOWN_BASE = 45;
 
-export function isInvalidReason(reason: EmailReason): boolean {
+function isInvalidReason(reason: EmailReason): boolean {
   return INVALID_REASONS.has(reason);
 }
 

@@ -1,8 +1,9 @@
 // Opening a probe session: connect to the MX hosts in preference order (moving on only after
 // connection-class failures: refused, unreachable, timed out, no banner, 421), greet with EHLO or
 // HELO, and upgrade with STARTTLS when offered (retrying in plain text if the handshake fails).
+
+import { type MailHost, type MxDns, resolveHostAddresses } from "../../net/mx.js";
 import type { SmtpConnection, SmtpConnector, SmtpFailure, SmtpReply } from "../../net/smtp-client.js";
-import { type MailHost, type MxDns, resolveHostAddresses } from "./mx.js";
 import { type ClassifiedReply, classifyReply, type SmtpStage } from "./reply-classifier.js";
 
 export interface SessionSettings {

@@ -30,7 +30,7 @@ export interface SmtpSelfCheckOptions {
   now?: () => Date;
 }
 
-export type EgressState = "unchecked" | "ok" | "blocked";
+type EgressState = "unchecked" | "ok" | "blocked";
 
 export interface SelfCheckSnapshot {
   egress: EgressState;

@@ -2,8 +2,9 @@
 // connection-class failures), EHLO/HELO, opportunistic STARTTLS, then transactions of
 // MAIL FROM + several RCPT TO + the catch-all probe + RSET, pulling addresses from the group's
 // queue until it is empty or a session limit is reached. DATA is never sent.
+
+import type { MailHost } from "../../net/mx.js";
 import type { SmtpConnection, SmtpReply } from "../../net/smtp-client.js";
-import type { MailHost } from "./mx.js";
 import { providerRuleFor } from "./provider-rules.js";
 import { type ClassifiedReply, classifyReply } from "./reply-classifier.js";
 import {

@@ -1,8 +1,9 @@
 // Assembles the verdict from the syntax, DNS and SMTP findings plus the list labels.
+
+import type { MailRoute } from "../../net/mx.js";
 import type { SmtpFailureKind } from "../../net/smtp-client.js";
 import type { EmailReason, EmailVerdict, SmtpDetails } from "./email.types.js";
 import { isDisposableDomain, isFreeDomain, isRoleLocal } from "./lists.js";
-import type { MailRoute } from "./mx.js";
 import { type ProviderRuleLookup, providerRuleFor } from "./provider-rules.js";
 import { DEFAULT_TEMPORARY_RETRY_MS, type ReplyOutcome } from "./reply-classifier.js";
 import { emailTypeOf, scoreEmail } from "./score.js";

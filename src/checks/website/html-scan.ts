@@ -21,7 +21,7 @@ export type RefElement =
   | "refresh"
   | "js_redirect";
 
-export interface PageRef {
+interface PageRef {
   element: RefElement;
   url: string;
 }
@@ -323,7 +323,7 @@ const NAMED: Record<string, string> = {
   ccedil: "ç",
 };
 
-export function decodeEntities(s: string): string {
+function decodeEntities(s: string): string {
   if (!s.includes("&")) return s;
   return s.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,8});?/gi, (whole, body: string) => {
     if (body[0] === "#") {

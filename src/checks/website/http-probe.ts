@@ -116,7 +116,7 @@ function nextUrl(location: string, base: URL): URL | string {
   return next;
 }
 
-export function classifyStatus(status: number): AttemptOutcome {
+function classifyStatus(status: number): AttemptOutcome {
   if (status >= 200 && status < 400) return "ok";
   if (status === 404) return "not_found";
   if (status >= 400 && status < 500) return "client_error";

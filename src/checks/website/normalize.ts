@@ -27,7 +27,7 @@ export type NormalizedWebsite =
     }
   | { ok: false; reason: WebsiteRejection; message: string };
 
-export const MAX_WEBSITE_LENGTH = 255;
+const MAX_WEBSITE_LENGTH = 255;
 
 const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
 // "mailto:x", "javascript:..." (a scheme without //), but not "host:port" or "host:port/path".

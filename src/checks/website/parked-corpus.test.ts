@@ -6,7 +6,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
-import { evaluateParked, type ParkedVerdict } from "./parked.js";
+import { pageInputs, readManifest, readPage } from "../../../test/support/parked-corpus.js";
+import { assessPage, evaluateParked, type ParkedVerdict } from "./parked.js";
+import { loadLexicon } from "./parked-lexicon.js";
 import { loadParkingIndicators } from "./parking-indicators.js";
 
 const DIR = fileURLToPath(new URL("../../../test/fixtures/pages/", import.meta.url));
@@ -82,5 +84,41 @@ describe("parked detector on the real-page corpus", () => {
       disagreements.length <= Math.floor(judged * 0.1),
       `kind differs from the label on ${disagreements.length} of ${judged}:\n${disagreements.join("\n")}`,
     );
+  });
+
+  it("names web-server and panel software on default pages in any language, not on small business pages", () => {
+    const lexicon = loadLexicon();
+    const pages = new Map(readManifest().map((p) => [p.file, p]));
+    const softwareName = (file: string) => {
+      const page = pages.get(file);
+      assert.ok(page, `${file} is in the manifest`);
+      const assessment = assessPage(pageInputs(page, readPage(page)), indicators, lexicon);
+      return assessment.features?.values.software_name;
+    };
+    // Spanish and Greek Apache test pages: the badge image and the product name, no English wording.
+    assert.equal(softwareName("placeholder/apache-testpage-es.html.gz"), 1);
+    assert.equal(softwareName("placeholder/apache-testpage-el.html.gz"), 1);
+    // IIS start page retitled by its owner: the iisstart image is left.
+    assert.equal(softwareName("placeholder/iis-default-site-da-malu.html.gz"), 1);
+    assert.equal(softwareName("placeholder/default-cherokee-test-page.html.gz"), 1);
+    // A hairdresser's Impressum and shop, a law firm's home page: short, but no server software.
+    assert.equal(softwareName("live/impressum-friseurmeisterin-de.html.gz"), 0);
+    assert.equal(softwareName("live/shop-friseurmeisterin-de.html.gz"), 0);
+    assert.equal(softwareName("live/business-adwokat-zygalski-pl.html.gz"), 0);
+  });
+
+  it("reads outage and maintenance wording in other languages as a placeholder sign", () => {
+    const lexicon = loadLexicon();
+    const pages = new Map(readManifest().map((p) => [p.file, p]));
+    for (const [file, phrase] of [
+      ["placeholder/maintenance-service-unavailable-ru.html.gz", "плановые работы"],
+      ["placeholder/maintenance-gov-br-mmfdh.html.gz", "indisponivel para manutencao"],
+      ["placeholder/maintenance-das-campaign-offline.html.gz", "planned maintenance"],
+    ] as const) {
+      const page = pages.get(file);
+      assert.ok(page, `${file} is in the manifest`);
+      const hits = assessPage(pageInputs(page, readPage(page)), indicators, lexicon).features?.hits;
+      assert.ok(hits?.construction?.includes(phrase), `${file}: ${JSON.stringify(hits)}`);
+    }
   });
 });

@@ -7,7 +7,7 @@ import { getDomain } from "tldts";
 import type { PageFacts } from "./html-scan.js";
 import { foldText, LEXICON_CATEGORIES, type Lexicon, scanLexicon } from "./parked-lexicon.js";
 
-export const STRUCTURE_FEATURES = [
+const STRUCTURE_FEATURES = [
   "words_log",
   "words_le_30",
   "words_le_150",
@@ -36,11 +36,12 @@ export const STRUCTURE_FEATURES = [
   "footer",
   "inline_script_log",
   "software_ref",
+  "software_name",
   "noindex",
   "title_short",
 ] as const;
 
-export const WORDING_FEATURES = [
+const WORDING_FEATURES = [
   ...LEXICON_CATEGORIES.flatMap((c) => [`lex_${c}_text`, `lex_${c}_title`, `lex_${c}_short`]),
   "lex_categories",
   "domain_density",
@@ -80,6 +81,14 @@ const DENSE_WORDS = 200;
 const log = (n: number, top: number) => Math.min(1, Math.log1p(n) / Math.log1p(top));
 const DOMAIN_LIKE = /^(www\.)?[a-z0-9\u00c0-\uffff-]+(\.[a-z0-9\u00c0-\uffff-]+)*\.[a-z\u00c0-\uffff]{2,}$/;
 const AD_SCRIPT = /adsense\/domains|\/caf\.js|syndicatedsearch|afs\/ads|parking|lander|domainpark|\/park[./]/;
+/** Web server and hosting-panel products: their names and badge images read the same in every
+ *  language, so a default page is known by them where its sentences are not in the lexicon. */
+const SOFTWARE_NAME =
+  /\b(apache|nginx|iis|lighttpd|litespeed|openlitespeed|tomcat|caddy|openresty|tengine|cherokee|jetty|plesk|cpanel|ispconfig|directadmin|webmin|virtualmin|hestiacp|vestacp|aapanel|1panel|cyberpanel|froxlor|i-mscp)\b/i;
+const SOFTWARE_BADGE =
+  /(apache_pb|poweredby|powered_by|powered-by|iisstart|iis-?\d|nginx-logo|lighttpd|tomcat\.(png|svg|gif))/i;
+/** Words up to which a product name in the text (not only the title or headline) counts. */
+const SOFTWARE_TEXT_WORDS = 300;
 const EMAIL = /[a-z0-9._%+-]+@[a-z0-9-]+(\.[a-z0-9-]+)+\.[a-z]{2,}/i;
 const PHONE = /(\+|\(0|\b0)\d[\d ().\-/]{7,}\d/;
 
@@ -167,6 +176,14 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
   v.footer = tag("footer") > 0 ? 1 : 0;
   v.inline_script_log = log(facts.inlineScript.length, 100_000);
   v.software_ref = software ? 1 : 0;
+  const badge = facts.refs.some((r) => r.element === "img" && SOFTWARE_BADGE.test(r.url));
+  v.software_name =
+    badge ||
+    SOFTWARE_NAME.test(facts.title) ||
+    SOFTWARE_NAME.test(facts.headline) ||
+    (words <= SOFTWARE_TEXT_WORDS && SOFTWARE_NAME.test(facts.text.slice(0, LEXICON_TEXT_CHARS)))
+      ? 1
+      : 0;
   v.noindex = facts.robots.includes("noindex") ? 1 : 0;
   const titleWords = facts.title.trim() === "" ? 0 : facts.title.trim().split(/\s+/).length;
   v.title_short = titleWords > 0 && titleWords <= 3 ? 1 : 0;

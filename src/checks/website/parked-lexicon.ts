@@ -16,7 +16,7 @@ export const LEXICON_CATEGORIES = [
   "expired",
   "ads",
 ] as const;
-export type LexiconCategory = (typeof LEXICON_CATEGORIES)[number];
+type LexiconCategory = (typeof LEXICON_CATEGORIES)[number];
 
 export interface Lexicon {
   phrases: Record<LexiconCategory, string[]>;
@@ -31,7 +31,7 @@ export interface Lexicon {
   unspaced: { phrase: string; category: LexiconCategory | "domain" }[];
 }
 
-export const LEXICON_PATH = fileURLToPath(new URL("./data/parked-lexicon.tsv", import.meta.url));
+const LEXICON_PATH = fileURLToPath(new URL("./data/parked-lexicon.tsv", import.meta.url));
 
 const SPELLED: Record<string, string> = {
   ł: "l",
@@ -94,7 +94,7 @@ export function loadLexicon(path = LEXICON_PATH): Lexicon {
   return lexicon;
 }
 
-export type LexiconHits = Record<LexiconCategory, string[]>;
+type LexiconHits = Record<LexiconCategory, string[]>;
 
 export interface LexiconScan {
   hits: LexiconHits;

@@ -4,7 +4,7 @@
 // place, with the page-size rules. The model reads their total as one feature (rules_page).
 import { getDomain } from "tldts";
 import type { PageFacts, RefElement } from "./html-scan.js";
-import type { ParkedEvidence, ParkedInputs, ParkedSignal } from "./parked.js";
+import type { ParkedEvidence, ParkedInputs, ParkedSignal } from "./parked.types.js";
 import type { IndicatorStrength, ParkingIndicator, ParkingIndicators } from "./parking-indicators.js";
 
 export const WEIGHT: Record<IndicatorStrength, number> = {

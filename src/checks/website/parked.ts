@@ -7,6 +7,7 @@
 // languages; placeholder pages (server and control-panel defaults, registrar holding pages,
 // "coming soon") are a kind of parked. See docs/decisions/0011-parked-page-evidence.md.
 import { type PageFacts, scanHtml } from "./html-scan.js";
+import type { ParkedEvidence, ParkedInputs, ParkedKind, ParkedSignal } from "./parked.types.js";
 import { type PageFeatures, pageFeatures } from "./parked-features.js";
 import { type Lexicon, loadLexicon } from "./parked-lexicon.js";
 import { loadParkedModel, logit, type ParkedModel, sigmoid } from "./parked-model.js";
@@ -21,66 +22,9 @@ import {
   WEAK_PAGE_CAP,
   WEIGHT,
 } from "./parked-page-rules.js";
-import type { IndicatorStrength, ParkingIndicator, ParkingIndicators } from "./parking-indicators.js";
+import type { ParkingIndicator, ParkingIndicators } from "./parking-indicators.js";
 
-export type ParkedSignal =
-  | "ns"
-  | "cname"
-  | "address"
-  | "redirect"
-  | "url"
-  | "page"
-  | "title"
-  | "cookie"
-  | "txt"
-  | "link"
-  | "script"
-  | "iframe"
-  | "form"
-  | "refresh"
-  | "js_redirect"
-  | "text"
-  | "thin_page"
-  | "random_path"
-  | "wildcard_dns"
-  /** Page model contributions (ADR 0011): page structure, lexicon wording, the page rules' total. */
-  | "structure"
-  | "wording"
-  | "rules";
-
-/** `placeholder`: a server, control-panel or registrar page standing in for a site not built yet. */
-export type ParkedKind = "parked" | "placeholder";
-
-export interface ParkedEvidence {
-  signal: ParkedSignal;
-  /** What was observed (a name server, a redirect host, the matched pattern...). */
-  value: string;
-  provider: string;
-  type: string;
-  strength: IndicatorStrength;
-  weight: number;
-  source: string;
-}
-
-export interface ParkedInputs {
-  host: string;
-  nameServers: string[];
-  cnames: string[];
-  addresses: string[];
-  /** TXT records found at `_for-sale.<domain>`. */
-  forSaleTxt: string[];
-  /** Every URL requested, in order (first is the checked URL). */
-  chain: string[];
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-  /**
-   * A request to a random path of the same host answered with the same page (true), with
-   * something else (false), or was not made (null/absent). Parking landers answer every path alike.
-   */
-  samePageAtRandomPath?: boolean | null;
-  /** A random subdomain resolved to the host's address (true), did not (false), or was not asked. */
-  wildcardDns?: boolean | null;
-}
+export type { ParkedEvidence, ParkedInputs, ParkedKind } from "./parked.types.js";
 
 export interface ParkedVerdict {
   isParked: boolean;
@@ -109,6 +53,7 @@ const SPECIFIC_FEATURES = [
   "ad_script",
   "redirect_foreign",
   "software_ref",
+  "software_name",
   "title_is_domain",
   "headline_is_domain",
 ];
@@ -145,7 +90,7 @@ export interface ParkedDetector {
 let bundled: ParkedDetector | null = null;
 
 /** The committed model (data/parked-model.json) and lexicon, loaded once. */
-export function bundledDetector(): ParkedDetector {
+function bundledDetector(): ParkedDetector {
   bundled ??= { model: loadParkedModel(), lexicon: loadLexicon() };
   return bundled;
 }

@@ -29,10 +29,8 @@ export interface ParkingIndicators {
   size: number;
 }
 
-export const DEFAULT_INDICATORS_PATH = fileURLToPath(
-  new URL("./data/parking-indicators.tsv", import.meta.url),
-);
-export const PAGE_INDICATORS_PATH = fileURLToPath(new URL("./data/page-indicators.tsv", import.meta.url));
+const DEFAULT_INDICATORS_PATH = fileURLToPath(new URL("./data/parking-indicators.tsv", import.meta.url));
+const PAGE_INDICATORS_PATH = fileURLToPath(new URL("./data/page-indicators.tsv", import.meta.url));
 
 const loaded = new Map<string, ParkingIndicators>();
 

@@ -2,7 +2,7 @@
 // and redirects only earn points for a site that answers; a parked site keeps at most 20.
 import type { WebsiteCheckResult } from "./website.types.js";
 
-export type WebsiteScoreFactor = "status" | "ssl" | "parked" | "responseTime" | "redirects";
+type WebsiteScoreFactor = "status" | "ssl" | "parked" | "responseTime" | "redirects";
 
 export interface WebsiteScore {
   score: number;

@@ -350,7 +350,7 @@ function bestAttempt(attempts: Attempt[]): Attempt {
 }
 
 /** Same page: same title and visible text, and (for pages without text) the same script sources. */
-export function samePage(a: string, b: string): boolean {
+function samePage(a: string, b: string): boolean {
   const fa = scanHtml(a);
   const fb = scanHtml(b);
   if (fa.title !== fb.title || fa.text.slice(0, 4000) !== fb.text.slice(0, 4000)) return false;

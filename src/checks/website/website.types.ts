@@ -86,7 +86,7 @@ export interface AttemptRecord {
   hops: HopRecord[];
 }
 
-export interface WebsiteCheckDetails {
+interface WebsiteCheckDetails {
   input: string;
   /** Set when the input was refused before any network work (the API answers 422). */
   rejected: WebsiteRejection | null;

@@ -1,24 +1,12 @@
 // POST /v1/account/export and its status and download (issue 25).
-
 import { Type } from "@sinclair/typebox";
+import { ExportParams, ExportStatus } from "../../account-export/account-export.schemas.js";
 import type { AccountExportService } from "../../account-export/account-export.service.js";
-import { Nullable, Timestamp } from "../../lib/schema.js";
 import type { App } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
 import { AppError, notFound } from "../errors.js";
 import { DATA_SECURITY, NO_SECURITY } from "../schemas.js";
-
-const ExportStatus = Type.Object({
-  export_id: Type.String(),
-  status: Type.Union([Type.Literal("pending"), Type.Literal("ready"), Type.Literal("failed")]),
-  size_bytes: Nullable(Type.Integer()),
-  error: Nullable(Type.String()),
-  created_at: Timestamp,
-  completed_at: Nullable(Timestamp),
-  expires_at: Timestamp,
-});
-const ExportParams = Type.Object({ export_id: Type.String({ minLength: 1, maxLength: 100 }) });
 
 /** What these routes use (the app hands each route file only its own deps). */
 export interface AccountExportRoutesDeps {

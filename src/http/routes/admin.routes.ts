@@ -1,11 +1,11 @@
 import { Type } from "@sinclair/typebox";
+import { balanceBody, CreditBalance } from "../../credits/credits.schemas.js";
 import type { CreditsService } from "../../credits/credits.service.js";
 import { milliFromStoredCredits } from "../../credits/credits.service.js";
 import type { App } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { validationError } from "../errors.js";
 import { BEARER_SECURITY } from "../schemas.js";
-import { balanceBody, CreditBalance } from "./credits.routes.js";
 
 /** What these routes use (the app hands each route file only its own deps). */
 export interface AdminRoutesDeps {

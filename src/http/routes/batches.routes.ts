@@ -1,15 +1,12 @@
 import { Type } from "@sinclair/typebox";
-import { MAX_DOMAIN_BATCH } from "../../batches/batches.schemas.js";
+import { BatchParams, BatchResultsPage, BatchView, MAX_DOMAIN_BATCH } from "../../batches/batches.schemas.js";
 import type { BatchesService } from "../../batches/batches.service.js";
-import { splitPastedList } from "../../leads/pasted-list.js";
+import { refuseEmptyOrHuge, splitPastedList } from "../../leads/pasted-list.js";
 import { MULTILINE } from "../../lib/safe-text.js";
 import type { App } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { type NetworkRefusalDeps, refuseWhenDnsDown } from "../network-refusal.js";
-import { DATA_SECURITY, Nullable, PageQuery } from "../schemas.js";
-import { BatchView, refuseEmptyOrHuge } from "./leads.routes.js";
-
-const BatchParams = Type.Object({ batchId: Type.String({ minLength: 1, maxLength: 100 }) });
+import { DATA_SECURITY, Page, PageQuery } from "../schemas.js";
 
 /** What these routes use (the app hands each route file only its own deps). */
 export interface BatchesRoutesDeps extends NetworkRefusalDeps {
@@ -32,14 +29,7 @@ export async function batchesRoutes(app: App, deps: BatchesRoutesDeps): Promise<
           "The account's validation and domain batches, newest first, with their progress counts; paged by limit and offset.",
         querystring: PageQuery,
         response: {
-          200: Type.Object({
-            batches: Type.Array(BatchView),
-            total: Type.Integer(),
-            limit: Type.Integer(),
-            offset: Type.Integer(),
-            hasMore: Type.Boolean(),
-            nextOffset: Nullable(Type.Integer()),
-          }),
+          200: Page("batches", BatchView),
         },
       },
     },
@@ -77,35 +67,7 @@ export async function batchesRoutes(app: App, deps: BatchesRoutesDeps): Promise<
         params: BatchParams,
         querystring: PageQuery,
         response: {
-          200: Type.Object({
-            batchId: Type.String(),
-            status: Type.String(),
-            results: Type.Array(
-              Type.Object({
-                index: Type.Integer(),
-                input: Type.String(),
-                leadId: Nullable(Type.String()),
-                status: Type.String(),
-                verdict: Nullable(Type.String()),
-                result: Nullable(
-                  Type.Object(
-                    {},
-                    {
-                      additionalProperties: true,
-                      description:
-                        "The item's check result. For a website: sslValid is null when no server was reached at all and false when the site answers without working HTTPS; isParked is null when no HTTP response arrived (no page judged).",
-                    },
-                  ),
-                ),
-                error: Nullable(Type.String()),
-              }),
-            ),
-            total: Type.Integer(),
-            limit: Type.Integer(),
-            offset: Type.Integer(),
-            hasMore: Type.Boolean(),
-            nextOffset: Nullable(Type.Integer()),
-          }),
+          200: BatchResultsPage,
         },
       },
     },

@@ -3,20 +3,18 @@ import type { IntegrationsServices } from "../../integrations/create-integration
 import {
   Connection,
   ConnectionCreateBody,
+  ConnectionParams,
+  PreviewBody,
   Sync,
   SyncCreateBody,
+  SyncParams,
+  SyncPreview,
+  WatchParams,
 } from "../../integrations/integrations.schemas.js";
 import { AppError, notFound, validationError } from "../../lib/errors.js";
 import type { App } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY } from "../schemas.js";
-
-const ConnectionParams = Type.Object({ connectionId: Type.String({ minLength: 1, maxLength: 100 }) });
-const SyncParams = Type.Object({ syncId: Type.String({ minLength: 1, maxLength: 100 }) });
-const WatchParams = Type.Object({
-  connectionId: Type.String({ minLength: 1, maxLength: 100 }),
-  watchId: Type.String({ minLength: 1, maxLength: 100 }),
-});
 
 /** What these routes use (the app hands each route file only its own deps). */
 export interface ConnectionsRoutesDeps {
@@ -27,7 +25,7 @@ export interface ConnectionsRoutesDeps {
 export async function connectionsRoutes(app: App, deps: ConnectionsRoutesDeps): Promise<void> {
   const integrations = deps.integrations;
   if (!integrations) return;
-  const { connections, syncs } = integrations;
+  const { connections, syncs, preview } = integrations;
   const common = { tags: ["connections"], security: DATA_SECURITY };
   const config = { auth: "data" as const };
 
@@ -149,6 +147,48 @@ export async function connectionsRoutes(app: App, deps: ConnectionsRoutesDeps): 
             [{ field: outcome.field, message: outcome.message, type: "sync" }],
             outcome.message,
           );
+      }
+    },
+  );
+
+  app.post(
+    "/v1/connections/:connectionId/preview",
+    {
+      config: { ...config, permission: "connections:write" },
+      schema: {
+        ...common,
+        operationId: "previewSync",
+        summary: "What a sync would read: the mapping, the first 5 rows or contacts, and the cost",
+        description:
+          "Reads the source without writing anything anywhere. Google: `spreadsheetId` (and `sheet`, else the first tab; `mapping` as for a sync) returns the tabs, the header, the detected mapping, the first 5 rows with an email, and the exact cost: new leads and leads never validated. HubSpot: `listId` or all contacts returns the first 5 contacts and their count; the cost is an upper bound (contacts already known and validated are not charged by the sync).",
+        params: ConnectionParams,
+        body: PreviewBody,
+        response: { 200: SyncPreview },
+      },
+    },
+    async (request) => {
+      const outcome = await preview.preview(
+        principalOf(request).accountId,
+        request.params.connectionId,
+        request.body,
+      );
+      switch (outcome.kind) {
+        case "preview":
+          return outcome.preview;
+        case "connection_not_found":
+          throw notFound("Connection");
+        case "needs_reauth":
+          throw new AppError(
+            "CONFLICT",
+            `The connection needs to be connected again: ${outcome.reason ?? "credentials refused"}`,
+          );
+        case "invalid":
+          throw validationError(
+            [{ field: outcome.field, message: outcome.message, type: "source" }],
+            outcome.message,
+          );
+        case "unavailable":
+          throw new AppError("SERVICE_UNAVAILABLE", outcome.message, {}, {}, { "Retry-After": "30" });
       }
     },
   );

@@ -1,114 +1,18 @@
 import { Type } from "@sinclair/typebox";
+import type { Config } from "../../config/config.js";
 import type { KeyInput } from "../../keys/key-input.js";
-import { PERMISSIONS } from "../../keys/key-policy.js";
+import { CreatedKey, CreateKeyBody, KeySummary } from "../../keys/keys.schemas.js";
 import type { KeysService } from "../../keys/keys.service.js";
 import type { TeamsService } from "../../teams/teams.service.js";
 import type { App } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
 import { notFound, validationError } from "../errors.js";
-import { BEARER_SECURITY, Nullable, Timestamp } from "../schemas.js";
-
-const PermissionSchema = Type.Union(
-  PERMISSIONS.map((p) => Type.Literal(p)),
-  { description: "One of the documented permissions (docs/widget.md)" },
-);
-const KeyTypeSchema = Type.Union([Type.Literal("secret"), Type.Literal("publishable")]);
-const ModeSchema = Type.Union([Type.Literal("live"), Type.Literal("test")]);
-
-const CreateKeyBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 100 }),
-  description: Type.Optional(Type.String({ maxLength: 500 })),
-  type: Type.Optional(
-    Type.Union([Type.Literal("secret"), Type.Literal("publishable")], {
-      description:
-        "secret (sk_..., default): server-side use. publishable (pk_...): only the widget endpoint, from allowedOrigins.",
-    }),
-  ),
-  mode: Type.Optional(
-    Type.Union([Type.Literal("live"), Type.Literal("test")], {
-      description: "test: scripted answers, no network, never charged (publishable keys in this release).",
-    }),
-  ),
-  permissions: Type.Optional(
-    Type.Array(Type.String({ maxLength: 40 }), {
-      maxItems: 20,
-      description: `Secret keys: what the key may do (${PERMISSIONS.join(", ")}). Omitted: every permission.`,
-    }),
-  ),
-  allowedIps: Type.Optional(
-    Type.Array(Type.String({ maxLength: 50 }), {
-      minItems: 1,
-      maxItems: 100,
-      description: "Secret keys: IPv4/IPv6 addresses or CIDR blocks the key may be used from.",
-    }),
-  ),
-  expiresAt: Type.Optional(
-    Type.String({ maxLength: 40, description: "ISO 8601; refused with 401 after it." }),
-  ),
-  allowedOrigins: Type.Optional(
-    Type.Array(Type.String({ maxLength: 255 }), {
-      minItems: 1,
-      maxItems: 50,
-      description:
-        "Publishable keys (required): https://www.example.com or one wildcard level https://*.example.com. Local origins only on test-mode keys.",
-    }),
-  ),
-  widget: Type.Optional(
-    Type.Object(
-      {
-        dailyCap: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })),
-        perIpPerMinute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
-        perEmailPerMinute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
-        distinctEmailsPerIpPerDay: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
-        captcha: Type.Optional(Type.Union([Type.Literal("turnstile"), Type.Literal("hcaptcha")])),
-      },
-      { additionalProperties: false, description: "Publishable keys: abuse limits and an optional CAPTCHA." },
-    ),
-  ),
-});
-
-const KeyFacts = {
-  type: KeyTypeSchema,
-  mode: ModeSchema,
-  permissions: Nullable(Type.Array(PermissionSchema), "null: every permission"),
-  allowedIps: Nullable(Type.Array(Type.String()), "null: any address"),
-  allowedOrigins: Nullable(Type.Array(Type.String())),
-  expiresAt: Nullable(Timestamp),
-};
-
-const CreatedKey = Type.Object({
-  key_id: Type.String(),
-  api_key: Type.String({ description: "Shown only in this response" }),
-  name: Type.String(),
-  description: Nullable(Type.String()),
-  created_at: Timestamp,
-  ...KeyFacts,
-  message: Type.String(),
-});
-
-const KeySummary = Type.Object({
-  key_id: Type.String(),
-  name: Type.String(),
-  description: Nullable(Type.String()),
-  partial_key: Type.String(),
-  api_key: Type.Optional(Type.String({ description: "Publishable keys only (they are public)" })),
-  ...KeyFacts,
-  created_at: Timestamp,
-  last_used: Nullable(Timestamp),
-  created_by: Nullable(
-    Type.Object({
-      memberId: Type.String(),
-      subject: Type.String(),
-      email: Nullable(Type.String()),
-      current: Type.Boolean({ description: "false: the member has left; the key keeps working" }),
-    }),
-    "The team member who created the key; null for keys made before teams or by the CLI",
-  ),
-});
+import { BEARER_SECURITY } from "../schemas.js";
 
 /** What these routes use (the app hands each route file only its own deps). */
 export interface KeysRoutesDeps {
+  config: Readonly<Config>;
   keys: KeysService;
   teams: TeamsService;
 }
@@ -170,8 +74,12 @@ export async function keysRoutes(app: App, deps: KeysRoutesDeps): Promise<void> 
       return {
         keys: keys.map((key) => {
           const creator = key.created_by ? creators.get(key.created_by) : undefined;
+          const { widget, ...rest } = key;
           return {
-            ...key,
+            ...rest,
+            widget: widget
+              ? { ...deps.config.widget.defaults, ...widget.limits, captcha: widget.captcha }
+              : null,
             created_by: creator
               ? {
                   memberId: creator.memberId,

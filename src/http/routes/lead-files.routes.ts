@@ -1,24 +1,18 @@
 // CSV files of leads (ADR 0021): import (any common encoding and delimiter, errors by their real
+
 // line) and export (the list's filters and search, cells safe in a spreadsheet, re-importable).
 import type { Readable } from "node:stream";
 import { Type } from "@sinclair/typebox";
 import type { FastifyRequest } from "fastify";
 import { EXPORT_COLUMNS, parseLeadsCsv } from "../../leads/lead-csv.js";
 import { leadsCsvStream } from "../../leads/lead-csv-export.js";
-import { LeadListQuery } from "../../leads/leads.schemas.js";
+import { ExportQuery, ImportResult, importAnswer } from "../../leads/leads.schemas.js";
 import type { LeadsService } from "../../leads/leads.service.js";
 import type { App } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { AppError, validationError } from "../errors.js";
 import { type NetworkRefusalDeps, refuseWhenDnsDown } from "../network-refusal.js";
 import { DATA_SECURITY } from "../schemas.js";
-import { ImportResult, importAnswer } from "./leads.routes.js";
-
-/** GET /v1/leads's parameters without paging, plus the format. */
-const ExportQuery = Type.Composite([
-  Type.Omit(LeadListQuery, ["limit", "offset"]),
-  Type.Object({ format: Type.Optional(Type.Literal("csv", { default: "csv" })) }),
-]);
 
 /** What these routes use (the app hands each route file only its own deps). */
 export interface LeadFilesRoutesDeps extends NetworkRefusalDeps {

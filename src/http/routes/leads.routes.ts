@@ -1,66 +1,32 @@
 import type { Readable } from "node:stream";
 import { Type } from "@sinclair/typebox";
 import type { LeadBulkActions } from "../../leads/lead-bulk-actions.js";
-import { SELECTION_MAX } from "../../leads/lead-bulk-actions.js";
 import { customFieldNamesOf, leadsCsvStream } from "../../leads/lead-csv-export.js";
-import type { LeadCreateInput } from "../../leads/leads.schemas.js";
 import {
+  BulkBody,
+  ImportResult,
+  importAnswer,
   Lead,
   LeadCreateBody,
+  type LeadCreateInput,
+  LeadIdParams,
+  LeadIds,
   LeadListQuery,
   LeadUpdateBody,
   TAG_MAX_CHARS,
   TAGS_PER_LEAD_MAX,
+  TagList,
+  ValidateBody,
 } from "../../leads/leads.schemas.js";
 import type { LeadsService } from "../../leads/leads.service.js";
-import { MAX_PASTED_ENTRIES, splitPastedList } from "../../leads/pasted-list.js";
+import { refuseEmptyOrHuge, splitPastedList } from "../../leads/pasted-list.js";
 import { MULTILINE } from "../../lib/safe-text.js";
 import type { WebhooksService } from "../../webhooks/webhooks.service.js";
 import type { App } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { validationError } from "../errors.js";
 import { type NetworkRefusalDeps, refuseWhenDnsDown } from "../network-refusal.js";
-import { DATA_SECURITY, Nullable, Timestamp } from "../schemas.js";
-
-const LeadIdParams = Type.Object({ leadId: Type.String({ minLength: 1, maxLength: 100 }) });
-
-const BulkBody = Type.Object({
-  leads: Type.Array(Type.Object({}, { additionalProperties: true }), { minItems: 1, maxItems: 500 }),
-  validate: Type.Optional(Type.Boolean({ default: true })),
-});
-
-const LeadIds = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
-  minItems: 1,
-  maxItems: SELECTION_MAX,
-  description: `1-${SELECTION_MAX} ids of the account's live leads; any other id refuses the whole request (404 with details.missingLeadIds)`,
-});
-
-const TagList = Type.Array(Type.String({ minLength: 1, maxLength: TAG_MAX_CHARS }), { maxItems: 20 });
-
-const ValidateBody = Type.Object({
-  leadIds: Type.Optional(
-    Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 500 }),
-  ),
-  lead_ids: Type.Optional(
-    Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 500 }),
-  ),
-  webhookUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
-});
-
-export const BatchView = Type.Object({
-  batchId: Type.String(),
-  type: Type.String({ description: "lead_validation or domain_check" }),
-  status: Type.String({ description: "processing, completed or failed" }),
-  createdAt: Timestamp,
-  pollUrl: Type.String(),
-  totalLeads: Type.Integer(),
-  completedLeads: Type.Integer(),
-  validLeads: Type.Integer(),
-  invalidLeads: Type.Integer(),
-  failedLeads: Type.Integer(),
-  progress: Type.Number({ description: "0-100 percent" }),
-  completedAt: Nullable(Timestamp),
-});
+import { DATA_SECURITY, Nullable, Page, Timestamp } from "../schemas.js";
 
 /** What these routes use (the app hands each route file only its own deps). */
 export interface LeadsRoutesDeps extends NetworkRefusalDeps {
@@ -107,14 +73,7 @@ export async function leadsRoutes(app: App, deps: LeadsRoutesDeps): Promise<void
           "The account's live leads, newest first, paged by limit and offset, filtered by validation status, rating, tags and a search over email, name and company.",
         querystring: LeadListQuery,
         response: {
-          200: Type.Object({
-            leads: Type.Array(Lead),
-            total: Type.Integer(),
-            limit: Type.Integer(),
-            offset: Type.Integer(),
-            hasMore: Type.Boolean(),
-            nextOffset: Nullable(Type.Integer()),
-          }),
+          200: Page("leads", Lead),
         },
       },
     },
@@ -401,38 +360,4 @@ export async function leadsRoutes(app: App, deps: LeadsRoutesDeps): Promise<void
 
 async function* fromArray<T>(items: T[]): AsyncGenerator<T> {
   yield* items;
-}
-
-export const ImportResult = Type.Object({
-  batchId: Nullable(Type.String()),
-  status: Type.String(),
-  created: Type.Integer(),
-  pollUrl: Nullable(Type.String()),
-  leadIds: Type.Array(Type.String()),
-});
-
-export function importAnswer(result: { batchId: string | null; created: number; leads: { id: string }[] }) {
-  return {
-    batchId: result.batchId,
-    status: result.batchId ? "processing" : "completed",
-    created: result.created,
-    pollUrl: result.batchId ? `/v1/batches/${result.batchId}` : null,
-    leadIds: result.leads.map((lead) => lead.id),
-  };
-}
-
-/** A pasted list holds 1 to MAX_PASTED_ENTRIES entries (422 otherwise, nothing created). */
-export function refuseEmptyOrHuge(count: number): void {
-  if (count === 0) {
-    throw validationError([{ field: "text", message: "the list has no entries", type: "minItems" }]);
-  }
-  if (count > MAX_PASTED_ENTRIES) {
-    throw validationError([
-      {
-        field: "text",
-        message: `at most ${MAX_PASTED_ENTRIES} entries per list, got ${count}`,
-        type: "maxItems",
-      },
-    ]);
-  }
 }

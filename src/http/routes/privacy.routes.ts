@@ -1,7 +1,10 @@
 // Personal data routes (issue 25): erasure of one lead, retention settings, the account export.
-
-import { Type } from "@sinclair/typebox";
-import { ErasureResult } from "../../erasure/erasure.schemas.js";
+import {
+  ErasePersonBody,
+  ErasePersonResult,
+  ErasureResult,
+  LeadParams,
+} from "../../erasure/erasure.schemas.js";
 import type { ErasureService } from "../../erasure/erasure.service.js";
 import { RetentionSettings, RetentionUpdate } from "../../retention/retention.schemas.js";
 import type { RetentionService } from "../../retention/retention.service.js";
@@ -10,8 +13,6 @@ import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
 import { notFound } from "../errors.js";
 import { DATA_SECURITY } from "../schemas.js";
-
-const LeadParams = Type.Object({ lead_id: Type.String({ minLength: 1, maxLength: 100 }) });
 
 /** What these routes use (the app hands each route file only its own deps). */
 export interface PrivacyRoutesDeps {
@@ -46,6 +47,34 @@ export async function privacyRoutes(app: App, deps: PrivacyRoutesDeps): Promise<
       if (outcome.kind === "not_found") throw notFound("Lead");
       const { kind: _kind, ...body } = outcome;
       return body;
+    },
+  );
+
+  app.post(
+    "/v1/leads/erase",
+    {
+      config: { ...config, permission: "data:admin" },
+      schema: {
+        ...common,
+        operationId: "erasePerson",
+        summary: "Erase a person by email: every lead with this address, and every copy of its data",
+        description:
+          "Finds the account's leads (archived ones too) with this mailbox, aliases folded, and erases each as POST /v1/leads/{leadId}/erase does. No lead with this address is 404.",
+        body: ErasePersonBody,
+        response: { 200: ErasePersonResult },
+      },
+    },
+    async (request) => {
+      const outcome = await deps.erasure.eraseByEmail(
+        principalOf(request).accountId,
+        request.body.email,
+        auditActorOf(request),
+      );
+      if (outcome.kind === "not_found") throw notFound("Lead with this email");
+      return {
+        email: outcome.email,
+        leads: outcome.leads.map(({ kind: _kind, ...body }) => body),
+      };
     },
   );
 

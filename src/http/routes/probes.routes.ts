@@ -1,45 +1,11 @@
-import { Type } from "@sinclair/typebox";
 import type { SelfCheckSnapshot } from "../../checks/email/smtp-self-check.js";
 import type { Clock } from "../../lib/clock.js";
+import { ProbeBody } from "../../net/health.schemas.js";
 import type { NetworkHealth } from "../../net/network-health.js";
 import type { Database } from "../../storage/db.js";
 import { isDatabaseReachable } from "../../storage/ping.js";
 import type { App } from "../app-types.js";
 import { NO_SECURITY } from "../schemas.js";
-import { ReadinessNetworkSchema } from "./status.routes.js";
-
-const ProbeBody = Type.Object({
-  status: Type.String(),
-  timestamp: Type.String(),
-  checks: Type.Optional(Type.Record(Type.String(), Type.String())),
-  details: Type.Optional(
-    Type.Object(
-      {
-        smtp: Type.Optional(
-          Type.Object(
-            {
-              egress: Type.Union([Type.Literal("unchecked"), Type.Literal("ok"), Type.Literal("blocked")], {
-                description:
-                  "Whether this host reached port 25 (or its SOCKS proxy) at its last check (start-up, then every NETWORK_CHECK_INTERVAL_MS). blocked: every email result that needs SMTP is unknown with reason egress_blocked. Informational: it does not make the service unready.",
-              }),
-              egressMessage: Type.Optional(Type.String()),
-              egressAddress: Type.Optional(Type.String()),
-              heloName: Type.String(),
-              heloWarnings: Type.Array(Type.String(), {
-                description:
-                  "SMTP_HELO_NAME problems found at start-up: not fully qualified, no A record, A not the egress address, PTR not naming it back.",
-              }),
-              checkedAt: Type.Optional(Type.String()),
-            },
-            { additionalProperties: false },
-          ),
-        ),
-        network: Type.Optional(ReadinessNetworkSchema),
-      },
-      { additionalProperties: false },
-    ),
-  ),
-});
 
 /** What the probes read (the app hands each route file only its own deps). */
 export interface ProbeRoutesDeps {

@@ -1,23 +1,11 @@
 // POST /v1/auth/session: the dashboard trades a one-time sign-in token (from `leadcheck dashboard
 // link`) for a 12-hour session token it then sends as `Authorization: Bearer`.
-
-import { Type } from "@sinclair/typebox";
+import { Session, SessionBody } from "../../accounts/session.schemas.js";
 import type { SigninService } from "../../accounts/signin.service.js";
 import type { AuditService } from "../../audit/audit.service.js";
 import type { App } from "../app-types.js";
 import { AppError } from "../errors.js";
-import { NO_SECURITY, Timestamp } from "../schemas.js";
-
-const SessionBody = Type.Object({
-  token: Type.String({ minLength: 1, maxLength: 4096, description: "The sign-in token of a sign-in link" }),
-});
-
-const Session = Type.Object({
-  token: Type.String({ description: "Session token: send it as `Authorization: Bearer <token>`" }),
-  token_type: Type.Literal("Bearer"),
-  account_id: Type.String(),
-  expires_at: Timestamp,
-});
+import { NO_SECURITY } from "../schemas.js";
 
 const REFUSALS = {
   invalid: "Invalid sign-in token: ask for a new sign-in link",
@@ -27,8 +15,8 @@ const REFUSALS = {
 
 /** What these routes use (the app hands each route file only its own deps). */
 export interface SessionRoutesDeps {
-  signin: SigninService;
   audit: AuditService;
+  signin: SigninService;
 }
 
 export async function sessionRoutes(app: App, deps: SessionRoutesDeps): Promise<void> {

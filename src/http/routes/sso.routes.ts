@@ -26,6 +26,24 @@ export async function ssoRoutes(app: App, deps: SsoRoutesDeps): Promise<void> {
     `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeS}${secure ? "; Secure" : ""}`;
 
   app.get(
+    "/v1/auth/sso",
+    {
+      config: { permission: "none" },
+      schema: {
+        ...common,
+        operationId: "getSsoSettings",
+        summary: "Whether single sign-on is on (the dashboard's sign-in page asks)",
+        description:
+          "No secret here: whether OIDC_ISSUER is configured, and where a browser starts signing in.",
+        response: {
+          200: Type.Object({ enabled: Type.Boolean(), loginUrl: Type.Union([Type.String(), Type.Null()]) }),
+        },
+      },
+    },
+    async () => ({ enabled: sso.enabled, loginUrl: sso.enabled ? "/v1/auth/sso/login" : null }),
+  );
+
+  app.get(
     "/v1/auth/sso/login",
     {
       config: { permission: "none" },

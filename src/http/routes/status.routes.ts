@@ -1,48 +1,9 @@
 // GET /v1/status: whether this service can see the world (ADR 0020). The dashboard's banner and
 // the CLI read it; any valid key or identity may, since it says nothing about an account.
-
-import { Type } from "@sinclair/typebox";
+import { NetworkStatusSchema } from "../../net/health.schemas.js";
 import type { NetworkHealth, NetworkStatus } from "../../net/network-health.js";
 import type { App } from "../app-types.js";
-import { DATA_SECURITY, Nullable, Timestamp } from "../schemas.js";
-
-const PathStatusSchema = (what: string) =>
-  Type.Object(
-    {
-      state: Type.Union([Type.Literal("ok"), Type.Literal("down"), Type.Literal("unknown")], {
-        description: `${what} ok: the last check passed. down: it failed; results that need this path are unknown and say why in their reason. unknown: not checked yet (or not checkable now).`,
-      }),
-      since: Nullable(Timestamp, "When the path entered this state; null before the first check."),
-      reason: Nullable(Type.String(), "Why the path is down or unknown; null when ok."),
-    },
-    { additionalProperties: false },
-  );
-
-const DnsPath = PathStatusSchema(
-  "The configured resolvers (DNS_SERVERS), judged by canary lookups (DNS_CANARY_NAMES): down only when every canary fails, and then DNS facts are `resolver_unavailable`.",
-);
-const SmtpPath = PathStatusSchema(
-  "SMTP egress: port 25 of a public mail host, directly or through SMTP_SOCKS_PROXY; down means email results that need SMTP are `egress_blocked`.",
-);
-const CheckedAt = Nullable(Timestamp, "End of the last round of checks; null before the first.");
-
-export const NetworkStatusSchema = Type.Object(
-  {
-    network: Type.Object({ dns: DnsPath, smtp: SmtpPath }, { additionalProperties: false }),
-    checkedAt: CheckedAt,
-  },
-  { additionalProperties: false },
-);
-
-/** The same facts flattened for /readiness's details. */
-export const ReadinessNetworkSchema = Type.Object(
-  { dns: DnsPath, smtp: SmtpPath, checkedAt: CheckedAt },
-  {
-    additionalProperties: false,
-    description:
-      "DNS and SMTP egress, as GET /v1/status shows them. Informational: a path that is down does not make the service unready (every instance shares it, and leads, keys and credits still work).",
-  },
-);
+import { DATA_SECURITY } from "../schemas.js";
 
 const NOT_WATCHED: NetworkStatus = {
   network: {

@@ -1,12 +1,12 @@
 // Team members and invitations (issue 25). Bearer tokens only: members are people. Each route
 // declares its permission; the role matrix (src/teams/roles.ts) decides who holds it.
-
 import { Type } from "@sinclair/typebox";
 import type { Config } from "../../config/config.js";
 import {
   AcceptedInvitation,
   CreatedInvitation,
   InvitationBody,
+  InvitationIdParams,
   InvitationParams,
   InvitationSchema,
   MemberParams,
@@ -15,6 +15,7 @@ import {
 } from "../../teams/teams.schemas.js";
 import type { ChangeOutcome, Member, TeamsService } from "../../teams/teams.service.js";
 import type { App } from "../app-types.js";
+import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
 import { AppError, notFound } from "../errors.js";
 import { publicBaseUrl } from "../openapi-meta.js";
@@ -31,13 +32,16 @@ const wireMember = (m: Member) => ({
 function actorOf(request: Parameters<typeof principalOf>[0]) {
   const principal = principalOf(request);
   if (!principal.member) throw new AppError("FORBIDDEN", "Team endpoints take an identity token");
-  return { accountId: principal.accountId, actor: principal.member };
+  return { accountId: principal.accountId, actor: { ...principal.member, audit: auditActorOf(request) } };
 }
 
-function refusal(outcome: Exclude<ChangeOutcome, { kind: "changed" | "removed" }>): AppError {
+function refusal(
+  outcome: Exclude<ChangeOutcome, { kind: "changed" | "removed" }>,
+  what = "Member",
+): AppError {
   switch (outcome.kind) {
     case "not_found":
-      return notFound("Member");
+      return notFound(what);
     case "last_owner":
       return new AppError(
         "CONFLICT",
@@ -169,6 +173,28 @@ export async function teamRoutes(app: App, deps: TeamRoutesDeps): Promise<void> 
       },
     },
     async (request) => ({ invitations: await teams.pendingInvitations(actorOf(request).accountId) }),
+  );
+
+  app.delete(
+    "/v1/team/invitations/:invitationId",
+    {
+      config: { ...config, permission: "team:write" },
+      schema: {
+        ...common,
+        operationId: "revokeTeamInvitation",
+        summary: "Withdraw a pending invitation (its link stops working)",
+        description:
+          "Only an invitation not yet accepted can be withdrawn; an accepted, withdrawn or unknown one is 404. Only an owner withdraws an invitation to the owner role. Audited.",
+        params: InvitationIdParams,
+        response: { 200: Type.Object({ message: Type.String(), invitationId: Type.String() }) },
+      },
+    },
+    async (request) => {
+      const { accountId, actor } = actorOf(request);
+      const outcome = await teams.revokeInvitation(accountId, actor, request.params.invitationId);
+      if (outcome.kind !== "revoked") throw refusal(outcome, "Invitation");
+      return { message: "Invitation withdrawn", invitationId: outcome.invitation.id };
+    },
   );
 
   app.post(

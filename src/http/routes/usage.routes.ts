@@ -1,31 +1,10 @@
 import { Type } from "@sinclair/typebox";
+import { Day, UsageCounts } from "../../usage/usage.schemas.js";
 import type { UsageService } from "../../usage/usage.service.js";
 import { USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS } from "../../usage/usage.service.js";
 import type { App } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY } from "../schemas.js";
-
-const Day = Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}$", description: "UTC day, YYYY-MM-DD" });
-
-const UsageCounts = {
-  creditsSpent: Type.Integer({
-    minimum: 0,
-    description:
-      "Credits charged, in display credits (1 per check at the default prices; stored credits x 1000)",
-  }),
-  creditsAdded: Type.Integer({
-    minimum: 0,
-    description: "Credits granted or bought (the signup grant included), in display credits",
-  }),
-  charges: Type.Integer({
-    minimum: 0,
-    description: "Charged requests (ledger debits; a bulk request is one)",
-  }),
-  validations: Type.Integer({
-    minimum: 0,
-    description: "Lead validations and batch items counted toward the daily validation limit",
-  }),
-};
 
 /** What these routes use (the app hands each route file only its own deps). */
 export interface UsageRoutesDeps {

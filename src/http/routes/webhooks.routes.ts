@@ -2,11 +2,13 @@ import { Type } from "@sinclair/typebox";
 import {
   CreatedWebhook,
   Delivery,
+  DeliveryParams,
   RotatedSecret,
   TestBody,
   TestResult,
   Webhook,
   WebhookCreateBody,
+  WebhookParams,
   WebhookUpdateBody,
 } from "../../webhooks/webhooks.schemas.js";
 import type { WebhooksService } from "../../webhooks/webhooks.service.js";
@@ -14,13 +16,7 @@ import type { App } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
 import { refusalError } from "../errors.js";
-import { DATA_SECURITY, PageQuery } from "../schemas.js";
-
-const WebhookParams = Type.Object({ webhook_id: Type.String({ minLength: 1, maxLength: 100 }) });
-const DeliveryParams = Type.Object({
-  webhook_id: Type.String({ minLength: 1, maxLength: 100 }),
-  delivery_id: Type.String({ minLength: 1, maxLength: 100 }),
-});
+import { DATA_SECURITY, Page, PageQuery } from "../schemas.js";
 
 /** What these routes use (the app hands each route file only its own deps). */
 export interface WebhooksRoutesDeps {
@@ -180,13 +176,7 @@ export async function webhooksRoutes(app: App, deps: WebhooksRoutesDeps): Promis
         params: WebhookParams,
         querystring: PageQuery,
         response: {
-          200: Type.Object({
-            deliveries: Type.Array(Delivery),
-            total: Type.Integer(),
-            limit: Type.Integer(),
-            offset: Type.Integer(),
-            hasMore: Type.Boolean(),
-          }),
+          200: Page("deliveries", Delivery),
         },
       },
     },

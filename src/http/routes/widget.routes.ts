@@ -7,53 +7,17 @@ import { readFileSync } from "node:fs";
 import { Type } from "@sinclair/typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { requestOrigin } from "../../keys/key-policy.js";
+import { Confirmation, KeyQuery, WidgetAnswer } from "../../widget/widget.schemas.js";
 import type { WidgetService } from "../../widget/widget.service.js";
 import type { App } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { AppError, rateLimited } from "../errors.js";
-import { DATA_SECURITY, Nullable, Timestamp } from "../schemas.js";
+import { DATA_SECURITY } from "../schemas.js";
 
 const SCRIPT = readFileSync(new URL("../../widget/widget.js", import.meta.url));
 const SCRIPT_ETAG = `"${createHash("sha256").update(SCRIPT).digest("base64url").slice(0, 27)}"`;
 
 const PUBLISHABLE_SECURITY: { [scheme: string]: string[] }[] = [{ publishableKey: [] }, { apiKey: [] }];
-const KeyQuery = Type.Object({
-  key: Type.Optional(Type.String({ maxLength: 100, description: "The publishable key (pk_...)" })),
-});
-
-const VerdictFields = {
-  status: Type.String({ description: "valid, invalid, risky or unknown (never blocks: fail open)" }),
-  reason: Type.String({
-    description:
-      "The email check's reason, or: typo (a known look-alike domain), deadline (not settled in time; the probe goes on), unavailable (not checked: fail open), not_scripted (test mode).",
-  }),
-  didYouMean: Nullable(Type.String()),
-  disposable: Nullable(Type.Boolean()),
-  role: Nullable(Type.Boolean()),
-  free: Nullable(Type.Boolean()),
-};
-
-const WidgetAnswer = Type.Object(
-  {
-    ...VerdictFields,
-    token: Type.String({
-      description:
-        "Signed, 15 minutes, bound to the address and key: the form's backend confirms it with POST /v1/widget/confirm",
-    }),
-  },
-  { additionalProperties: false },
-);
-
-const Confirmation = Type.Object(
-  {
-    email: Type.String(),
-    keyId: Type.String(),
-    checkedAt: Timestamp,
-    fresh: Type.Boolean({ description: "true: the visitor saw unknown and this verdict was looked up now" }),
-    ...VerdictFields,
-  },
-  { additionalProperties: false },
-);
 
 const TOKEN_FIELDS = {
   forged: "token",

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import { normalizeEmailAddress } from "../../intel/normalized-email.js";
+import { normalizeEmailAddress } from "../../checks/email/normalized-email.js";
 
 // Domain intelligence on leads (docs/decisions/0012-domain-intelligence.md):
 // - normalized_email: the address with provider aliases folded (j.doe+crm@gmail.com ->

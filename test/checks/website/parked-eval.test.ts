@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import { GATE, runEvaluation } from "../../support/parked-eval-report.js";
 
 describe("parked detector, leave-one-source-out (CI sample)", () => {
-  it(`finds at least ${GATE.recall * 100} % of held-out parked pages at most ${GATE.falseParked * 100} % false parked, no group below ${GATE.groupRecall * 100} %`, () => {
+  it(`finds at least ${Math.round(GATE.recall * 100)} % of held-out parked pages at most ${(GATE.falseParked * 100).toFixed(1)} % false parked, no group below ${Math.round(GATE.groupRecall * 100)} %`, () => {
     const lines: string[] = [];
     const started = Date.now();
     const result = runEvaluation({ full: false, log: (l) => lines.push(l) });

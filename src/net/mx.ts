@@ -1,7 +1,7 @@
 // Where mail for a domain goes: MX hosts by preference (RFC 5321 §5.1), the implicit MX (the
 // domain's own A/AAAA) when there is none, and Null MX (RFC 7505) as "accepts no mail".
 import { isIP } from "node:net";
-import type { DnsFailure, DnsResolver } from "../../net/dns.js";
+import type { DnsFailure, DnsResolver } from "./dns.js";
 
 export interface MailHost {
   host: string;

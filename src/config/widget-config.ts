@@ -1,8 +1,8 @@
 // The widget's settings over process.env (WIDGET_*, CAPTCHA_*), parsed once with the rest of the
 // configuration (src/config/config.ts). Per-key limits fall back to these defaults.
 import { randomBytes } from "node:crypto";
-import { ConfigError } from "../config/config.js";
 import type { WidgetLimits } from "../keys/key-policy.js";
+import { ConfigError } from "./config-error.js";
 
 export interface CaptchaSettings {
   /** The siteverify endpoint (tests point it at test/support/fake-captcha.ts). */

@@ -10,7 +10,7 @@
 //   yandex.ru, yandex.com, ya.ru              "+tag" removed
 //   zoho.com, zohomail.com                    "+tag" removed
 // Yahoo's "-keyword" disposable addresses are separate mailboxes on their own and are left alone.
-import { parseEmail } from "../checks/email/syntax.js";
+import { parseEmail } from "./syntax.js";
 
 const GMAIL = new Set(["gmail.com", "googlemail.com"]);
 const PLUS_TAGS = new Set([
