@@ -59,6 +59,7 @@ const TAIL = 1000;
 async function indexAll(database: Database): Promise<void> {
   const indexer = new LeadSearchIndexer({
     database,
+    repo: new LeadsRepo(),
     events: new EventBus(new EventsRepo()),
     onError: (error) => {
       throw error;

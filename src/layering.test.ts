@@ -1,5 +1,5 @@
 // Proves the layering rules of ADR 0017 fire, rather than assuming it: the project's own biome.json
-// (and its GritQL plugin) lints a scratch tree (in the OS temp dir, never in src/) holding imports
+// (and its GritQL plugins: SQL only in repositories, repositories built only in factories) lints a scratch tree (in the OS temp dir, never in src/) holding imports
 // and queries that must be refused and others that must pass, and each file gets exactly the
 // verdict the rules promise.
 import assert from "node:assert/strict";
@@ -13,14 +13,22 @@ import { promisify } from "node:util";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const BIOME = join(ROOT, "node_modules", ".bin", "biome");
-/** The diagnostic category of each rule: Biome's import rule, and our GritQL plugin for SQL. */
-const RULES = { imports: "lint/style/noRestrictedImports", sql: "plugin" } as const;
+/** The diagnostic category of each rule: Biome's import rule, and our GritQL plugins for SQL and
+ *  for repositories built outside a module's factory. */
+const RULES = { imports: "lint/style/noRestrictedImports", sql: "plugin", repos: "plugin" } as const;
 type Rule = keyof typeof RULES;
 
 const QUERY = 'import type { Kysely } from "kysely";\n\ntype Db = Kysely<{ t: { id: string } }>;\n\n';
 
 /** Scratch files: path -> [content, the rule that must refuse it (null: it must pass)]. */
+const REPO = "class UsageRepo {}\n\nexport const r = new UsageRepo();\n";
+
 const CASES: Record<string, [string, Rule | null]> = {
+  // Repositories are built in the module factories and injected, never in services.
+  "src/usage/usage.service.ts": [REPO, "repos"],
+  "src/leads/validation/lead-validation.service.ts": [REPO, "repos"],
+  "src/usage/create-usage.ts": [REPO, null],
+  "src/usage/builds-a-map.ts": ["export const m = new Map<string, number>();\n", null],
   "src/leads/static-import.ts": [
     'import { AppError } from "../http/errors.js";\n\nexport const x = AppError;\n',
     "imports",
@@ -91,7 +99,7 @@ describe("layering rule (ADR 0017)", () => {
   const scratch = mkdtempSync(join(tmpdir(), "leadcheck-layering-"));
   after(() => rmSync(scratch, { recursive: true, force: true }));
 
-  it("refuses imports of src/http from domain modules (static, type, re-export, dynamic, folder) and SQL outside repositories, and nothing else", async () => {
+  it("refuses imports of src/http from domain modules (static, type, re-export, dynamic, folder), SQL outside repositories and repositories built outside factories, and nothing else", async () => {
     const config = JSON.parse(readFileSync(join(ROOT, "biome.json"), "utf8")) as Record<string, unknown>;
     delete config.$schema; // points into node_modules, which the scratch tree has none of
     writeFileSync(join(scratch, "biome.json"), JSON.stringify(config));

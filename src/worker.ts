@@ -1,5 +1,5 @@
-// The worker side: defines every job queue of the catalog and starts its handlers. `serve` runs
-// it embedded; `leadcheck worker` runs it alone for scale-out.
+// The worker side: starts the handlers of every job queue of the catalog. `serve` runs it
+// embedded; `leadcheck worker` runs it alone for scale-out.
 import type { Services } from "./main.js";
 
 export async function registerWorkers(services: Services): Promise<void> {
@@ -7,6 +7,4 @@ export async function registerWorkers(services: Services): Promise<void> {
     const onExhausted = job.onExhausted ? { onExhausted: job.onExhausted } : {};
     await services.queue.work(job.name, { concurrency: job.concurrency, ...onExhausted }, job.handler);
   }
-  await services.emailChecks.schedulePurge();
-  await services.sweeper.schedule();
 }

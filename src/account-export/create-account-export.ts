@@ -1,6 +1,6 @@
 // Wires the account export module: service, repository and the build job.
 import type { AuditTrail } from "../audit/audit.service.js";
-import type { JobDefinition } from "../jobs/catalog.js";
+import type { Module } from "../jobs/catalog.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { Clock } from "../lib/clock.js";
 import type { Database } from "../storage/db.js";
@@ -13,7 +13,7 @@ export function createAccountExport(deps: {
   clock: Clock;
   queue: JobQueue;
   audit: AuditTrail;
-}): { accountExport: AccountExportService; jobDefinitions: JobDefinition[] } {
+}): Module<{ accountExport: AccountExportService }> {
   const accountExport = new AccountExportService({ ...deps, repo: new AccountExportRepo() });
-  return { accountExport, jobDefinitions: accountExportJobDefinitions(accountExport) };
+  return { services: { accountExport }, jobs: accountExportJobDefinitions(accountExport) };
 }

@@ -8,16 +8,16 @@ import type { Clock } from "../lib/clock.js";
 import { fail } from "../lib/errors.js";
 import type { LimitRefusal } from "../lib/limits.js";
 import type { Schema } from "../storage/schema.js";
-import { BatchesRepo } from "./batches.repo.js";
+import type { BatchesRepo } from "./batches.repo.js";
 
 export interface BatchLimitsDeps {
+  /** Its repository, built by the module's factory. */
+  repo: BatchesRepo;
   clock: Clock;
   limits: { maxConcurrentBatches: number; maxValidationsPerDay: number };
 }
 
 export class BatchLimits {
-  private readonly repo = new BatchesRepo();
-
   constructor(private readonly deps: BatchLimitsDeps) {}
 
   /** A new batch of `items`: the running-batch limit, then the daily limit (its items are counted
@@ -28,7 +28,7 @@ export class BatchLimits {
     items: number,
   ): Promise<LimitRefusal | undefined> {
     const { maxConcurrentBatches } = this.deps.limits;
-    if ((await this.repo.countRunning(trx, accountId)) >= maxConcurrentBatches) {
+    if ((await this.deps.repo.countRunning(trx, accountId)) >= maxConcurrentBatches) {
       return { kind: "concurrent_batch_limit", limit: maxConcurrentBatches, retryAfterSeconds: 10 };
     }
     return this.checkDaily(trx, accountId, items);
@@ -43,7 +43,8 @@ export class BatchLimits {
     const { maxValidationsPerDay } = this.deps.limits;
     const now = this.deps.clock.now();
     const day = now.toISOString().slice(0, 10);
-    if (await this.repo.addDailyUsage(trx, accountId, day, items, maxValidationsPerDay)) return undefined;
+    if (await this.deps.repo.addDailyUsage(trx, accountId, day, items, maxValidationsPerDay))
+      return undefined;
     const tomorrow = Date.parse(`${day}T00:00:00Z`) + 86_400_000;
     const retryAfterSeconds = Math.max(1, Math.ceil((tomorrow - now.getTime()) / 1000));
     return { kind: "daily_limit", limit: maxValidationsPerDay, retryAfterSeconds };

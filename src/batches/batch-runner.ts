@@ -11,10 +11,12 @@ import { mapLimit } from "../lib/concurrency.js";
 import type { Database } from "../storage/db.js";
 import type { BatchesTable, BatchItemsTable, Schema } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
-import { BatchesRepo, type ItemOutcome } from "./batches.repo.js";
+import type { BatchesRepo, ItemOutcome } from "./batches.repo.js";
 import { shortWebsiteResult } from "./batches.schemas.js";
 
 export interface BatchRunnerDeps {
+  /** Its repository, built by the module's factory. */
+  repo: BatchesRepo;
   database: Database;
   events: EventBus;
   clock: Clock;
@@ -37,22 +39,20 @@ interface Counts {
 }
 
 export class BatchRunner {
-  private readonly repo = new BatchesRepo();
-
   constructor(private readonly deps: BatchRunnerDeps) {}
 
   /** One chunk of a batch; true when more items remain (the caller queues the next chunk).
    *  `signal` (the job's) stops the chunk's checks; an aborted chunk records nothing and throws. */
   async runChunk(batchId: string, signal?: AbortSignal): Promise<boolean> {
     const { db } = this.deps.database;
-    const batch = await this.repo.find(db, batchId);
+    const batch = await this.deps.repo.find(db, batchId);
     if (batch?.status !== "processing") return false;
-    const items = await this.repo.pendingItems(db, batchId, this.deps.chunkSize ?? 250);
+    const items = await this.deps.repo.pendingItems(db, batchId, this.deps.chunkSize ?? 250);
     if (items.length > 0) {
       if (batch.kind === "lead_validation") await this.runLeadItems(batch, items, signal);
       else await this.runDomainItems(batch, items, signal);
     }
-    if ((await this.repo.countPending(db, batchId)) > 0) return true;
+    if ((await this.deps.repo.countPending(db, batchId)) > 0) return true;
     await this.complete(batchId);
     return false;
   }
@@ -89,7 +89,7 @@ export class BatchRunner {
     });
     await runInTransaction(db, async (trx) => {
       // Items a crashed or concurrent attempt already finished are neither counted nor written.
-      const changed = await this.repo.finishItems(trx, outcomes);
+      const changed = await this.deps.repo.finishItems(trx, outcomes);
       const counts: Counts = { completed: 0, valid: 0, invalid: 0, failed: 0 };
       const finished: LeadValidation[] = [];
       for (const { id, validation } of outcomes) {
@@ -131,7 +131,7 @@ export class BatchRunner {
       return { id: item.id, changes, isActive: result.status === "active" };
     });
     await runInTransaction(this.deps.database.db, async (trx) => {
-      const changed = await this.repo.finishItems(trx, outcomes);
+      const changed = await this.deps.repo.finishItems(trx, outcomes);
       const counts: Counts = { completed: 0, valid: 0, invalid: 0, failed: 0 };
       for (const { id, isActive } of outcomes) {
         if (!changed.has(id)) continue;
@@ -150,10 +150,10 @@ export class BatchRunner {
     now: Date,
   ): Promise<void> {
     if (counts.completed === 0) return;
-    const after = await this.repo.addCounts(trx, batch.id, counts);
+    const after = await this.deps.repo.addCounts(trx, batch.id, counts);
     const quarter = Math.min(3, Math.floor((Number(after.completed) / Number(after.total)) * 4));
     if (quarter <= Number(after.progress_quarter)) return;
-    await this.repo.update(trx, batch.id, { progress_quarter: quarter });
+    await this.deps.repo.update(trx, batch.id, { progress_quarter: quarter });
     for (let q = Number(after.progress_quarter) + 1; q <= quarter; q++) {
       await this.deps.events.emit(
         trx,
@@ -177,11 +177,11 @@ export class BatchRunner {
     const { db } = this.deps.database;
     const now = this.deps.clock.now();
     const closed = await runInTransaction(db, async (trx) => {
-      const batch = await this.repo.find(trx, batchId);
+      const batch = await this.deps.repo.find(trx, batchId);
       if (batch?.status !== "processing") return null;
       // A batch fails only when no item could be processed (decisions §5).
       const status = Number(batch.failed) >= Number(batch.total) ? "failed" : "completed";
-      if (!(await this.repo.finish(trx, batchId, status, now.toISOString()))) return null;
+      if (!(await this.deps.repo.finish(trx, batchId, status, now.toISOString()))) return null;
       const summary = {
         batchId,
         status: status === "completed" ? "complete" : "failed",
@@ -234,12 +234,12 @@ export class BatchRunner {
    *  `validation.failed`. Idempotent: a closed batch is left alone (false). */
   async failRemaining(batchId: string, error: string): Promise<boolean> {
     const { db } = this.deps.database;
-    const batch = await this.repo.find(db, batchId);
+    const batch = await this.deps.repo.find(db, batchId);
     if (batch?.status !== "processing") return false;
     const now = this.deps.clock.now();
     const at = now.toISOString();
     for (;;) {
-      const items = await this.repo.pendingItems(db, batchId, 500);
+      const items = await this.deps.repo.pendingItems(db, batchId, 500);
       if (items.length === 0) break;
       await runInTransaction(db, async (trx) => {
         const changes: ItemOutcome = {
@@ -250,7 +250,7 @@ export class BatchRunner {
           completed_at: at,
         };
         const failed = (
-          await this.repo.finishItems(
+          await this.deps.repo.finishItems(
             trx,
             items.map((item) => ({ id: item.id, changes })),
           )

@@ -16,10 +16,12 @@ import type { Database } from "../storage/db.js";
 import type { BatchItemsTable, Schema } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
 import type { BatchLimits } from "./batch-limits.js";
-import { BatchesRepo } from "./batches.repo.js";
+import type { BatchesRepo } from "./batches.repo.js";
 import { BATCH_RUN_JOB, type BatchResult, type BatchView, toBatchView } from "./batches.schemas.js";
 
 export interface BatchesDeps {
+  /** Its repository, built by the module's factory. */
+  repo: BatchesRepo;
   database: Database;
   credits: CreditsService;
   events: EventBus;
@@ -35,8 +37,6 @@ export interface BatchesDeps {
 const groupKeyOfEmail = (email: string) => email.slice(email.lastIndexOf("@") + 1).toLowerCase();
 
 export class BatchesService implements ValidationScheduler {
-  private readonly repo = new BatchesRepo();
-
   constructor(private readonly deps: BatchesDeps) {}
 
   async validateLead(trx: Transaction<Schema>, accountId: string, leadId: string): Promise<void> {
@@ -55,7 +55,7 @@ export class BatchesService implements ValidationScheduler {
     const now = this.deps.clock.now();
     const at = now.toISOString();
     const batchId = newId("batch", now.getTime());
-    await this.repo.insertBatch(trx, {
+    await this.deps.repo.insertBatch(trx, {
       id: batchId,
       account_id: accountId,
       kind: "lead_validation",
@@ -72,7 +72,7 @@ export class BatchesService implements ValidationScheduler {
       started_at: at,
       completed_at: null,
     });
-    await this.repo.insertItems(
+    await this.deps.repo.insertItems(
       trx,
       leads.map((lead, seq) =>
         newItem(batchId, accountId, seq, lead.email, groupKeyOfEmail(lead.email), lead.id, now),
@@ -125,7 +125,7 @@ export class BatchesService implements ValidationScheduler {
       });
       if (outcome.kind === "insufficient_credits") throw fail(outcome);
       await this.deps.limits.enforceForBatch(trx, accountId, domains.length);
-      await this.repo.insertBatch(trx, {
+      await this.deps.repo.insertBatch(trx, {
         id: batchId,
         account_id: accountId,
         kind: "domain_check",
@@ -142,7 +142,7 @@ export class BatchesService implements ValidationScheduler {
         started_at: at,
         completed_at: null,
       });
-      await this.repo.insertItems(
+      await this.deps.repo.insertItems(
         trx,
         urls.map((url, seq) => newItem(batchId, accountId, seq, url, new URL(url).hostname, null, now)),
       );
@@ -160,27 +160,32 @@ export class BatchesService implements ValidationScheduler {
 
   /** The account's batches, newest first, with their live counts. */
   async list(accountId: string, limit: number, offset: number) {
-    const { rows, total } = await this.repo.listOfAccount(this.deps.database.db, accountId, limit, offset);
+    const { rows, total } = await this.deps.repo.listOfAccount(
+      this.deps.database.db,
+      accountId,
+      limit,
+      offset,
+    );
     return pageOf("batches", rows.map(toBatchView), total, { limit, offset });
   }
 
   async get(accountId: string, batchId: string): Promise<BatchView> {
-    const b = await this.repo.findOfAccount(this.deps.database.db, accountId, batchId);
+    const b = await this.deps.repo.findOfAccount(this.deps.database.db, accountId, batchId);
     if (!b) throw notFound("Batch");
     return toBatchView(b);
   }
 
   /** The account's first batch started with this `source` (a sync finds the batch it started). */
   async findBySource(accountId: string, source: string): Promise<BatchView | null> {
-    const b = await this.repo.findOfAccountBySource(this.deps.database.db, accountId, source);
+    const b = await this.deps.repo.findOfAccountBySource(this.deps.database.db, accountId, source);
     return b ? toBatchView(b) : null;
   }
 
   async results(accountId: string, batchId: string, limit: number, offset: number) {
     const { db } = this.deps.database;
-    const b = await this.repo.findOfAccount(db, accountId, batchId);
+    const b = await this.deps.repo.findOfAccount(db, accountId, batchId);
     if (!b) throw notFound("Batch");
-    const { rows, total } = await this.repo.items(db, batchId, limit, offset);
+    const { rows, total } = await this.deps.repo.items(db, batchId, limit, offset);
     const results = rows.map(
       (r): BatchResult => ({
         index: Number(r.seq),

@@ -3,8 +3,8 @@
 // commands (check, import, dashboard link) start without loading the server stack.
 import { Command, Option } from "commander";
 import { ConfigError, loadConfig } from "../config/config.js";
-import type { Services } from "../main.js";
 import { API_VERSION } from "../version.js";
+import type { createAdminServices } from "./admin-services.js";
 import { registerClientCommands } from "./client-commands.js";
 import { registerDashboardCommands } from "./dashboard-command.js";
 import { registerSyncCommand } from "./sync-command.js";
@@ -33,10 +33,13 @@ function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-/** An admin command: opens the service stack on the configured database, prints what `work` returns. */
-async function printWithServices(work: (services: Services) => Promise<unknown>): Promise<void> {
-  const { createServices } = await import("../main.js");
-  const services = await createServices(config());
+type AdminServices = Awaited<ReturnType<typeof createAdminServices>>;
+
+/** An admin command: opens keys and credits on the configured database (not the whole service
+ *  stack: no Redis, DNS, domain intelligence or queue), prints what `work` returns. */
+async function printWithServices(work: (services: AdminServices) => Promise<unknown>): Promise<void> {
+  const { createAdminServices } = await import("./admin-services.js");
+  const services = await createAdminServices(config());
   try {
     print(await work(services));
   } finally {

@@ -3,14 +3,14 @@
 // jobs, and credits.low / credits.depleted fired once on the crossing.
 
 import type { Transaction } from "kysely";
-import { isTestSpace, liveAccountOf } from "../accounts/data-space.js";
+import { isTestSpace, liveAccountOf } from "../lib/data-space.js";
 import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
 import type { EventBus } from "../events/events.js";
 import type { Clock } from "../lib/clock.js";
 import type { Database } from "../storage/db.js";
 import type { Schema } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
-import { CreditsRepo, type LedgerEntry } from "./credits.repo.js";
+import type { CreditsRepo, LedgerEntry } from "./credits.repo.js";
 
 /** credits.low fires when a balance crosses below this (100 display credits = 0.1 stored). */
 const LOW_BALANCE_THRESHOLD_MILLI = 100;
@@ -59,11 +59,11 @@ export function milliFromStoredCredits(credits: number): number | undefined {
 }
 
 export class CreditsService {
-  private readonly repo = new CreditsRepo();
-
   constructor(
     private readonly deps: {
       database: Database;
+      /** Its repository, built by the module's factory. */
+      repo: CreditsRepo;
       events: EventBus;
       clock: Clock;
       newAccountMilliCredits: number;
@@ -78,9 +78,9 @@ export class CreditsService {
   /** Creates the account with its signup credits on first sight (decisions §2). */
   async ensureAccount(accountId: string): Promise<void> {
     const { db } = this.deps.database;
-    if (await this.repo.findAccount(db, accountId)) return;
+    if (await this.deps.repo.findAccount(db, accountId)) return;
     await runInTransaction(db, (trx) =>
-      this.repo.createAccountIfMissing(
+      this.deps.repo.createAccountIfMissing(
         trx,
         accountId,
         this.deps.newAccountMilliCredits,
@@ -111,8 +111,8 @@ export class CreditsService {
     }
     const now = this.deps.clock.now();
     if (isTestSpace(accountId)) {
-      await this.repo.createAccountIfMissing(trx, accountId, this.deps.newAccountMilliCredits, now);
-      const account = await this.repo.findAccount(trx, accountId);
+      await this.deps.repo.createAccountIfMissing(trx, accountId, this.deps.newAccountMilliCredits, now);
+      const account = await this.deps.repo.findAccount(trx, accountId);
       return {
         kind: "debited",
         balanceMilli: Number(account?.balance_milli ?? 0),
@@ -121,9 +121,9 @@ export class CreditsService {
       };
     }
     if (request.idempotencyKey) {
-      const existing = await this.repo.findEntryByIdempotencyKey(trx, accountId, request.idempotencyKey);
+      const existing = await this.deps.repo.findEntryByIdempotencyKey(trx, accountId, request.idempotencyKey);
       if (existing) {
-        const account = await this.repo.findAccount(trx, accountId);
+        const account = await this.deps.repo.findAccount(trx, accountId);
         return {
           kind: "debited",
           balanceMilli: Number(account?.balance_milli ?? 0),
@@ -133,7 +133,7 @@ export class CreditsService {
       }
     }
     if (amountMilli === 0) {
-      const account = await this.repo.findAccount(trx, accountId);
+      const account = await this.deps.repo.findAccount(trx, accountId);
       return {
         kind: "debited",
         balanceMilli: Number(account?.balance_milli ?? 0),
@@ -141,16 +141,16 @@ export class CreditsService {
         alreadyApplied: false,
       };
     }
-    const balanceMilli = await this.repo.debitIfEnough(trx, accountId, amountMilli, now);
+    const balanceMilli = await this.deps.repo.debitIfEnough(trx, accountId, amountMilli, now);
     if (balanceMilli === undefined) {
-      const account = await this.repo.findAccount(trx, accountId);
+      const account = await this.deps.repo.findAccount(trx, accountId);
       return {
         kind: "insufficient_credits",
         requiredMilli: amountMilli,
         availableMilli: Number(account?.balance_milli ?? 0),
       };
     }
-    const entry = await this.repo.appendEntry(
+    const entry = await this.deps.repo.appendEntry(
       trx,
       {
         accountId,
@@ -188,9 +188,9 @@ export class CreditsService {
       throw new Error(`grant amount must be a positive integer of milli-credits, got ${amountMilli}`);
     }
     const now = this.deps.clock.now();
-    await this.repo.createAccountIfMissing(trx, accountId, this.deps.newAccountMilliCredits, now);
-    const balanceMilli = await this.repo.addToBalance(trx, accountId, amountMilli, now);
-    const entry = await this.repo.appendEntry(
+    await this.deps.repo.createAccountIfMissing(trx, accountId, this.deps.newAccountMilliCredits, now);
+    const balanceMilli = await this.deps.repo.addToBalance(trx, accountId, amountMilli, now);
+    const entry = await this.deps.repo.appendEntry(
       trx,
       {
         accountId,
@@ -220,9 +220,9 @@ export class CreditsService {
     const now = this.deps.clock.now();
     const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
     const [account, used, last] = await Promise.all([
-      this.repo.findAccount(db, accountId),
-      this.repo.spentSince(db, accountId, monthStart),
-      this.repo.lastGrant(db, accountId),
+      this.deps.repo.findAccount(db, accountId),
+      this.deps.repo.spentSince(db, accountId, monthStart),
+      this.deps.repo.lastGrant(db, accountId),
     ]);
     const balanceMilli = Number(account?.balance_milli ?? 0);
     return {
@@ -237,12 +237,12 @@ export class CreditsService {
 
   async transactions(accountId: string, limit: number, offset: number) {
     await this.ensureAccount(accountId);
-    return this.repo.listEntries(this.deps.database.db, accountId, limit, offset);
+    return this.deps.repo.listEntries(this.deps.database.db, accountId, limit, offset);
   }
 
   /** Sum of the ledger; equals the balance by construction (tests assert it). */
   ledgerSum(accountId: string): Promise<number> {
-    return this.repo.sumEntries(this.deps.database.db, accountId);
+    return this.deps.repo.sumEntries(this.deps.database.db, accountId);
   }
 
   private async emitCrossings(

@@ -3,7 +3,7 @@
 // webhook dispatcher fans them out to subscribed endpoints. In-process listeners get a hint
 // once the transaction has committed (runInTransaction's afterCommit), never before: the hint
 // may be acted on at once by another connection. A listener that throws is reported, not thrown.
-import { isTestSpace, liveAccountOf } from "../accounts/data-space.js";
+import { isTestSpace, liveAccountOf } from "../lib/data-space.js";
 import { newId } from "../lib/ids.js";
 import type { Executor } from "../storage/executor.js";
 import type { EventsTable } from "../storage/schema.js";

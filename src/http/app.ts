@@ -6,43 +6,87 @@ import multipart from "@fastify/multipart";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
-import Fastify, { type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from "fastify";
+import type { Redis } from "ioredis";
+import type { Config } from "../config/config.js";
 import { MULTILINE } from "../lib/safe-text.js";
 import { registerHttpMetrics } from "../metrics/http-metrics.js";
+import type { Metrics } from "../metrics/metrics.js";
 import { API_VERSION } from "../version.js";
-import type { App, AppDeps } from "./app-types.js";
-import { accessRegistryFor, authHook, authorizeKey, declareAccess, settleKey } from "./auth.js";
+import type { App } from "./app-types.js";
+import {
+  type AuthDeps,
+  accessRegistryFor,
+  authHook,
+  authorizeKey,
+  declareAccess,
+  settleKey,
+} from "./auth.js";
 import { dashboardRoutes } from "./dashboard.js";
 import { AppError, errorHandler, notFoundHandler, sendError } from "./errors.js";
 import { OPENAPI_TAGS, openApiContact, publicBaseUrl } from "./openapi-meta.js";
 import { RATE_LIMIT_HEADERS, RateLimits } from "./rate-limit.js";
 import { guardRequest } from "./request-guard.js";
-import { accountExportRoutes } from "./routes/account-export.routes.js";
-import { adminRoutes } from "./routes/admin.routes.js";
-import { auditRoutes } from "./routes/audit.routes.js";
-import { batchesRoutes } from "./routes/batches.routes.js";
-import { checksRoutes } from "./routes/checks.routes.js";
-import { connectionsRoutes } from "./routes/connections.routes.js";
-import { creditsRoutes } from "./routes/credits.routes.js";
-import { keysRoutes } from "./routes/keys.routes.js";
-import { leadFilesRoutes } from "./routes/lead-files.routes.js";
-import { leadsRoutes } from "./routes/leads.routes.js";
-import { meRoutes } from "./routes/me.routes.js";
-import { paymentsRoutes } from "./routes/payments.routes.js";
-import { privacyRoutes } from "./routes/privacy.routes.js";
-import { probeRoutes } from "./routes/probes.routes.js";
-import { revalidationRoutes } from "./routes/revalidation.routes.js";
-import { sessionRoutes } from "./routes/session.routes.js";
-import { ssoRoutes } from "./routes/sso.routes.js";
-import { statusRoutes } from "./routes/status.routes.js";
-import { teamRoutes } from "./routes/team.routes.js";
-import { usageRoutes } from "./routes/usage.routes.js";
-import { webhooksRoutes } from "./routes/webhooks.routes.js";
-import { widgetRoutes } from "./routes/widget.routes.js";
+import { type AccountExportRoutesDeps, accountExportRoutes } from "./routes/account-export.routes.js";
+import { type AdminRoutesDeps, adminRoutes } from "./routes/admin.routes.js";
+import { type AuditRoutesDeps, auditRoutes } from "./routes/audit.routes.js";
+import { type BatchesRoutesDeps, batchesRoutes } from "./routes/batches.routes.js";
+import { type ChecksRoutesDeps, checksRoutes } from "./routes/checks.routes.js";
+import { type ConnectionsRoutesDeps, connectionsRoutes } from "./routes/connections.routes.js";
+import { type CreditsRoutesDeps, creditsRoutes } from "./routes/credits.routes.js";
+import { type KeysRoutesDeps, keysRoutes } from "./routes/keys.routes.js";
+import { type LeadFilesRoutesDeps, leadFilesRoutes } from "./routes/lead-files.routes.js";
+import { type LeadsRoutesDeps, leadsRoutes } from "./routes/leads.routes.js";
+import { type MeRoutesDeps, meRoutes } from "./routes/me.routes.js";
+import { type PaymentsRoutesDeps, paymentsRoutes } from "./routes/payments.routes.js";
+import { type PrivacyRoutesDeps, privacyRoutes } from "./routes/privacy.routes.js";
+import { type ProbeRoutesDeps, probeRoutes } from "./routes/probes.routes.js";
+import { type RevalidationRoutesDeps, revalidationRoutes } from "./routes/revalidation.routes.js";
+import { type SessionRoutesDeps, sessionRoutes } from "./routes/session.routes.js";
+import { type SsoRoutesDeps, ssoRoutes } from "./routes/sso.routes.js";
+import { type StatusRoutesDeps, statusRoutes } from "./routes/status.routes.js";
+import { type TeamRoutesDeps, teamRoutes } from "./routes/team.routes.js";
+import { type UsageRoutesDeps, usageRoutes } from "./routes/usage.routes.js";
+import { type WebhooksRoutesDeps, webhooksRoutes } from "./routes/webhooks.routes.js";
+import { type WidgetRouteDeps, widgetRoutes } from "./routes/widget.routes.js";
 import { ErrorResponse } from "./schemas.js";
 import { nullableAwareSerializer } from "./serializer.js";
 
-export type { App, AppDeps } from "./app-types.js";
+export type { App } from "./app-types.js";
+
+/** What buildApp needs: what the app itself reads (authentication, rate limits, metrics, logs)
+ *  and the sum of its route files' own deps. */
+export type AppDeps = Omit<AuthDeps, "adminToken"> &
+  AccountExportRoutesDeps &
+  AdminRoutesDeps &
+  AuditRoutesDeps &
+  BatchesRoutesDeps &
+  ChecksRoutesDeps &
+  ConnectionsRoutesDeps &
+  CreditsRoutesDeps &
+  KeysRoutesDeps &
+  LeadFilesRoutesDeps &
+  LeadsRoutesDeps &
+  MeRoutesDeps &
+  PaymentsRoutesDeps &
+  PrivacyRoutesDeps &
+  ProbeRoutesDeps &
+  RevalidationRoutesDeps &
+  SessionRoutesDeps &
+  SsoRoutesDeps &
+  StatusRoutesDeps &
+  TeamRoutesDeps &
+  UsageRoutesDeps &
+  WebhooksRoutesDeps &
+  WidgetRouteDeps & {
+    config: Readonly<Config>;
+    /** Rate-limit counters shared by every instance; absent: kept in memory. */
+    redis?: Redis | undefined;
+    /** Request metrics and GET /metrics; absent: neither. */
+    metrics?: Metrics | undefined;
+    /** Request logs go here (pino, with request ids); none when absent. */
+    logger?: FastifyBaseLogger | undefined;
+  };
 
 const DEFAULT_ERROR_STATUSES = ["400", "401", "404", "422", "429", "500"];
 

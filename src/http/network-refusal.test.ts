@@ -3,16 +3,16 @@ import { describe, it } from "node:test";
 import { loadConfig } from "../config/config.js";
 import type { PathStatus } from "../net/network-health.js";
 import { AppError } from "./app-error.js";
-import type { AppDeps } from "./app-types.js";
+import type { NetworkRefusalDeps } from "./network-refusal.js";
 import { refuseWhenDnsDown } from "./network-refusal.js";
 
 const DOWN: PathStatus = { state: "down", since: "2026-11-28T08:00:00.000Z", reason: "every canary failed" };
 
-function depsWith(env: Record<string, string>, dns: PathStatus | undefined): AppDeps {
+function depsWith(env: Record<string, string>, dns: PathStatus | undefined): NetworkRefusalDeps {
   return {
     config: loadConfig(env),
     networkHealth: { dnsDown: () => dns, status: () => assert.fail("not asked") },
-  } as unknown as AppDeps;
+  } as unknown as NetworkRefusalDeps;
 }
 
 describe("refuseWhenDnsDown", () => {

@@ -1,12 +1,19 @@
 // A check that cannot start because every network path it needs is known down is answered 503
 // before any debit (decisions §8, ADR 0020): both the email and the website check need DNS. SMTP
 // egress alone is not such a path: an email check still learns the domain's mail setup from DNS.
-import { isTestSpace } from "../accounts/data-space.js";
+import { isTestSpace } from "../lib/data-space.js";
+import type { Config } from "../config/config.js";
+import type { NetworkHealth } from "../net/network-health.js";
 import { AppError } from "./app-error.js";
-import type { AppDeps } from "./app-types.js";
+
+/** What the refusal reads: the NETWORK_REFUSE_WHEN_DOWN setting and the network health. */
+export interface NetworkRefusalDeps {
+  config: Pick<Readonly<Config>, "network">;
+  networkHealth?: Pick<NetworkHealth, "dnsDown"> | undefined;
+}
 
 /** `accountId`: the data space the work is for; a test space's checks are scripted and need no network. */
-export function refuseWhenDnsDown(deps: AppDeps, what: string, accountId: string): void {
+export function refuseWhenDnsDown(deps: NetworkRefusalDeps, what: string, accountId: string): void {
   if (!deps.config.network.refuseWhenDown || !deps.networkHealth || isTestSpace(accountId)) return;
   const down = deps.networkHealth.dnsDown();
   if (!down) return;

@@ -4,7 +4,7 @@
 import type { BatchesService } from "../batches/batches.service.js";
 import type { Config } from "../config/config.js";
 import type { EventBus } from "../events/events.js";
-import type { JobDefinition } from "../jobs/catalog.js";
+import type { Module } from "../jobs/catalog.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { LeadsService } from "../leads/leads.service.js";
 import type { Clock } from "../lib/clock.js";
@@ -40,10 +40,9 @@ export interface IntegrationsServices {
   preview: SyncPreviewService;
 }
 
-export function createIntegrations(deps: IntegrationsModuleDeps): {
-  services: IntegrationsServices;
-  jobs: JobDefinition[];
-} {
+export function createIntegrations(
+  deps: IntegrationsModuleDeps,
+): Module<{ integrations: IntegrationsServices }> {
   const settings = deps.config.integrations;
   const guard = { dns: deps.dns, allowPrivateTargets: deps.config.allowPrivateTargets };
   const backoff = {
@@ -96,14 +95,16 @@ export function createIntegrations(deps: IntegrationsModuleDeps): {
   });
   return {
     services: {
-      connections,
-      syncs,
-      preview: new SyncPreviewService({
+      integrations: {
         connections,
-        gateways,
-        leads: deps.leads,
-        priceMilli: deps.config.prices.leadValidation,
-      }),
+        syncs,
+        preview: new SyncPreviewService({
+          connections,
+          gateways,
+          leads: deps.leads,
+          priceMilli: deps.config.prices.leadValidation,
+        }),
+      },
     },
     jobs: integrationJobDefinitions(runner, syncs, deps.queue, settings.syncPollMs),
   };

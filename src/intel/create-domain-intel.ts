@@ -2,6 +2,7 @@
 // a file, or a URL fetched once at start-up through the guarded client), the block-list zones and
 // the shared resolver.
 import type { Config } from "../config/config.js";
+import type { Module } from "../jobs/catalog.js";
 import type { Clock } from "../lib/clock.js";
 import type { DnsResolver } from "../net/dns.js";
 import { HttpClient } from "../net/http-client.js";
@@ -71,4 +72,11 @@ export async function loadBootstrap(
     );
     return fallback;
   }
+}
+
+/** The intel module: the engine, or undefined when DOMAIN_INTEL is off (checks then run without). */
+export async function createIntel(
+  deps: Parameters<typeof createDomainIntel>[0],
+): Promise<Module<{ domainIntel: DomainIntelEngine | undefined }>> {
+  return { services: { domainIntel: await createDomainIntel(deps) }, jobs: [] };
 }

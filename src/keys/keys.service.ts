@@ -1,6 +1,6 @@
 // API keys: created and revoked by the account owner (identity JWT), used on data endpoints
 // (secret keys, within their permissions) and the widget endpoints (publishable keys).
-import { dataSpaceOf } from "../accounts/data-space.js";
+import { dataSpaceOf } from "../lib/data-space.js";
 import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
 import type { Clock } from "../lib/clock.js";
 import { type FieldError, fail } from "../lib/errors.js";
@@ -11,7 +11,7 @@ import type { KeyCache } from "./key-cache.js";
 import { generateApiKey, hashApiKey, isWellFormedApiKey, partialKey, sameHash } from "./key-format.js";
 import { type KeyInput, policyColumns, policyFromInput, policyOfRow } from "./key-input.js";
 import type { CaptchaProvider, KeyMode, KeyPolicy, Permission, WidgetLimits } from "./key-policy.js";
-import { KeysRepo } from "./keys.repo.js";
+import type { KeysRepo } from "./keys.repo.js";
 
 /** last_used is kept current to within this long (decisions §2), sparing a write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -63,17 +63,16 @@ const factsOf = (p: KeyPolicy): KeyFacts => ({
 });
 
 export class KeysService {
-  private readonly repo: KeysRepo;
-
-  /** `cache` (only with a shared revocation board) spares known keys their database read. */
+  /** `repo`: the keys table's repository, built by the module's factory. `cache` (only with a
+   *  shared revocation board) spares known keys their database read. */
   constructor(
+    private readonly repo: KeysRepo,
     database: Database,
     private readonly clock: Clock,
     private readonly cache?: KeyCache,
     /** Where key creation and revocation are recorded, in the same transaction as the change. */
     private readonly audit?: AuditTrail,
   ) {
-    this.repo = new KeysRepo(database);
     this.db = database.db;
   }
 

@@ -8,7 +8,7 @@ import type { Database } from "../storage/db.js";
 import type { LeadsTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
 import { missingLeads } from "./lead-writes.js";
-import { LeadsRepo } from "./leads.repo.js";
+import type { LeadsRepo } from "./leads.repo.js";
 import { TAG_MAX_CHARS, TAGS_PER_LEAD_MAX } from "./leads.schemas.js";
 
 export interface TagChange {
@@ -40,17 +40,17 @@ function cleanTags(field: string, tags: string[] | undefined) {
 }
 
 export class LeadBulkActions {
-  private readonly repo = new LeadsRepo();
-
-  constructor(private readonly deps: { database: Database; events: EventBus; clock: Clock }) {}
+  constructor(
+    private readonly deps: { database: Database; events: EventBus; clock: Clock; repo: LeadsRepo },
+  ) {}
 
   async archive(accountId: string, leadIds: string[]): Promise<{ archived: number; leadIds: string[] }> {
     const ids = [...new Set(leadIds)];
     const at = this.deps.clock.now().toISOString();
     return runInTransaction(this.deps.database.db, async (trx) => {
-      const refusal = missing(ids, await this.repo.liveIds(trx, accountId, ids));
+      const refusal = missing(ids, await this.deps.repo.liveIds(trx, accountId, ids));
       if (refusal) throw refusal;
-      const result = await this.repo.archiveMany(trx, accountId, ids, at);
+      const result = await this.deps.repo.archiveMany(trx, accountId, ids, at);
       return { archived: Number(result.numUpdatedRows), leadIds: ids };
     });
   }
@@ -70,7 +70,7 @@ export class LeadBulkActions {
     if (errors.length > 0) throw invalid(errors);
     const now = this.deps.clock.now();
     return runInTransaction(this.deps.database.db, async (trx) => {
-      const rows = await this.repo.liveTags(trx, accountId, ids);
+      const rows = await this.deps.repo.liveTags(trx, accountId, ids);
       const refusal = missing(ids, new Set(rows.map((r) => r.id)));
       if (refusal) throw refusal;
       const changed: { id: string; tags: string[] }[] = [];
@@ -95,7 +95,7 @@ export class LeadBulkActions {
         );
       }
       const at = now.toISOString();
-      await this.repo.updateMany(
+      await this.deps.repo.updateMany(
         trx,
         accountId,
         changed.map((lead) => ({
@@ -119,7 +119,7 @@ export class LeadBulkActions {
   /** The selected leads in id order, for the CSV export; all must be live leads of the account. */
   async selection(accountId: string, leadIds: string[]): Promise<LeadsTable[]> {
     const ids = [...new Set(leadIds)];
-    const rows = await this.repo.liveByIds(this.deps.database.db, accountId, ids);
+    const rows = await this.deps.repo.liveByIds(this.deps.database.db, accountId, ids);
     const refusal = missing(ids, new Set(rows.map((r) => r.id)));
     if (refusal) throw refusal;
     return rows;

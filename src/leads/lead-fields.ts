@@ -48,7 +48,9 @@ const CUSTOM_FIELDS_MAX = 50;
 const CUSTOM_FIELD_NAME_MAX = 100;
 const CUSTOM_FIELD_VALUE_MAX_BYTES = 1024;
 
-export type WebsiteNormalizer = (input: string) => { ok: true; url: string } | { ok: false; message: string };
+export type { WebsiteNormalizer } from "../checks/website/website.types.js";
+
+import type { WebsiteNormalizer } from "../checks/website/website.types.js";
 
 export type Editable = Partial<
   Pick<

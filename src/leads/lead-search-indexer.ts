@@ -11,7 +11,7 @@ import type { EventBus } from "../events/events.js";
 import { PacedRun } from "../lib/concurrency.js";
 import type { Database } from "../storage/db.js";
 import { runInTransaction } from "../storage/transaction.js";
-import { LeadsRepo } from "./leads.repo.js";
+import type { LeadsRepo } from "./leads.repo.js";
 
 /** How long the first lead of a burst waits for others to join its indexing transaction. */
 const DELAY_MS = 200;
@@ -21,13 +21,14 @@ const BATCH_ROWS = 500;
 const SWEEP_MS = 10_000;
 
 export interface LeadSearchIndexerDeps {
+  /** Its repository, built by the module's factory. */
+  repo: LeadsRepo;
   database: Database;
   events: EventBus;
   onError: (error: unknown, context: string) => void;
 }
 
 export class LeadSearchIndexer {
-  private readonly repo = new LeadsRepo();
   private readonly runs: PacedRun;
   private readonly unsubscribe: () => void;
   private readonly sweep: NodeJS.Timeout;
@@ -50,7 +51,7 @@ export class LeadSearchIndexer {
     let total = 0;
     for (;;) {
       const indexed = await runInTransaction(this.deps.database.db, (trx) =>
-        this.repo.indexSearchTail(trx, BATCH_ROWS),
+        this.deps.repo.indexSearchTail(trx, BATCH_ROWS),
       );
       total += indexed;
       if (indexed < BATCH_ROWS || this.isClosed) return total;

@@ -29,7 +29,7 @@ export interface ValidationScheduler {
 
 /** Addresses an account refuses to take back: erased, with suppress_erased_emails on (issue 25).
  *  The erasure module implements it. */
-interface SuppressionCheck {
+export interface SuppressionCheck {
   suppressedAmong(accountId: string, emails: readonly string[]): Promise<ReadonlySet<string>>;
 }
 
@@ -49,6 +49,8 @@ export interface LeadsDeps {
   database: Database;
   /** Without it nothing is suppressed. */
   suppression?: SuppressionCheck;
+  /** The leads table's repository, built by the module's factory. */
+  repo: LeadsRepo;
   credits: CreditsService;
   events: EventBus;
   clock: Clock;

@@ -25,7 +25,7 @@ import {
   missingLeads,
   suppressedLead,
 } from "./lead-writes.js";
-import { type LeadFilter, LeadsRepo, prepareLiveLeadById } from "./leads.repo.js";
+import { type LeadFilter, prepareLiveLeadById } from "./leads.repo.js";
 import type { LeadCreateInput, LeadListInput, LeadUpdateInput, LeadView } from "./leads.schemas.js";
 
 // Names other modules import from here (kept stable across the split).
@@ -35,15 +35,14 @@ export type { SyncedLeadItem, SyncedLeadsPlan, SyncedLeadsResult } from "./lead-
 export type { LeadsDeps, ValidationScheduler } from "./lead-writes.js";
 
 export class LeadsService {
-  private readonly repo = new LeadsRepo();
   private readonly liveLeadById: ReturnType<typeof prepareLiveLeadById>;
   private readonly importer: LeadImport;
   private readonly syncImporter: LeadSyncImport;
 
   constructor(private readonly deps: LeadsDeps) {
     this.liveLeadById = prepareLiveLeadById(deps.database);
-    this.importer = new LeadImport(deps, this.repo);
-    this.syncImporter = new LeadSyncImport(deps, this.repo);
+    this.importer = new LeadImport(deps, this.deps.repo);
+    this.syncImporter = new LeadSyncImport(deps, this.deps.repo);
   }
 
   /** Rows or contacts of a sync: created, or matched to the live lead of the same mailbox. */
@@ -64,7 +63,7 @@ export class LeadsService {
   async getMany(accountId: string, ids: string[]): Promise<LeadView[]> {
     const views: LeadView[] = [];
     for (let i = 0; i < ids.length; i += 500) {
-      const rows = await this.repo.liveByIds(this.deps.database.db, accountId, ids.slice(i, i + 500));
+      const rows = await this.deps.repo.liveByIds(this.deps.database.db, accountId, ids.slice(i, i + 500));
       views.push(...rows.map(toLeadView));
     }
     return views;
@@ -72,13 +71,18 @@ export class LeadsService {
 
   /** Up to `limit` live leads whose last validation is older than `before`, oldest first. */
   staleLeadIds(accountId: string, before: Date, limit: number): Promise<string[]> {
-    return this.repo.validatedBefore(this.deps.database.db, accountId, before.toISOString(), limit);
+    return this.deps.repo.validatedBefore(this.deps.database.db, accountId, before.toISOString(), limit);
   }
 
   /** Records when these leads' verdicts were written back to their source. */
   async markSynced(accountId: string, ids: string[], at: Date): Promise<void> {
     for (let i = 0; i < ids.length; i += 500) {
-      await this.repo.setSyncedAt(this.deps.database.db, accountId, ids.slice(i, i + 500), at.toISOString());
+      await this.deps.repo.setSyncedAt(
+        this.deps.database.db,
+        accountId,
+        ids.slice(i, i + 500),
+        at.toISOString(),
+      );
     }
   }
 
@@ -98,13 +102,13 @@ export class LeadsService {
         // Another alias of the same mailbox (j.doe+crm@gmail.com for jdoe@gmail.com) is a
         // duplicate too; the exact address is refused by the unique index below.
         if (canHaveAliases(row.normalized_email)) {
-          await this.repo.lockMailboxes(trx, caps, accountId, [row.normalized_email]);
-          const alias = await this.repo.findLiveByNormalizedEmail(trx, accountId, row.normalized_email);
+          await this.deps.repo.lockMailboxes(trx, caps, accountId, [row.normalized_email]);
+          const alias = await this.deps.repo.findLiveByNormalizedEmail(trx, accountId, row.normalized_email);
           if (alias) throw duplicateLead(row.email, alias);
         }
         // One write per lead: a lead to validate goes in `processing` (as in a bulk create).
         const stored = validate ? { ...row, validation_status: "processing" } : row;
-        await insertLeads(this.repo, this.deps.events, trx, [stored], now);
+        await insertLeads(this.deps.repo, this.deps.events, trx, [stored], now);
         if (validate) {
           await chargeLeads(
             this.deps.credits,
@@ -121,7 +125,7 @@ export class LeadsService {
       if (caps.isUniqueViolation(error))
         throw duplicateLead(
           row.email,
-          await this.repo.findLiveByNormalizedEmail(db, accountId, row.normalized_email),
+          await this.deps.repo.findLiveByNormalizedEmail(db, accountId, row.normalized_email),
         );
       throw error;
     }
@@ -139,7 +143,7 @@ export class LeadsService {
   async list(accountId: string, q: LeadListInput) {
     const filter = leadFilterOf(q);
     const { db, caps } = this.deps.database;
-    const { rows, total } = await this.repo.list(db, caps, accountId, filter, q.limit, q.offset);
+    const { rows, total } = await this.deps.repo.list(db, caps, accountId, filter, q.limit, q.offset);
     return pageOf("leads", rows.map(toLeadView), total, q);
   }
 
@@ -153,7 +157,7 @@ export class LeadsService {
       throw suppressedLead(fields.email);
     try {
       return await runInTransaction(db, async (trx) => {
-        const existing = await this.repo.findLive(trx, accountId, leadId);
+        const existing = await this.deps.repo.findLive(trx, accountId, leadId);
         if (!existing) throw notFound("Lead");
         const { customFields, ...columns } = fields;
         const changes: Partial<LeadsTable> = { ...columns };
@@ -169,8 +173,8 @@ export class LeadsService {
         }
         if (errors.length > 0) throw invalid(errors);
         if (changes.normalized_email && canHaveAliases(changes.normalized_email)) {
-          await this.repo.lockMailboxes(trx, caps, accountId, [changes.normalized_email]);
-          const holder = await this.repo.findLiveByNormalizedEmail(
+          await this.deps.repo.lockMailboxes(trx, caps, accountId, [changes.normalized_email]);
+          const holder = await this.deps.repo.findLiveByNormalizedEmail(
             trx,
             accountId,
             changes.normalized_email,
@@ -179,7 +183,7 @@ export class LeadsService {
           if (holder) throw duplicateLead(changes.email!, holder);
         }
         changes.updated_at = now.toISOString();
-        await this.repo.update(trx, accountId, leadId, changes);
+        await this.deps.repo.update(trx, accountId, leadId, changes);
         const changed = Object.keys(fields).filter((k) => k !== "email_lower" && k !== "normalized_email");
         await this.deps.events.emit(trx, "lead.updated", accountId, { leadId, changedFields: changed }, now);
         return toLeadView({ ...existing, ...changes });
@@ -187,7 +191,7 @@ export class LeadsService {
     } catch (error) {
       if (caps.isUniqueViolation(error)) {
         const holder = fields.normalized_email
-          ? await this.repo.findLiveByNormalizedEmail(db, accountId, fields.normalized_email, leadId)
+          ? await this.deps.repo.findLiveByNormalizedEmail(db, accountId, fields.normalized_email, leadId)
           : undefined;
         throw duplicateLead(fields.email ?? "", holder);
       }
@@ -197,7 +201,7 @@ export class LeadsService {
 
   async archive(accountId: string, leadId: string): Promise<void> {
     const at = this.deps.clock.now().toISOString();
-    const result = await this.repo.update(this.deps.database.db, accountId, leadId, {
+    const result = await this.deps.repo.update(this.deps.database.db, accountId, leadId, {
       archived_at: at,
       updated_at: at,
     });
@@ -210,13 +214,13 @@ export class LeadsService {
     const filter = leadFilterOf(q);
     const { db, caps } = this.deps.database;
     const customFieldNames = await customFieldNamesOf(
-      this.repo.iterateCustomFields(db, caps, accountId, filter),
+      this.deps.repo.iterateCustomFields(db, caps, accountId, filter),
     );
-    return { customFieldNames, rows: this.repo.iterate(db, caps, accountId, filter) };
+    return { customFieldNames, rows: this.deps.repo.iterate(db, caps, accountId, filter) };
   }
 
   async stats(accountId: string) {
-    const s = await this.repo.stats(this.deps.database.db, accountId);
+    const s = await this.deps.repo.stats(this.deps.database.db, accountId);
     const byStatus = Object.fromEntries(
       ["new", "processing", "valid", "invalid", "risky"].map((k) => [k, 0]),
     );
@@ -265,7 +269,7 @@ export class LeadsService {
     const ids = [...new Set(leadIds)];
     const { db } = this.deps.database;
     return runInTransaction(db, async (trx) => {
-      const found = await this.repo.liveEmails(trx, accountId, ids);
+      const found = await this.deps.repo.liveEmails(trx, accountId, ids);
       const missing = ids.filter((id) => !found.has(id));
       if (missing.length > 0) {
         throw missingLeads(missing);

@@ -2,18 +2,14 @@
 // past any deadline its job could have (a job lost in a way no hook saw: a queue wiped, a bug) is
 // closed the same way a hook would close it. Every close is logged and counted in /metrics
 // (leadcheck_sweeper_closed_total); in a healthy system the count stays at zero.
-import { Type } from "@sinclair/typebox";
 import type { BatchRunner } from "../batches/batch-runner.js";
-import { BatchesRepo } from "../batches/batches.repo.js";
-import { defineJob, type JobDefinition } from "../jobs/catalog.js";
-import type { JobQueue } from "../jobs/job-queue.js";
+import type { BatchesRepo } from "../batches/batches.repo.js";
 import type { LeadValidationService } from "../leads/validation/lead-validation.service.js";
 import type { Clock } from "../lib/clock.js";
 import type { EmailChecksService } from "../paid-checks/email-checks.service.js";
-import { ValidationJobsRepo } from "../paid-checks/validation-jobs.repo.js";
+import type { ValidationJobsRepo } from "../paid-checks/validation-jobs.repo.js";
 import type { Database } from "../storage/db.js";
 
-const SWEEP_JOB = "work.sweep";
 /** Rows closed per kind and sweep; the next sweep takes the rest. */
 const SWEEP_BATCH = 200;
 
@@ -22,7 +18,9 @@ export type SweptKind = "batch" | "lead" | "validation_job";
 export interface StalledWorkSweeperDeps {
   database: Database;
   clock: Clock;
-  queue: JobQueue;
+  /** Reads of stalled rows: the batches' and validation jobs' repositories. */
+  batchesRepo: BatchesRepo;
+  validationJobs: ValidationJobsRepo;
   batchRunner: BatchRunner;
   leadValidation: LeadValidationService;
   emailChecks: EmailChecksService;
@@ -37,12 +35,7 @@ export interface StalledWorkSweeperDeps {
 }
 
 export class StalledWorkSweeper {
-  private readonly batches = new BatchesRepo();
-  private readonly validationJobs: ValidationJobsRepo;
-
-  constructor(private readonly deps: StalledWorkSweeperDeps) {
-    this.validationJobs = new ValidationJobsRepo(deps.database.db);
-  }
+  constructor(private readonly deps: StalledWorkSweeperDeps) {}
 
   /** One pass; returns how many rows of each kind it closed (not those another process closed
    *  meanwhile). */
@@ -52,7 +45,7 @@ export class StalledWorkSweeper {
     const now = clock.now().getTime();
     const closed: Record<SweptKind, number> = { batch: 0, lead: 0, validation_job: 0 };
     const batchCutoff = new Date(now - settings.batchStallMs).toISOString();
-    for (const batchId of await this.batches.stalledIds(db, batchCutoff, SWEEP_BATCH)) {
+    for (const batchId of await this.deps.batchesRepo.stalledIds(db, batchCutoff, SWEEP_BATCH)) {
       const reason = `no progress for ${Math.round(settings.batchStallMs / 1000)} s: the batch's job was lost`;
       if (await this.deps.batchRunner.failRemaining(batchId, reason)) {
         this.deps.onClosed("batch", batchId, reason);
@@ -68,7 +61,7 @@ export class StalledWorkSweeper {
       }
     }
     const jobCutoff = new Date(now - settings.validationJobGraceMs).toISOString();
-    for (const jobId of await this.validationJobs.overdueIds(jobCutoff, SWEEP_BATCH)) {
+    for (const jobId of await this.deps.validationJobs.overdueIds(jobCutoff, SWEEP_BATCH)) {
       const reason = "maximum validation time of 5 minutes exceeded (its job was lost)";
       if (await this.deps.emailChecks.failJob(jobId, reason)) {
         this.deps.onClosed("validation_job", jobId, reason);
@@ -76,33 +69,5 @@ export class StalledWorkSweeper {
       }
     }
     return closed;
-  }
-
-  /** Keeps one sweep queued an interval ahead (the queue has no cron). */
-  async schedule(): Promise<void> {
-    const { sweepIntervalMs } = this.deps.settings;
-    const slot = Math.floor(this.deps.clock.now().getTime() / sweepIntervalMs);
-    await this.deps.queue.send(
-      SWEEP_JOB,
-      {},
-      { startAfterMs: sweepIntervalMs, singletonKey: `sweep:${slot}` },
-    );
-  }
-
-  jobDefinition(): JobDefinition {
-    return defineJob({
-      name: SWEEP_JOB,
-      schema: Type.Object({}),
-      policy: { retryLimit: 1, retryDelayMs: 5000, expireInMs: 300_000 },
-      concurrency: 1,
-      handler: async () => {
-        try {
-          await this.sweep();
-        } finally {
-          await this.schedule();
-        }
-      },
-      onExhausted: () => this.schedule(),
-    });
   }
 }

@@ -24,6 +24,22 @@ export function creditMeter(metrics: Metrics): (amountMilli: number) => void {
   return (amountMilli) => metrics.creditsSpentMilli.inc(amountMilli);
 }
 
+/** Counts webhook delivery attempts by outcome (the webhooks module's `onAttempt`). */
+export function webhookMeter(metrics: Metrics): (outcome: string) => void {
+  return (outcome) => metrics.webhookDeliveries.inc({ outcome });
+}
+
+/** Logs and counts each row the stalled-work sweeper closes (its `onClosed`). */
+export function sweeperMeter(
+  metrics: Metrics,
+  logger: { warn(obj: object, msg: string): void },
+): (kind: string, id: string, reason: string) => void {
+  return (kind, id, reason) => {
+    metrics.sweeperClosed.inc({ kind });
+    logger.warn({ kind, id, reason }, "sweeper closed work left processing");
+  };
+}
+
 /** A new catalog whose handlers are decorated (the definitions given are not changed): attempts by
  *  outcome, their duration, and how many run in this process now (which worker holds a job: the
  *  scale tests read it). */

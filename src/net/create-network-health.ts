@@ -7,7 +7,7 @@ import { DnsResolver } from "./dns.js";
 import { type EgressCheck, NetworkHealth } from "./network-health.js";
 
 export interface NetworkHealthWiring {
-  config: Readonly<Config>;
+  config: Pick<Config, "dnsServers" | "dnsTimeoutMs" | "network" | "smtp">;
   clock: Clock;
   logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   /** The checks' resolver: its cache is flushed on every DNS state change. */

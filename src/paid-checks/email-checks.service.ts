@@ -8,7 +8,6 @@ import { nextRetryDelayMs } from "../checks/email/retry-schedule.js";
 import { parseEmail } from "../checks/email/syntax.js";
 import type { CreditsService } from "../credits/credits.service.js";
 import type { EventBus } from "../events/events.js";
-import { defineJob, type JobDefinition } from "../jobs/catalog.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { Clock } from "../lib/clock.js";
 import { untilAborted } from "../lib/concurrency.js";
@@ -20,8 +19,8 @@ import { runInTransaction } from "../storage/transaction.js";
 import type { ValidationJobsRepo } from "./validation-jobs.repo.js";
 
 export const EMAIL_VERIFY_JOB = "email.verify";
-const VALIDATION_JOBS_PURGE_JOB = "validation-jobs.purge";
-const MAX_VALIDATION_MS = 5 * 60_000;
+export const VALIDATION_JOBS_PURGE_JOB = "validation-jobs.purge";
+export const MAX_VALIDATION_MS = 5 * 60_000;
 const JOB_RETENTION_MS = 24 * 3600_000;
 
 export interface EmailChecksDeps {
@@ -45,8 +44,8 @@ export interface EmailChecksDeps {
   onError?: (error: unknown, context: string) => void;
 }
 
-const EmailVerifyJobData = Type.Object({ jobId: Type.String() });
-type EmailVerifyJobData = Static<typeof EmailVerifyJobData>;
+export const EmailVerifyJobData = Type.Object({ jobId: Type.String() });
+export type EmailVerifyJobData = Static<typeof EmailVerifyJobData>;
 
 export type EmailCheckOutcome =
   | { kind: "completed"; job: ValidationJobsTable; verdict: EmailVerdict; balanceMilli: number }
@@ -255,43 +254,5 @@ export class EmailChecksService {
 
   async purgeExpired(): Promise<number> {
     return this.deps.jobs.deleteExpired(this.deps.clock.now().toISOString());
-  }
-
-  jobDefinitions(): JobDefinition[] {
-    // An attempt may wait up to the job's remaining time (RFC 5321 timeouts), so it expires after it.
-    const policy = { retryLimit: 2, retryDelayMs: 2000, expireInMs: MAX_VALIDATION_MS + 30_000 };
-    return [
-      defineJob<EmailVerifyJobData>({
-        name: EMAIL_VERIFY_JOB,
-        schema: EmailVerifyJobData,
-        policy,
-        concurrency: 50,
-        handler: (job) => this.runAttempt(job.data.jobId, job.signal),
-        onExhausted: async (job) => {
-          await this.failJob(job.data.jobId, job.error);
-        },
-      }),
-      defineJob({
-        name: VALIDATION_JOBS_PURGE_JOB,
-        schema: Type.Object({}),
-        policy: { retryLimit: 1, retryDelayMs: 60_000, expireInMs: 300_000 },
-        concurrency: 1,
-        handler: async () => {
-          await this.purgeExpired();
-          await this.schedulePurge();
-        },
-        onExhausted: () => this.schedulePurge(),
-      }),
-    ];
-  }
-
-  /** Keeps one purge job queued an hour ahead (the queue has no cron). */
-  async schedulePurge(): Promise<void> {
-    const hour = Math.floor(this.deps.clock.now().getTime() / 3600_000);
-    await this.deps.queue.send(
-      VALIDATION_JOBS_PURGE_JOB,
-      {},
-      { startAfterMs: 3600_000, singletonKey: `purge:${hour}` },
-    );
   }
 }

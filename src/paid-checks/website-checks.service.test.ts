@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { WebsiteCheckResult } from "../checks/website/website.types.js";
+import { CreditsRepo } from "../credits/credits.repo.js";
 import { CreditsService } from "../credits/credits.service.js";
 import { EventBus } from "../events/events.js";
 import { EventsRepo } from "../events/events.repo.js";
@@ -22,6 +23,7 @@ describe("WebsiteChecksService", () => {
     await migrateToLatest(database.db);
     credits = new CreditsService({
       database,
+      repo: new CreditsRepo(),
       events: new EventBus(new EventsRepo()),
       clock: systemClock,
       newAccountMilliCredits: 5,

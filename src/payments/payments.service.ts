@@ -11,7 +11,7 @@ import type { Clock } from "../lib/clock.js";
 import type { Database } from "../storage/db.js";
 import { runInTransaction } from "../storage/transaction.js";
 import { minorUnitsPerUnit, type PaymentGateway, type SessionClaims } from "./payment-gateway.js";
-import { PaymentsRepo } from "./payments.repo.js";
+import type { PaymentsRepo } from "./payments.repo.js";
 
 const MILLI_CREDITS_PER_CURRENCY_UNIT = 1000;
 
@@ -57,11 +57,11 @@ export type WebhookOutcome =
     };
 
 export class PaymentsService {
-  private readonly repo = new PaymentsRepo();
-
   constructor(
     private readonly deps: {
       database: Database;
+      /** Its repository, built by the module's factory. */
+      repo: PaymentsRepo;
       credits: CreditsService;
       clock: Clock;
       /** Absent: buying is off (no keys), operators grant credits instead. */
@@ -109,7 +109,7 @@ export class PaymentsService {
     }
     // Recorded before the buyer gets the URL: a session we could not record is never paid. A
     // storage failure here is ours, not the provider's: it propagates (500, logged).
-    await this.repo.recordCheckoutSession(this.deps.database.db, {
+    await this.deps.repo.recordCheckoutSession(this.deps.database.db, {
       session_id: session.id,
       provider: gateway.provider,
       account_id: accountId,
@@ -132,9 +132,10 @@ export class PaymentsService {
     if (event.kind === "other")
       return { kind: "ignored", eventId: event.id, reason: `event type ${event.type}` };
     const { db } = this.deps.database;
-    if (await this.repo.isEventRecorded(db, event.id)) return { kind: "duplicate_event", eventId: event.id };
+    if (await this.deps.repo.isEventRecorded(db, event.id))
+      return { kind: "duplicate_event", eventId: event.id };
     const { sessionId, claims } = event;
-    const sold = await this.repo.findCheckoutSession(db, sessionId);
+    const sold = await this.deps.repo.findCheckoutSession(db, sessionId);
     if (!sold) return { kind: "unknown_session", eventId: event.id, sessionId, claims };
     const mismatches: ClaimMismatch[] = [];
     if (claims.accountId !== undefined && claims.accountId !== sold.account_id) mismatches.push("account");
@@ -166,13 +167,13 @@ export class PaymentsService {
     if (session.paymentStatus !== "paid") return refused(`payment status ${session.paymentStatus}`);
     const now = this.deps.clock.now();
     return runInTransaction(db, async (trx): Promise<WebhookOutcome> => {
-      const isNew = await this.repo.recordEventOnce(
+      const isNew = await this.deps.repo.recordEventOnce(
         trx,
         { id: event.id, provider: gateway.provider, type: event.type },
         now,
       );
       if (!isNew) return { kind: "duplicate_event", eventId: event.id };
-      const claimed = await this.repo.claimSession(trx, {
+      const claimed = await this.deps.repo.claimSession(trx, {
         session_id: sessionId,
         provider: gateway.provider,
         account_id: sold.account_id,
@@ -193,7 +194,7 @@ export class PaymentsService {
         idempotencyKey: `${gateway.provider}:${sessionId}`,
         actor: { kind: "system", id: gateway.provider },
       });
-      await this.repo.setLedgerEntry(trx, sessionId, entry.id);
+      await this.deps.repo.setLedgerEntry(trx, sessionId, entry.id);
       return {
         kind: "granted",
         eventId: event.id,

@@ -1,8 +1,7 @@
 // Wires the retention module: settings, the purge and its daily job.
 import type { AuditService } from "../audit/audit.service.js";
 import type { Config } from "../config/config.js";
-import type { JobDefinition } from "../jobs/catalog.js";
-import type { JobQueue } from "../jobs/job-queue.js";
+import type { Module } from "../jobs/catalog.js";
 import type { Clock } from "../lib/clock.js";
 import type { Database } from "../storage/db.js";
 import { retentionJobDefinitions } from "./retention.jobs.js";
@@ -13,26 +12,24 @@ export interface RetentionModuleDeps {
   config: Pick<Config, "privacy">;
   database: Database;
   clock: Clock;
-  queue: JobQueue;
   audit: AuditService;
-  onPurged?: (accountId: string, counts: PurgeCounts) => void;
+  /** Each account's purge is logged here. */
+  logger: { info(obj: object, msg: string): void };
 }
 
-export function createRetention(deps: RetentionModuleDeps): {
-  retention: RetentionService;
-  jobDefinitions: JobDefinition[];
-} {
+export function createRetention(deps: RetentionModuleDeps): Module<{ retention: RetentionService }> {
   const retention = new RetentionService({
     config: deps.config,
     database: deps.database,
     clock: deps.clock,
     repo: new RetentionRepo(),
     audit: deps.audit,
-    ...(deps.onPurged ? { onPurged: deps.onPurged } : {}),
+    onPurged: (accountId: string, counts: PurgeCounts) =>
+      deps.logger.info({ accountId, ...counts }, "retention purge"),
   });
   return {
-    retention,
-    jobDefinitions: retentionJobDefinitions(retention, deps.queue, {
+    services: { retention },
+    jobs: retentionJobDefinitions(retention, {
       purgeIntervalMs: deps.config.privacy.purgeIntervalMs,
     }),
   };

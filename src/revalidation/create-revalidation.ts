@@ -2,8 +2,7 @@
 // runs due schedules as normal lead-validation batches (background side).
 import type { AuditTrail } from "../audit/audit.service.js";
 import type { Config } from "../config/config.js";
-import type { JobDefinition } from "../jobs/catalog.js";
-import type { JobQueue } from "../jobs/job-queue.js";
+import type { Module } from "../jobs/catalog.js";
 import type { Clock } from "../lib/clock.js";
 import type { Database } from "../storage/db.js";
 import { revalidationJobDefinitions } from "./revalidation.jobs.js";
@@ -17,20 +16,19 @@ export interface RevalidationModuleDeps {
   config: Pick<Config, "prices" | "jobs">;
   database: Database;
   clock: Clock;
-  queue: JobQueue;
   /** The leads module: stale leads are found and validated (charged, evented) there. */
   leads: RevalidationDeps["leads"];
   /** A crashed run's retry finds the batch it started here. */
   batches: RevalidationDeps["batches"];
   audit?: AuditTrail;
   isNetworkDown?: () => boolean;
-  onRun?: (result: RunResult) => void;
+  /** Each run is logged here. */
+  logger: { info(obj: object, msg: string): void };
 }
 
-export function createRevalidation(deps: RevalidationModuleDeps): {
-  services: { revalidation: RevalidationService };
-  jobs: JobDefinition[];
-} {
+export function createRevalidation(
+  deps: RevalidationModuleDeps,
+): Module<{ revalidation: RevalidationService }> {
   const revalidation = new RevalidationService({
     database: deps.database,
     repo: new RevalidationRepo(),
@@ -44,9 +42,9 @@ export function createRevalidation(deps: RevalidationModuleDeps): {
   });
   return {
     services: { revalidation },
-    jobs: revalidationJobDefinitions(revalidation, deps.queue, {
+    jobs: revalidationJobDefinitions(revalidation, {
       tickMs: deps.config.jobs.revalidationTickMs,
-      ...(deps.onRun ? { onRun: deps.onRun } : {}),
+      onRun: (result: RunResult) => deps.logger.info(result, "re-validation run"),
     }),
   };
 }

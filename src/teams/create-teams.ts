@@ -1,7 +1,7 @@
 // Wires the teams module: members, roles and invitations over the database. No background jobs
 // yet (expired invitations are refused by their date and stay as a record of who was invited).
 import type { AuditTrail } from "../audit/audit.service.js";
-import type { JobDefinition } from "../jobs/catalog.js";
+import type { Module } from "../jobs/catalog.js";
 import type { Clock } from "../lib/clock.js";
 import type { Database } from "../storage/db.js";
 import { TeamsRepo } from "./teams.repo.js";
@@ -13,10 +13,7 @@ export interface TeamsModuleDeps {
   audit?: AuditTrail;
 }
 
-export function createTeams(deps: TeamsModuleDeps): {
-  services: { teams: TeamsService };
-  jobs: JobDefinition[];
-} {
+export function createTeams(deps: TeamsModuleDeps): Module<{ teams: TeamsService }> {
   const teams = new TeamsService(new TeamsRepo(deps.database), deps.clock, deps.audit);
   return { services: { teams }, jobs: [] };
 }

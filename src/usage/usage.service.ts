@@ -5,7 +5,7 @@
 import type { Clock } from "../lib/clock.js";
 import { invalid } from "../lib/errors.js";
 import type { Database } from "../storage/db.js";
-import { UsageRepo } from "./usage.repo.js";
+import type { UsageRepo } from "./usage.repo.js";
 
 export const USAGE_MAX_DAYS = 366;
 export const USAGE_DEFAULT_DAYS = 30;
@@ -35,9 +35,7 @@ export interface Usage {
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export class UsageService {
-  private readonly repo = new UsageRepo();
-
-  constructor(private readonly deps: { database: Database; clock: Clock }) {}
+  constructor(private readonly deps: { database: Database; clock: Clock; repo: UsageRepo }) {}
 
   /** Days [from, to] inclusive (UTC); by default the last 30 days up to today. */
   async daily(
@@ -60,8 +58,13 @@ export class UsageService {
 
     const { db } = this.deps.database;
     const [ledger, validations] = await Promise.all([
-      this.repo.ledgerByDay(db, accountId, `${from}T00:00:00.000Z`, new Date(toMs + DAY_MS).toISOString()),
-      this.repo.validationsByDay(db, accountId, from, to),
+      this.deps.repo.ledgerByDay(
+        db,
+        accountId,
+        `${from}T00:00:00.000Z`,
+        new Date(toMs + DAY_MS).toISOString(),
+      ),
+      this.deps.repo.validationsByDay(db, accountId, from, to),
     ]);
     const days: UsageDay[] = [];
     const byDate = new Map<string, UsageDay>();

@@ -6,7 +6,7 @@ import type { AuditTrail } from "../audit/audit.service.js";
 import type { Config } from "../config/config.js";
 import type { EventBus } from "../events/events.js";
 import type { EventsRepo } from "../events/events.repo.js";
-import type { JobDefinition } from "../jobs/catalog.js";
+import type { Module } from "../jobs/catalog.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { Clock } from "../lib/clock.js";
 import type { HttpClient } from "../net/http-client.js";
@@ -14,6 +14,7 @@ import type { Database } from "../storage/db.js";
 import { webhookJobDefinitions } from "./webhook.jobs.js";
 import { WebhookDispatcher, type WebhookDispatcherDeps } from "./webhook-dispatcher.js";
 import { WebhookSender } from "./webhook-sender.js";
+import { WebhooksRepo } from "./webhooks.repo.js";
 import { WebhooksService } from "./webhooks.service.js";
 
 export interface WebhooksModuleDeps {
@@ -34,11 +35,9 @@ export interface WebhooksModuleDeps {
   audit?: AuditTrail;
 }
 
-export function createWebhooks(deps: WebhooksModuleDeps): {
-  webhooks: WebhooksService;
-  jobDefinitions: JobDefinition[];
-} {
+export function createWebhooks(deps: WebhooksModuleDeps): Module<{ webhooks: WebhooksService }> {
   const settings = deps.config.webhooks;
+  const repo = new WebhooksRepo();
   const sender = new WebhookSender({
     client: deps.client,
     timeoutMs: settings.timeoutMs,
@@ -47,6 +46,7 @@ export function createWebhooks(deps: WebhooksModuleDeps): {
   const dispatcher = new WebhookDispatcher({
     database: deps.database,
     outbox: deps.outbox,
+    repo,
     queue: deps.queue,
     clock: deps.clock,
     sender,
@@ -55,6 +55,7 @@ export function createWebhooks(deps: WebhooksModuleDeps): {
   });
   const webhooks = new WebhooksService({
     database: deps.database,
+    repo,
     clock: deps.clock,
     queue: deps.queue,
     events: deps.events,
@@ -63,11 +64,11 @@ export function createWebhooks(deps: WebhooksModuleDeps): {
     ...(deps.onError ? { onError: deps.onError } : {}),
     ...(deps.audit ? { audit: deps.audit } : {}),
   });
-  const jobDefinitions = webhookJobDefinitions(dispatcher, deps.queue, {
+  const jobs = webhookJobDefinitions(dispatcher, {
     timeoutMs: settings.timeoutMs,
     deliveryConcurrency: settings.deliveryConcurrency,
     dispatchIntervalMs: settings.dispatchIntervalMs,
     purgeIntervalMs: settings.purgeIntervalMs,
   });
-  return { webhooks, jobDefinitions };
+  return { services: { webhooks }, jobs, close: () => webhooks.close() };
 }

@@ -13,7 +13,7 @@ import { runInTransaction } from "../storage/transaction.js";
 import { delayAfterAttempt } from "./retry-config.js";
 import type { AttemptResult, WebhookSender } from "./webhook-sender.js";
 import { type AttemptRecord, eventsOf, retryConfigOf } from "./webhook-view.js";
-import { WebhooksRepo } from "./webhooks.repo.js";
+import type { WebhooksRepo } from "./webhooks.repo.js";
 
 export const WEBHOOK_DELIVER_JOB = "webhooks.deliver";
 export const WEBHOOK_DISPATCH_JOB = "webhooks.dispatch";
@@ -26,6 +26,8 @@ export interface DeliverJobData extends Record<string, unknown> {
 }
 
 export interface WebhookDispatcherDeps {
+  /** Its repository, built by the module's factory. */
+  repo: WebhooksRepo;
   database: Database;
   /** The events outbox the dispatcher fans out and purges. */
   outbox: EventsRepo;
@@ -45,8 +47,6 @@ const PURGE_CHUNK = 1000;
 const DISPATCH_LANES = 4;
 
 export class WebhookDispatcher {
-  private readonly repo = new WebhooksRepo();
-
   constructor(private readonly deps: WebhookDispatcherDeps) {}
 
   /** Fans out every pending event; returns how many events it handled. */
@@ -75,7 +75,7 @@ export class WebhookDispatcher {
       const events = await this.deps.outbox.pending(trx, limit, caps.skipLocked);
       if (events.length === 0) return 0;
       const accounts = [...new Set(events.map((e) => e.account_id))];
-      const hooks = (await this.repo.activeWebhooksOf(trx, accounts)).map((h) => ({
+      const hooks = (await this.deps.repo.activeWebhooksOf(trx, accounts)).map((h) => ({
         ...h,
         kinds: new Set(eventsOf(h)),
       }));
@@ -89,7 +89,7 @@ export class WebhookDispatcher {
           );
         }
       }
-      const inserted = await this.repo.insertDeliveries(trx, rows);
+      const inserted = await this.deps.repo.insertDeliveries(trx, rows);
       for (const deliveryId of inserted) {
         await this.deps.queue.send<DeliverJobData>(WEBHOOK_DELIVER_JOB, { deliveryId, attempt: 1 }, { trx });
       }
@@ -104,14 +104,19 @@ export class WebhookDispatcher {
   /** Runs attempt `attempt` of a delivery unless it already ran or the delivery is over. */
   async deliver(deliveryId: string, attempt: number): Promise<void> {
     const { db } = this.deps.database;
-    const delivery = await this.repo.findDelivery(db, deliveryId);
+    const delivery = await this.deps.repo.findDelivery(db, deliveryId);
     if (delivery?.status !== "pending" || Number(delivery.attempts) >= attempt) return;
-    const webhook = await this.repo.findWebhookById(db, delivery.webhook_id);
+    const webhook = await this.deps.repo.findWebhookById(db, delivery.webhook_id);
     if (!webhook) return;
     if (Number(webhook.active) !== 1 && Number(delivery.is_test) !== 1) {
       const at = this.deps.clock.now().toISOString();
-      if (await this.repo.closeDelivery(db, deliveryId, "webhook is inactive; delivery cancelled", at)) {
-        await this.repo.addStats(db, webhook.id, { attempts: 0, succeeded: false, failedForGood: true, at });
+      if (await this.deps.repo.closeDelivery(db, deliveryId, "webhook is inactive; delivery cancelled", at)) {
+        await this.deps.repo.addStats(db, webhook.id, {
+          attempts: 0,
+          succeeded: false,
+          failedForGood: true,
+          at,
+        });
       }
       return;
     }
@@ -143,7 +148,7 @@ export class WebhookDispatcher {
     const log = JSON.parse(delivery.attempt_log) as AttemptRecord[];
     log.push(attemptRecord(attempt, result, startedAt));
     const written = await runInTransaction(this.deps.database.db, async (trx) => {
-      const written = await this.repo.recordAttempt(trx, delivery.id, {
+      const written = await this.deps.repo.recordAttempt(trx, delivery.id, {
         previousAttempts: attempt - 1,
         status,
         url: webhook.url,
@@ -170,7 +175,7 @@ export class WebhookDispatcher {
     // A crash between the two statements leaves the counters one attempt short.
     if (written) {
       this.deps.onAttempt?.(status === "pending" ? "retry" : status);
-      await this.repo.addStats(this.deps.database.db, webhook.id, {
+      await this.deps.repo.addStats(this.deps.database.db, webhook.id, {
         attempts: 1,
         succeeded: result.ok,
         failedForGood: status === "failed",
@@ -184,9 +189,9 @@ export class WebhookDispatcher {
   async abandon(deliveryId: string, message: string): Promise<void> {
     const { db } = this.deps.database;
     const at = this.deps.clock.now().toISOString();
-    const delivery = await this.repo.findDelivery(db, deliveryId);
-    if (delivery && (await this.repo.closeDelivery(db, deliveryId, message, at))) {
-      await this.repo.addStats(db, delivery.webhook_id, {
+    const delivery = await this.deps.repo.findDelivery(db, deliveryId);
+    if (delivery && (await this.deps.repo.closeDelivery(db, deliveryId, message, at))) {
+      await this.deps.repo.addStats(db, delivery.webhook_id, {
         attempts: 0,
         succeeded: false,
         failedForGood: true,
@@ -213,7 +218,7 @@ export class WebhookDispatcher {
       }
     };
     await drain(() => this.deps.outbox.purgeDispatchedBefore(db, cutoff, PURGE_CHUNK));
-    return drain(() => this.repo.purgeDeliveriesBefore(db, cutoff, PURGE_CHUNK));
+    return drain(() => this.deps.repo.purgeDeliveriesBefore(db, cutoff, PURGE_CHUNK));
   }
 }
 

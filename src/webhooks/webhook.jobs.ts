@@ -2,7 +2,7 @@
 // attempt is queued, with the endpoint's delay, in the transaction that records the failure).
 // The dispatcher runs on a hint right after events are emitted and on a recurring sweep that
 // catches anything a hint missed (an event committed after its hint ran, a crashed process).
-// The queue has no cron: recurring jobs re-enqueue themselves under a singleton key.
+// The sweep and the purge are `recurring` (src/jobs/recurring.ts schedules them).
 import { type Static, Type } from "@sinclair/typebox";
 import { defineJob, type JobDefinition } from "../jobs/catalog.js";
 import type { JobQueue } from "../jobs/job-queue.js";
@@ -14,9 +14,7 @@ import {
   type WebhookDispatcher,
 } from "./webhook-dispatcher.js";
 
-const SWEEP_KEY = "webhooks.dispatch:sweep";
 const HINT_KEY = "webhooks.dispatch:hint";
-const PURGE_KEY = "webhooks.purge";
 
 export interface WebhookJobOptions {
   /** Whole budget of one delivery attempt; the job's expiry leaves room for its bookkeeping. */
@@ -35,34 +33,19 @@ const PurgeJobData = Type.Object({});
 
 export function webhookJobDefinitions(
   dispatcher: WebhookDispatcher,
-  queue: JobQueue,
   options: WebhookJobOptions,
 ): JobDefinition[] {
-  const nextSweep = () =>
-    queue.send(
-      WEBHOOK_DISPATCH_JOB,
-      { trigger: "sweep" },
-      { startAfterMs: options.dispatchIntervalMs, singletonKey: SWEEP_KEY },
-    );
-  const nextPurge = () =>
-    queue.send(WEBHOOK_PURGE_JOB, {}, { startAfterMs: options.purgeIntervalMs, singletonKey: PURGE_KEY });
   return [
     defineJob<DispatchJobData>({
       name: WEBHOOK_DISPATCH_JOB,
       schema: DispatchJobData,
       policy: { retryLimit: 3, retryDelayMs: 1000, retryBackoff: true, expireInMs: 120_000 },
       concurrency: 1,
-      handler: async (job) => {
-        try {
-          await dispatcher.dispatchPending();
-        } finally {
-          if (job.data.trigger === "sweep") await nextSweep();
-        }
+      handler: async () => {
+        await dispatcher.dispatchPending();
       },
-      // A sweep given up (its process died on every attempt) would end the chain: start the next.
-      onExhausted: async (job) => {
-        if (job.data.trigger === "sweep") await nextSweep();
-      },
+      // The sweeps recur (a sweep given up still queues the next); hints run once.
+      recurring: { everyMs: options.dispatchIntervalMs, data: { trigger: "sweep" }, firstAfterMs: 0 },
     }),
     defineJob<DeliverJobData>({
       name: WEBHOOK_DELIVER_JOB,
@@ -85,23 +68,11 @@ export function webhookJobDefinitions(
       policy: { retryLimit: 2, retryDelayMs: 60_000, expireInMs: 600_000 },
       concurrency: 1,
       handler: async () => {
-        try {
-          await dispatcher.purge();
-        } finally {
-          await nextPurge();
-        }
+        await dispatcher.purge();
       },
-      onExhausted: async () => {
-        await nextPurge();
-      },
+      recurring: { everyMs: options.purgeIntervalMs, firstAfterMs: 0 },
     }),
   ];
-}
-
-/** Starts the recurring sweep and purge unless they are already scheduled. */
-export async function scheduleWebhookJobs(queue: JobQueue): Promise<void> {
-  await queue.send(WEBHOOK_DISPATCH_JOB, { trigger: "sweep" }, { singletonKey: SWEEP_KEY });
-  await queue.send(WEBHOOK_PURGE_JOB, {}, { singletonKey: PURGE_KEY });
 }
 
 /** Asks for a dispatch now; while one is waiting, further hints are absorbed by the singleton key. */

@@ -4,7 +4,7 @@
 // same 404 as a missing one. Also the ad-hoc `webhookUrl` callbacks of other endpoints.
 
 import type { Transaction } from "kysely";
-import { isTestSpace, liveAccountOf } from "../accounts/data-space.js";
+import { isTestSpace, liveAccountOf } from "../lib/data-space.js";
 import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
 import { EVENT_TYPES, type EventBus, type EventType } from "../events/events.js";
 import type { JobQueue } from "../jobs/job-queue.js";
@@ -18,7 +18,7 @@ import type { Schema, WebhooksTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
 import { normalizeRetryConfig, type RetryConfig, type RetryConfigInput } from "./retry-config.js";
 import { newWebhookSecret } from "./signature.js";
-import { scheduleWebhookJobs, sendDispatchHint } from "./webhook.jobs.js";
+import { sendDispatchHint } from "./webhook.jobs.js";
 import {
   type DeliverJobData,
   newDeliveryRow,
@@ -27,7 +27,7 @@ import {
 } from "./webhook-dispatcher.js";
 import type { AttemptResult, WebhookSender } from "./webhook-sender.js";
 import { type DeliveryView, toDeliveryView, toWebhookView, type WebhookView } from "./webhook-view.js";
-import { type WebhookChanges, WebhooksRepo } from "./webhooks.repo.js";
+import type { WebhookChanges, WebhooksRepo } from "./webhooks.repo.js";
 
 const MAX_WEBHOOKS_PER_ACCOUNT = 25;
 
@@ -57,6 +57,8 @@ export interface TestDeliveryResult {
 }
 
 export interface WebhooksDeps {
+  /** Its repository, built by the module's factory. */
+  repo: WebhooksRepo;
   database: Database;
   clock: Clock;
   queue: JobQueue;
@@ -75,7 +77,6 @@ const HINT_INTERVAL_MS = 20;
 const isEventType = (e: string): e is EventType => (EVENT_TYPES as readonly string[]).includes(e);
 
 export class WebhooksService {
-  private readonly repo = new WebhooksRepo();
   /** Dispatch hints, coalesced and paced (see the constructor). */
   private readonly hints: PacedRun;
   private readonly unsubscribe: () => void;
@@ -126,11 +127,11 @@ export class WebhooksService {
     // Count and insert under the account's lock: two creates at the limit cannot both pass.
     // Refuses one more than MAX_WEBHOOKS_PER_ACCOUNT (`webhook_limit`).
     return runInTransaction(db, async (trx): Promise<CreatedWebhook> => {
-      await this.repo.lockAccountEndpoints(trx, caps, accountId);
-      if ((await this.repo.countWebhooks(trx, accountId)) >= MAX_WEBHOOKS_PER_ACCOUNT) {
+      await this.deps.repo.lockAccountEndpoints(trx, caps, accountId);
+      if ((await this.deps.repo.countWebhooks(trx, accountId)) >= MAX_WEBHOOKS_PER_ACCOUNT) {
         throw fail({ kind: "webhook_limit", limit: MAX_WEBHOOKS_PER_ACCOUNT });
       }
-      await this.repo.insertWebhook(trx, row);
+      await this.deps.repo.insertWebhook(trx, row);
       await this.audited(trx, accountId, actor, "webhook.created", row.id, {
         name: row.name,
         url: row.url,
@@ -141,7 +142,7 @@ export class WebhooksService {
   }
 
   async list(accountId: string): Promise<{ webhooks: WebhookView[]; total: number }> {
-    const rows = await this.repo.listWebhooks(this.deps.database.db, accountId);
+    const rows = await this.deps.repo.listWebhooks(this.deps.database.db, accountId);
     return { webhooks: rows.map(toWebhookView), total: rows.length };
   }
 
@@ -172,7 +173,7 @@ export class WebhooksService {
     }
     if (errors.length > 0) throw invalid(errors);
     const row = await runInTransaction(this.deps.database.db, async (trx) => {
-      const updated = await this.repo.updateWebhook(trx, accountId, webhookId, changes);
+      const updated = await this.deps.repo.updateWebhook(trx, accountId, webhookId, changes);
       if (updated) {
         const changed = Object.keys(changes).filter((field) => field !== "updated_at");
         await this.audited(trx, accountId, actor, "webhook.updated", webhookId, {
@@ -188,7 +189,7 @@ export class WebhooksService {
 
   async remove(accountId: string, webhookId: string, actor?: AuditActor): Promise<void> {
     const removed = await runInTransaction(this.deps.database.db, async (trx) => {
-      const deleted = await this.repo.deleteWebhook(trx, accountId, webhookId);
+      const deleted = await this.deps.repo.deleteWebhook(trx, accountId, webhookId);
       if (deleted) await this.audited(trx, accountId, actor, "webhook.deleted", webhookId, {});
       return deleted;
     });
@@ -200,7 +201,7 @@ export class WebhooksService {
     const secret = newWebhookSecret();
     const at = this.deps.clock.now().toISOString();
     const row = await runInTransaction(this.deps.database.db, async (trx) => {
-      const rotated = await this.repo.rotateSecret(trx, accountId, webhookId, secret, at);
+      const rotated = await this.deps.repo.rotateSecret(trx, accountId, webhookId, secret, at);
       if (rotated) await this.audited(trx, accountId, actor, "webhook.secret_rotated", webhookId, {});
       return rotated;
     });
@@ -244,7 +245,7 @@ export class WebhooksService {
     const row = newDeliveryRow(webhook, { eventId, event, payload: JSON.stringify(payload) }, now, {
       is_test: 1,
     });
-    await this.repo.insertDelivery(this.deps.database.db, row);
+    await this.deps.repo.insertDelivery(this.deps.database.db, row);
     const { result, at } = await this.deps.dispatcher.attempt(row, webhook, 1, false);
     return {
       success: result.ok,
@@ -261,8 +262,8 @@ export class WebhooksService {
     await this.find(accountId, webhookId);
     const { db } = this.deps.database;
     const [rows, total] = await Promise.all([
-      this.repo.listDeliveries(db, webhookId, page.limit, page.offset),
-      this.repo.countDeliveries(db, webhookId),
+      this.deps.repo.listDeliveries(db, webhookId, page.limit, page.offset),
+      this.deps.repo.countDeliveries(db, webhookId),
     ]);
     return pageOf("deliveries", rows.map(toDeliveryView), total, page);
   }
@@ -271,7 +272,7 @@ export class WebhooksService {
   async redeliver(accountId: string, webhookId: string, deliveryId: string): Promise<DeliveryView> {
     const webhook = await this.find(accountId, webhookId);
     const { db } = this.deps.database;
-    const original = await this.repo.findDeliveryOfWebhook(db, accountId, webhookId, deliveryId);
+    const original = await this.deps.repo.findDeliveryOfWebhook(db, accountId, webhookId, deliveryId);
     if (!original) throw notFound("Delivery");
     if (Number(webhook.active) !== 1) {
       throw conflict("The webhook is inactive: activate it to redeliver", {
@@ -285,7 +286,7 @@ export class WebhooksService {
       { redelivery_of: original.id, is_test: original.is_test },
     );
     await runInTransaction(db, async (trx) => {
-      await this.repo.insertDelivery(trx, row);
+      await this.deps.repo.insertDelivery(trx, row);
       await this.deps.queue.send<DeliverJobData>(
         WEBHOOK_DELIVER_JOB,
         { deliveryId: row.id, attempt: 1 },
@@ -313,17 +314,13 @@ export class WebhooksService {
   }
 
   /** Seeds the recurring dispatch sweep and purge (idempotent; every worker process calls it). */
-  scheduleRecurring(): Promise<void> {
-    return scheduleWebhookJobs(this.deps.queue);
-  }
-
   close(): void {
     this.unsubscribe();
     void this.hints.close();
   }
 
   private async find(accountId: string, webhookId: string): Promise<WebhooksTable> {
-    const row = await this.repo.findWebhook(this.deps.database.db, accountId, webhookId);
+    const row = await this.deps.repo.findWebhook(this.deps.database.db, accountId, webhookId);
     if (!row) throw notFound("Webhook");
     return row;
   }

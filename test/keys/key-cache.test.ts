@@ -10,6 +10,7 @@ import { Redis } from "ioredis";
 import { KeyCache, LocalRevocationBoard, RedisRevocationBoard } from "../../src/keys/key-cache.js";
 import { hashApiKey } from "../../src/keys/key-format.js";
 import { FULL_SECRET_POLICY } from "../../src/keys/key-policy.js";
+import { KeysRepo } from "../../src/keys/keys.repo.js";
 import { KeysService } from "../../src/keys/keys.service.js";
 import type { Clock } from "../../src/lib/clock.js";
 import { failureOf } from "../../src/lib/errors.js";
@@ -48,6 +49,7 @@ describe("API key cache with a Redis revocation board", { skip }, () => {
 
   const instance = (client: Redis = redis) =>
     new KeysService(
+      new KeysRepo(t.database),
       t.database,
       clock,
       new KeyCache(new RedisRevocationBoard(client, prefix), { ttlMs: TTL_MS, maxEntries: 100 }),
@@ -184,7 +186,12 @@ describe("API key cache of an embedded deployment (a board in the process)", () 
   beforeEach(() => {
     clock = new TestClock();
     board = new LocalRevocationBoard(() => clock.ms);
-    keys = new KeysService(t.database, clock, new KeyCache(board, { ttlMs: TTL_MS, maxEntries: 100 }));
+    keys = new KeysService(
+      new KeysRepo(t.database),
+      t.database,
+      clock,
+      new KeyCache(board, { ttlMs: TTL_MS, maxEntries: 100 }),
+    );
   });
 
   it("serves a known key without reading its row again, until the TTL", async () => {
@@ -204,7 +211,7 @@ describe("API key cache of an embedded deployment (a board in the process)", () 
   });
 
   it("accepts a key created by another process (the CLI) on its first use", async () => {
-    const cli = new KeysService(t.database, clock);
+    const cli = new KeysService(new KeysRepo(t.database), t.database, clock);
     const { api_key, key_id } = await cli.create("acct_local", "from the cli", null);
     assert.deepEqual(await keys.authenticate(api_key), {
       accountId: "acct_local",
@@ -226,7 +233,7 @@ describe("API key cache of an embedded deployment (a board in the process)", () 
       generation,
       clock.ms,
     );
-    const raced = new KeysService(t.database, clock, cache);
+    const raced = new KeysService(new KeysRepo(t.database), t.database, clock, cache);
     assert.equal(await raced.authenticate(api_key), undefined);
   });
 

@@ -2,7 +2,7 @@
 // scripted engines, which open no socket; every other account's go to the live engines. Callers
 // name the account in the options (`accountId`), so a test account's work can never reach the
 // network through them, whichever path (check, lead validation, batch, job) it takes.
-import { isTestSpace } from "../../accounts/data-space.js";
+import { isTestSpace } from "../../lib/data-space.js";
 import type { EmailVerdict, EmailVerificationProvider, VerifyOptions } from "../email/email.types.js";
 import type { WebsiteCheckResult } from "../website/website.types.js";
 

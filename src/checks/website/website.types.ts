@@ -6,6 +6,9 @@ import type { ParkedEvidence, ParkedKind } from "./parked.js";
 
 export type WebsiteStatus = "active" | "inactive" | "error";
 
+/** A website as the checks take it (https://host/…), or why it is not one. */
+export type WebsiteNormalizer = (input: string) => { ok: true; url: string } | { ok: false; message: string };
+
 /** What checks websites for the rest of the code: the engine, guarded by the network health. */
 export interface WebsiteChecker {
   /** `accountId`: the data space the check is for (a test space's checks are scripted, ADR 0051). */

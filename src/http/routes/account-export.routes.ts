@@ -1,13 +1,19 @@
 // POST /v1/account/export and its status and download (issue 25).
 import { Type } from "@sinclair/typebox";
 import { ExportParams, ExportStatus } from "../../account-export/account-export.schemas.js";
+import type { AccountExportService } from "../../account-export/account-export.service.js";
 import { conflict, fail, notFound } from "../../lib/errors.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { App } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY, NO_SECURITY } from "../schemas.js";
 
-export async function accountExportRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface AccountExportRoutesDeps {
+  accountExport: AccountExportService;
+}
+
+export async function accountExportRoutes(app: App, deps: AccountExportRoutesDeps): Promise<void> {
   const common = { tags: ["data"], security: DATA_SECURITY };
   const config = { auth: "data" as const };
 

@@ -1,12 +1,18 @@
 import { Type } from "@sinclair/typebox";
 import { balanceBody, CreditBalance } from "../../credits/credits.schemas.js";
+import type { CreditsService } from "../../credits/credits.service.js";
 import { milliFromStoredCredits } from "../../credits/credits.service.js";
 import { invalid } from "../../lib/errors.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { App } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { BEARER_SECURITY } from "../schemas.js";
 
-export async function adminRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface AdminRoutesDeps {
+  credits: CreditsService;
+}
+
+export async function adminRoutes(app: App, deps: AdminRoutesDeps): Promise<void> {
   app.post(
     "/v1/admin/accounts/:userId/credits",
     {

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { AuditFilterQuery, AuditListQuery, AuditPage, ChainVerification } from "../../audit/audit.schemas.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { AuditService } from "../../audit/audit.service.js";
+import type { App } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { AppError } from "../errors.js";
 import { DATA_SECURITY } from "../schemas.js";
@@ -23,7 +24,12 @@ function filterOf(query: {
   };
 }
 
-export async function auditRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface AuditRoutesDeps {
+  audit: AuditService;
+}
+
+export async function auditRoutes(app: App, deps: AuditRoutesDeps): Promise<void> {
   const common = { tags: ["audit"], security: DATA_SECURITY };
   const config = { auth: "data" as const };
 

@@ -1,13 +1,19 @@
 import { Type } from "@sinclair/typebox";
 import { BatchParams, BatchResultsPage, BatchView, MAX_DOMAIN_BATCH } from "../../batches/batches.schemas.js";
+import type { BatchesService } from "../../batches/batches.service.js";
 import { refuseEmptyOrHuge, splitPastedList } from "../../leads/pasted-list.js";
 import { MULTILINE } from "../../lib/safe-text.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { App } from "../app-types.js";
 import { principalOf } from "../auth.js";
-import { refuseWhenDnsDown } from "../network-refusal.js";
+import { type NetworkRefusalDeps, refuseWhenDnsDown } from "../network-refusal.js";
 import { DATA_SECURITY, Page, PageQuery } from "../schemas.js";
 
-export async function batchesRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface BatchesRoutesDeps extends NetworkRefusalDeps {
+  batches: BatchesService;
+}
+
+export async function batchesRoutes(app: App, deps: BatchesRoutesDeps): Promise<void> {
   const common = { tags: ["batches"], security: DATA_SECURITY };
   const config = { auth: "data" as const };
 

@@ -1,13 +1,18 @@
 import { Type } from "@sinclair/typebox";
-import { isTestSpace } from "../../accounts/data-space.js";
+import { isTestSpace } from "../../lib/data-space.js";
 import { shortWebsiteResult } from "../../batches/batches.schemas.js";
 import { EMAIL_VALID_DOC, EmailReasonSchema } from "../../checks/email/email.schemas.js";
 import { parseEmail } from "../../checks/email/syntax.js";
 import { VERDICT_DOC } from "../../checks/vocabulary.js";
+import type { WebsiteNormalizer } from "../../checks/website/website.types.js";
+import type { Config } from "../../config/config.js";
 import { toStoredCredits } from "../../credits/credits.service.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { EmailChecksService } from "../../paid-checks/email-checks.service.js";
+import type { WebsiteChecksService } from "../../paid-checks/website-checks.service.js";
+import type { WebhooksService } from "../../webhooks/webhooks.service.js";
+import type { App } from "../app-types.js";
 import { principalOf } from "../auth.js";
-import { refuseWhenDnsDown } from "../network-refusal.js";
+import { type NetworkRefusalDeps, refuseWhenDnsDown } from "../network-refusal.js";
 import { DATA_SECURITY, Nullable, Timestamp } from "../schemas.js";
 
 const LIVEMODE_DOC =
@@ -98,7 +103,16 @@ const JobView = Type.Object({
   elapsedTime: Type.String(),
 });
 
-export async function checksRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface ChecksRoutesDeps extends NetworkRefusalDeps {
+  config: Readonly<Config>;
+  emailChecks: EmailChecksService;
+  normalizeWebsite: WebsiteNormalizer;
+  webhooks: WebhooksService;
+  websiteChecks: WebsiteChecksService;
+}
+
+export async function checksRoutes(app: App, deps: ChecksRoutesDeps): Promise<void> {
   const common = { tags: ["validation"], security: DATA_SECURITY };
   const config = { auth: "data" as const };
 

@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import type { IntegrationsServices } from "../../integrations/create-integrations.js";
 import {
   Connection,
   ConnectionCreateBody,
@@ -11,11 +12,17 @@ import {
   WatchParams,
 } from "../../integrations/integrations.schemas.js";
 import { conflict, fail, invalid, notFound } from "../../lib/errors.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { App } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY } from "../schemas.js";
 
-export async function connectionsRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface ConnectionsRoutesDeps {
+  /** Google Sheets and HubSpot connections and syncs; absent: their routes are not served. */
+  integrations?: IntegrationsServices | undefined;
+}
+
+export async function connectionsRoutes(app: App, deps: ConnectionsRoutesDeps): Promise<void> {
   const integrations = deps.integrations;
   if (!integrations) return;
   const { connections, syncs, preview } = integrations;

@@ -1,10 +1,16 @@
 import { balanceBody, CreditBalance, Transaction, toTransactionView } from "../../credits/credits.schemas.js";
+import type { CreditsService } from "../../credits/credits.service.js";
 import { pageOf } from "../../lib/schema.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { App } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY, Page, PageQuery } from "../schemas.js";
 
-export async function creditsRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface CreditsRoutesDeps {
+  credits: CreditsService;
+}
+
+export async function creditsRoutes(app: App, deps: CreditsRoutesDeps): Promise<void> {
   const common = { tags: ["credits"], security: DATA_SECURITY };
   const config = { auth: "data" as const };
 

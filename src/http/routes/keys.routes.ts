@@ -1,13 +1,23 @@
 import { Type } from "@sinclair/typebox";
+import type { Config } from "../../config/config.js";
 import type { KeyInput } from "../../keys/key-input.js";
 import { CreatedKey, CreateKeyBody, KeySummary } from "../../keys/keys.schemas.js";
+import type { KeysService } from "../../keys/keys.service.js";
 import { invalid, notFound } from "../../lib/errors.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { TeamsService } from "../../teams/teams.service.js";
+import type { App } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
 import { BEARER_SECURITY } from "../schemas.js";
 
-export async function keysRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface KeysRoutesDeps {
+  config: Readonly<Config>;
+  keys: KeysService;
+  teams: TeamsService;
+}
+
+export async function keysRoutes(app: App, deps: KeysRoutesDeps): Promise<void> {
   const common = { tags: ["keys"], security: BEARER_SECURITY };
   const config = { auth: "identity" as const };
 

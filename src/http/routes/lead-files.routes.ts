@@ -7,14 +7,20 @@ import type { FastifyRequest } from "fastify";
 import { EXPORT_COLUMNS, parseLeadsCsv } from "../../leads/lead-csv.js";
 import { leadsCsvStream } from "../../leads/lead-csv-export.js";
 import { ExportQuery, ImportResult, importAnswer } from "../../leads/leads.schemas.js";
+import type { LeadsService } from "../../leads/leads.service.js";
 import { invalid } from "../../lib/errors.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { App } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { AppError } from "../errors.js";
-import { refuseWhenDnsDown } from "../network-refusal.js";
+import { type NetworkRefusalDeps, refuseWhenDnsDown } from "../network-refusal.js";
 import { DATA_SECURITY } from "../schemas.js";
 
-export async function leadFilesRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface LeadFilesRoutesDeps extends NetworkRefusalDeps {
+  leads: LeadsService;
+}
+
+export async function leadFilesRoutes(app: App, deps: LeadFilesRoutesDeps): Promise<void> {
   const common = { tags: ["leads"], security: DATA_SECURITY };
   const config = { auth: "data" as const };
   const leads = deps.leads;

@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import { Type } from "@sinclair/typebox";
+import type { LeadBulkActions } from "../../leads/lead-bulk-actions.js";
 import { customFieldNamesOf, leadsCsvStream } from "../../leads/lead-csv-export.js";
 import {
   BulkBody,
@@ -17,15 +18,24 @@ import {
   TagList,
   ValidateBody,
 } from "../../leads/leads.schemas.js";
+import type { LeadsService } from "../../leads/leads.service.js";
 import { refuseEmptyOrHuge, splitPastedList } from "../../leads/pasted-list.js";
 import { invalid } from "../../lib/errors.js";
 import { MULTILINE } from "../../lib/safe-text.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { WebhooksService } from "../../webhooks/webhooks.service.js";
+import type { App } from "../app-types.js";
 import { principalOf } from "../auth.js";
-import { refuseWhenDnsDown } from "../network-refusal.js";
+import { type NetworkRefusalDeps, refuseWhenDnsDown } from "../network-refusal.js";
 import { DATA_SECURITY, Nullable, Page, Timestamp } from "../schemas.js";
 
-export async function leadsRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface LeadsRoutesDeps extends NetworkRefusalDeps {
+  leadActions: LeadBulkActions;
+  leads: LeadsService;
+  webhooks: WebhooksService;
+}
+
+export async function leadsRoutes(app: App, deps: LeadsRoutesDeps): Promise<void> {
   const common = { tags: ["leads"], security: DATA_SECURITY };
   const config = { auth: "data" as const };
   const leads = deps.leads;

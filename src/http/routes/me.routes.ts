@@ -6,8 +6,9 @@ import { PERMISSIONS } from "../../keys/key-policy.js";
 import { Nullable } from "../../lib/schema.js";
 import { ROLES } from "../../teams/roles.js";
 import { RoleSchema } from "../../teams/teams.schemas.js";
+import type { TeamsService } from "../../teams/teams.service.js";
 import { permissionsOf } from "../../teams/teams.service.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { App } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY } from "../schemas.js";
 
@@ -34,7 +35,12 @@ const Me = Type.Object({
   ),
 });
 
-export async function meRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface MeRoutesDeps {
+  teams: TeamsService;
+}
+
+export async function meRoutes(app: App, deps: MeRoutesDeps): Promise<void> {
   app.get(
     "/v1/me",
     {

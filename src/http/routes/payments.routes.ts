@@ -1,10 +1,11 @@
 // Buying credits: the purchase settings, a Stripe Checkout Session for an amount, and Stripe's
 // webhook (verified over the raw body, so that scope reads JSON as bytes, not parsed).
 import { Type } from "@sinclair/typebox";
+import type { Config } from "../../config/config.js";
 import { fail, invalid } from "../../lib/errors.js";
 import { Checkout, PaymentSettings, WebhookAck } from "../../payments/payments.schemas.js";
-import type { WebhookOutcome } from "../../payments/payments.service.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { PaymentsService, WebhookOutcome } from "../../payments/payments.service.js";
+import type { App } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { AppError } from "../errors.js";
 import { DATA_SECURITY, NO_SECURITY } from "../schemas.js";
@@ -16,7 +17,13 @@ function notConfigured(): AppError {
   );
 }
 
-export async function paymentsRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface PaymentsRoutesDeps {
+  config: Readonly<Config>;
+  payments: PaymentsService;
+}
+
+export async function paymentsRoutes(app: App, deps: PaymentsRoutesDeps): Promise<void> {
   const common = { tags: ["credits"], security: DATA_SECURITY };
 
   app.get(

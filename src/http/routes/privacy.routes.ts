@@ -5,14 +5,22 @@ import {
   ErasureResult,
   LeadParams,
 } from "../../erasure/erasure.schemas.js";
+import type { ErasureService } from "../../erasure/erasure.service.js";
 import { notFound } from "../../lib/errors.js";
 import { RetentionSettings, RetentionUpdate } from "../../retention/retention.schemas.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { RetentionService } from "../../retention/retention.service.js";
+import type { App } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY } from "../schemas.js";
 
-export async function privacyRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface PrivacyRoutesDeps {
+  erasure: ErasureService;
+  retention: RetentionService;
+}
+
+export async function privacyRoutes(app: App, deps: PrivacyRoutesDeps): Promise<void> {
   const common = { tags: ["data"], security: DATA_SECURITY };
   const config = { auth: "data" as const };
 

@@ -1,9 +1,27 @@
+import type { SelfCheckSnapshot } from "../../checks/email/smtp-self-check.js";
+import type { Clock } from "../../lib/clock.js";
 import { ProbeBody } from "../../net/health.schemas.js";
+import type { NetworkHealth } from "../../net/network-health.js";
+import type { Database } from "../../storage/db.js";
 import { isDatabaseReachable } from "../../storage/ping.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { App } from "../app-types.js";
 import { NO_SECURITY } from "../schemas.js";
 
-export async function probeRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What the probes read (the app hands each route file only its own deps). */
+export interface ProbeRoutesDeps {
+  database: Database;
+  clock: Clock;
+  /** The SMTP egress and HELO self-checks, shown as a detail of /readiness. */
+  smtpSelfCheck?: { snapshot(): SelfCheckSnapshot } | undefined;
+  /** Resolver and SMTP egress health (/readiness); absent: not watched. */
+  networkHealth?: Pick<NetworkHealth, "status"> | undefined;
+  /** Readiness of the job queue (absent: not part of this process). */
+  queueReady?: () => Promise<boolean>;
+  /** Set when the process is shutting down: readiness turns 503 first. */
+  lifecycle: { shuttingDown: boolean };
+}
+
+export async function probeRoutes(app: App, deps: ProbeRoutesDeps): Promise<void> {
   const probe = { tags: ["health"], security: NO_SECURITY };
 
   app.get(

@@ -2,12 +2,18 @@
 
 import { invalid } from "../../lib/errors.js";
 import { RevalidationBody, RevalidationResponse } from "../../revalidation/revalidation.schemas.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { RevalidationService } from "../../revalidation/revalidation.service.js";
+import type { App } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY } from "../schemas.js";
 
-export async function revalidationRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface RevalidationRoutesDeps {
+  revalidation: RevalidationService;
+}
+
+export async function revalidationRoutes(app: App, deps: RevalidationRoutesDeps): Promise<void> {
   const common = { tags: ["leads"], security: DATA_SECURITY };
   const config = { auth: "data" as const };
 

@@ -1,7 +1,9 @@
 // POST /v1/auth/session: the dashboard trades a one-time sign-in token (from `leadcheck dashboard
 // link`) for a 12-hour session token it then sends as `Authorization: Bearer`.
 import { Session, SessionBody } from "../../accounts/session.schemas.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { SigninService } from "../../accounts/signin.service.js";
+import type { AuditService } from "../../audit/audit.service.js";
+import type { App } from "../app-types.js";
 import { AppError } from "../errors.js";
 import { NO_SECURITY } from "../schemas.js";
 
@@ -11,7 +13,13 @@ const REFUSALS = {
   reused: "This sign-in link was already used: ask for a new one",
 } as const;
 
-export async function sessionRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface SessionRoutesDeps {
+  audit: AuditService;
+  signin: SigninService;
+}
+
+export async function sessionRoutes(app: App, deps: SessionRoutesDeps): Promise<void> {
   const { signin } = deps;
 
   app.post(

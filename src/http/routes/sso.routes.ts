@@ -2,15 +2,24 @@
 // HttpOnly, SameSite=Lax (sent on the provider's top-level redirect back, not on cross-site
 // subrequests) and Secure; Secure is left off only when the callback itself is plain
 // http://localhost (tests and local development), where a browser would not store it otherwise.
+
 import { Type } from "@sinclair/typebox";
+import type { SsoService } from "../../accounts/sso.service.js";
 import { isLoopbackHttp } from "../../accounts/sso.service.js";
+import type { Clock } from "../../lib/clock.js";
 import { notFound } from "../../lib/errors.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { App } from "../app-types.js";
 import { cookieOf, principalOf, SESSION_COOKIE } from "../auth.js";
 import { AppError } from "../errors.js";
 import { BEARER_SECURITY } from "../schemas.js";
 
-export async function ssoRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface SsoRoutesDeps {
+  clock: Clock;
+  sso: SsoService;
+}
+
+export async function ssoRoutes(app: App, deps: SsoRoutesDeps): Promise<void> {
   const sso = deps.sso;
   const common = { tags: ["session"] };
   const secure = !isLoopbackHttp(sso.redirectUrl);

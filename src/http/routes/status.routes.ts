@@ -1,8 +1,8 @@
 // GET /v1/status: whether this service can see the world (ADR 0020). The dashboard's banner and
 // the CLI read it; any valid key or identity may, since it says nothing about an account.
 import { NetworkStatusSchema } from "../../net/health.schemas.js";
-import type { NetworkStatus } from "../../net/network-health.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { NetworkHealth, NetworkStatus } from "../../net/network-health.js";
+import type { App } from "../app-types.js";
 import { DATA_SECURITY } from "../schemas.js";
 
 const NOT_WATCHED: NetworkStatus = {
@@ -13,7 +13,12 @@ const NOT_WATCHED: NetworkStatus = {
   checkedAt: null,
 };
 
-export async function statusRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface StatusRoutesDeps {
+  networkHealth?: Pick<NetworkHealth, "status" | "dnsDown"> | undefined;
+}
+
+export async function statusRoutes(app: App, deps: StatusRoutesDeps): Promise<void> {
   app.get(
     "/v1/status",
     {

@@ -1,6 +1,7 @@
 // Team members and invitations (issue 25). Bearer tokens only: members are people. Each route
 // declares its permission; the role matrix (src/teams/roles.ts) decides who holds it.
 import { Type } from "@sinclair/typebox";
+import type { Config } from "../../config/config.js";
 import { conflict, type DomainError, fail, notFound } from "../../lib/errors.js";
 import {
   AcceptedInvitation,
@@ -13,8 +14,8 @@ import {
   MemberSchema,
   RoleBody,
 } from "../../teams/teams.schemas.js";
-import type { ChangeOutcome, Member } from "../../teams/teams.service.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { ChangeOutcome, Member, TeamsService } from "../../teams/teams.service.js";
+import type { App } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
 import { AppError } from "../errors.js";
@@ -55,7 +56,13 @@ function refusal(
   }
 }
 
-export async function teamRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface TeamRoutesDeps {
+  config: Readonly<Config>;
+  teams: TeamsService;
+}
+
+export async function teamRoutes(app: App, deps: TeamRoutesDeps): Promise<void> {
   const common = { tags: ["team"], security: BEARER_SECURITY };
   const config = { auth: "identity" as const };
   const teams = deps.teams;

@@ -1,11 +1,17 @@
 import { Type } from "@sinclair/typebox";
 import { Day, UsageCounts } from "../../usage/usage.schemas.js";
+import type { UsageService } from "../../usage/usage.service.js";
 import { USAGE_DEFAULT_DAYS, USAGE_MAX_DAYS } from "../../usage/usage.service.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { App } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY } from "../schemas.js";
 
-export async function usageRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface UsageRoutesDeps {
+  usage: UsageService;
+}
+
+export async function usageRoutes(app: App, deps: UsageRoutesDeps): Promise<void> {
   app.get(
     "/v1/usage",
     {

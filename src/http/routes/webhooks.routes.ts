@@ -11,12 +11,18 @@ import {
   WebhookParams,
   WebhookUpdateBody,
 } from "../../webhooks/webhooks.schemas.js";
-import type { App, AppDeps } from "../app-types.js";
+import type { WebhooksService } from "../../webhooks/webhooks.service.js";
+import type { App } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY, Page, PageQuery } from "../schemas.js";
 
-export async function webhooksRoutes(app: App, deps: AppDeps): Promise<void> {
+/** What these routes use (the app hands each route file only its own deps). */
+export interface WebhooksRoutesDeps {
+  webhooks: WebhooksService;
+}
+
+export async function webhooksRoutes(app: App, deps: WebhooksRoutesDeps): Promise<void> {
   const common = { tags: ["webhooks"], security: DATA_SECURITY };
   const config = { auth: "data" as const };
   const webhooks = deps.webhooks;
