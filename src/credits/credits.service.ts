@@ -3,10 +3,10 @@
 // jobs, and credits.low / credits.depleted fired once on the crossing.
 
 import type { Transaction } from "kysely";
-import { isTestSpace, liveAccountOf } from "../lib/data-space.js";
 import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
 import type { EventBus } from "../events/events.js";
 import type { Clock } from "../lib/clock.js";
+import { isTestSpace, liveAccountOf } from "../lib/data-space.js";
 import type { Database } from "../storage/db.js";
 import type { Schema } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";

@@ -1,8 +1,9 @@
 // A check that cannot start because every network path it needs is known down is answered 503
 // before any debit (decisions §8, ADR 0020): both the email and the website check need DNS. SMTP
 // egress alone is not such a path: an email check still learns the domain's mail setup from DNS.
-import { isTestSpace } from "../lib/data-space.js";
+
 import type { Config } from "../config/config.js";
+import { isTestSpace } from "../lib/data-space.js";
 import type { NetworkHealth } from "../net/network-health.js";
 import { AppError } from "./app-error.js";
 

@@ -1,8 +1,9 @@
 // API keys: created and revoked by the account owner (identity JWT), used on data endpoints
 // (secret keys, within their permissions) and the widget endpoints (publishable keys).
-import { dataSpaceOf } from "../lib/data-space.js";
+
 import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
 import type { Clock } from "../lib/clock.js";
+import { dataSpaceOf } from "../lib/data-space.js";
 import { type FieldError, fail } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import type { Database } from "../storage/db.js";

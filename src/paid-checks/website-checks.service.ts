@@ -1,10 +1,11 @@
 // POST /v1/check-website and POST /v1/check (spec "Website check"): charge the price upfront, then
 // run the check synchronously. The HTTP route, the CLI and jobs call this, never the engine and the
 // ledger separately, so a check is never run unpaid nor paid twice.
-import { isTestSpace } from "../lib/data-space.js";
+
 import type { WebsiteChecker, WebsiteCheckResult } from "../checks/website/website.types.js";
 import type { CreditsService } from "../credits/credits.service.js";
 import type { WebsiteNormalizer } from "../leads/lead-fields.js";
+import { isTestSpace } from "../lib/data-space.js";
 import { fail, invalid } from "../lib/errors.js";
 
 export interface WebsiteChecksDeps {

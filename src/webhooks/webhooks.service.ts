@@ -4,12 +4,12 @@
 // same 404 as a missing one. Also the ad-hoc `webhookUrl` callbacks of other endpoints.
 
 import type { Transaction } from "kysely";
-import { isTestSpace, liveAccountOf } from "../lib/data-space.js";
 import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
 import { EVENT_TYPES, type EventBus, type EventType } from "../events/events.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { Clock } from "../lib/clock.js";
 import { PacedRun } from "../lib/concurrency.js";
+import { isTestSpace, liveAccountOf } from "../lib/data-space.js";
 import { conflict, type FieldError, fail, invalid, notFound } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import { type PageWindow, pageOf } from "../lib/schema.js";

@@ -1,5 +1,4 @@
 import { Type } from "@sinclair/typebox";
-import { isTestSpace } from "../../lib/data-space.js";
 import { shortWebsiteResult } from "../../batches/batches.schemas.js";
 import { EMAIL_VALID_DOC, EmailReasonSchema } from "../../checks/email/email.schemas.js";
 import { parseEmail } from "../../checks/email/syntax.js";
@@ -7,6 +6,7 @@ import { VERDICT_DOC } from "../../checks/vocabulary.js";
 import type { WebsiteNormalizer } from "../../checks/website/website.types.js";
 import type { Config } from "../../config/config.js";
 import { toStoredCredits } from "../../credits/credits.service.js";
+import { isTestSpace } from "../../lib/data-space.js";
 import type { EmailChecksService } from "../../paid-checks/email-checks.service.js";
 import type { WebsiteChecksService } from "../../paid-checks/website-checks.service.js";
 import type { WebhooksService } from "../../webhooks/webhooks.service.js";
