@@ -78,7 +78,7 @@ export async function createServices(
   const modules = [
     ...[net, intel, checks, audit, billing, accounts, webhooks, leadValidation, batches, leads, paidChecks],
     ...[integrations, widget, erasure, createRetention(base), revalidation, createAccountExport(base)],
-    ...[createTeams(p), createUsage(p), lifecycle],
+    ...[createTeams(base), createUsage(p), lifecycle],
   ] as const;
   const jobs = withRecurrence(
     p.queue,

@@ -10,7 +10,7 @@ import { TeamsService } from "./teams.service.js";
 export interface TeamsModuleDeps {
   database: Database;
   clock: Clock;
-  audit?: AuditTrail;
+  audit: AuditTrail;
 }
 
 export function createTeams(deps: TeamsModuleDeps): Module<{ teams: TeamsService }> {
