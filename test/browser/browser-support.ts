@@ -23,8 +23,21 @@ const SCREENSHOTS = fileURLToPath(new URL("../../test-artifacts/screenshots/", i
 const A11Y_REPORTS = fileURLToPath(new URL("../../test-artifacts/a11y/", import.meta.url));
 /** Impacts that fail a page. Moderate and minor findings are recorded in the report only. */
 const BLOCKING_IMPACTS = new Set(["serious", "critical"]);
-/** An element's text, "" for none. */
-export const text = async (locator: Locator) => (await locator.textContent()) ?? "";
+/** How long `text` waits for a region still saying "Loading…" to fill in. */
+const LOADED_WITHIN_MS = 10_000;
+/**
+ * An element's text, "" for none. A region that still shows the dashboard's "Loading…"
+ * placeholder is read again until its data has arrived (or the wait runs out, and the placeholder
+ * is what the assertion sees), so a test never races the page's first fetch.
+ */
+export const text = async (locator: Locator): Promise<string> => {
+  const deadline = Date.now() + LOADED_WITHIN_MS;
+  for (;;) {
+    const content = (await locator.textContent()) ?? "";
+    if (!content.includes("Loading…") || Date.now() > deadline) return content;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+};
 
 export const NARROW_VIEWPORT = { width: 375, height: 812 };
 /** Names the deepest elements that reach past the viewport's right edge (for the failure message). */
