@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { pageInputs, readManifest, readPage } from "../../../test/support/parked-corpus.js";
 import { assessPage, evaluateParked, type ParkedVerdict } from "./parked.js";
-import { loadLexicon } from "./parked-lexicon.js";
+import { foldText, loadLexicon, scanLexicon } from "./parked-lexicon.js";
 import { loadParkingIndicators } from "./parking-indicators.js";
 
 const DIR = fileURLToPath(new URL("../../../test/fixtures/pages/", import.meta.url));
@@ -120,5 +120,47 @@ describe("parked detector on the real-page corpus", () => {
       const hits = assessPage(pageInputs(page, readPage(page)), indicators, lexicon).features?.hits;
       assert.ok(hits?.construction?.includes(phrase), `${file}: ${JSON.stringify(hits)}`);
     }
+  });
+  it("reads traditional Han text with simplified phrases, and phrases with one word inserted (ADR 0091)", () => {
+    const lexicon = loadLexicon();
+    const pages = new Map(readManifest().map((p) => [p.file, p]));
+    const hits = (file: string) => {
+      const page = pages.get(file);
+      assert.ok(page, `${file} is in the manifest`);
+      return assessPage(pageInputs(page, readPage(page)), indicators, lexicon).features?.hits ?? {};
+    };
+    // Taiwanese 503 page "系統維護" against the lexicon's simplified "系统维护".
+    assert.ok(hits("placeholder/maintenance-hahow-zh-tw.html.gz").construction?.includes("系统维护"));
+    // "utrzymywana jest na serwerach" against the row "utrzymywana na serwerach".
+    assert.ok(
+      hits("placeholder/hosting-default-dhosting-pl.html.gz").registered?.includes(
+        "utrzymywana na serwerach",
+      ),
+    );
+    // Folding keeps Japanese kana and simplified text as they were.
+    assert.equal(foldText("系統維護中"), "系统维护中");
+    assert.equal(foldText("メンテナンス中"), "メンテナンス中");
+    // One inserted word is allowed, two are not, and two-word phrases stay exact.
+    const scan = (text: string) => scanLexicon(foldText(text), lexicon).hits;
+    assert.ok(
+      scan("Domena jest utrzymywana obecnie na serwerach").registered.includes("utrzymywana na serwerach"),
+    );
+    assert.ok(!scan("utrzymywana od lat tylko na serwerach").registered.includes("utrzymywana na serwerach"));
+  });
+
+  it("sees a frame or script that names the checked domain in its query (a lander filled in per domain)", () => {
+    const lexicon = loadLexicon();
+    const pages = new Map(readManifest().map((p) => [p.file, p]));
+    const feature = (file: string) => {
+      const page = pages.get(file);
+      assert.ok(page, `${file} is in the manifest`);
+      return assessPage(pageInputs(page, readPage(page)), indicators, lexicon).features?.values
+        .frame_domain_param;
+    };
+    // Bluehost's parked page loads its ad feed from another host with ?dn=320press.com.
+    assert.equal(feature("parked/ad-lander-bluehost-320press.html.gz"), 1);
+    // A loan broker's AdSense blocks and a clinic's analytics name no domain.
+    assert.equal(feature("live/business-lokalnefinanse-pl.html.gz"), 0);
+    assert.equal(feature("live/business-ess-med-pl.html.gz"), 0);
   });
 });

@@ -39,6 +39,7 @@ const STRUCTURE_FEATURES = [
   "software_name",
   "noindex",
   "title_short",
+  "frame_domain_param",
 ] as const;
 
 const WORDING_FEATURES = [
@@ -113,6 +114,7 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
   let adScript = false;
   let software = false;
   let redirectForeign = false;
+  let frameDomainParam = false;
   const foreignCounts = new Map<string, number>();
   let refTotal = 0;
   for (const ref of facts.refs) {
@@ -125,6 +127,13 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
     if (foreign && lexicon.softwareHosts.some((h) => target === h || target.endsWith(`.${h}`)))
       software = true;
     if (ref.element === "script" && AD_SCRIPT.test(raw)) adScript = true;
+    if (
+      foreign &&
+      !frameDomainParam &&
+      EMBEDDED.has(ref.element) &&
+      carriesDomain(ref.url, ctx.base, ownDomain)
+    )
+      frameDomainParam = true;
     if ((ref.element === "refresh" || ref.element === "js_redirect") && foreign) redirectForeign = true;
     if (ref.element === "link" || ref.element === "img") continue;
     refTotal++;
@@ -187,6 +196,7 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
   v.noindex = facts.robots.includes("noindex") ? 1 : 0;
   const titleWords = facts.title.trim() === "" ? 0 : facts.title.trim().split(/\s+/).length;
   v.title_short = titleWords > 0 && titleWords <= 3 ? 1 : 0;
+  v.frame_domain_param = frameDomainParam ? 1 : 0;
 
   const title = foldText(facts.title);
   const text = foldText(`${facts.headline} ${textHead} ${scriptSentences(facts)}`);
@@ -222,6 +232,32 @@ function scriptSentences(facts: PageFacts): string {
     .map((l) => l.slice(1, -1))
     .filter((l) => /\s/.test(l) && /[a-z\u00c0-\uffff]{3}/i.test(l))
     .join(" ");
+}
+
+/** Elements that load another document or program into the page (not links a visitor follows). */
+const EMBEDDED = new Set(["iframe", "frame", "script", "embed", "object"]);
+
+/**
+ * A frame or script from another site whose query names the checked domain itself
+ * (`?dn=example.com`, `?domain=www.example.com`): a lander or ad feed filled in for whichever
+ * domain is parked on it. A widget that names the page (a like button's `href=https://...`)
+ * passes a URL, not the bare domain, and does not count.
+ */
+function carriesDomain(raw: string, base: string, ownDomain: string): boolean {
+  if (!ownDomain.includes(".") || !raw.includes("?")) return false;
+  try {
+    for (const value of new URL(raw, base).searchParams.values()) {
+      const v = value
+        .trim()
+        .toLowerCase()
+        .replace(/^www\./, "")
+        .replace(/\.$/, "");
+      if (v === ownDomain) return true;
+    }
+  } catch {
+    // an unparsable reference says nothing
+  }
+  return false;
 }
 
 function hostOf(raw: string, base: string): string | null {

@@ -26,7 +26,7 @@ export interface Lexicon {
   softwareHosts: string[];
   languages: number;
   /** Phrases of spaced scripts by their first three characters, matched at word starts. */
-  byPrefix: Map<string, { phrase: string; category: LexiconCategory | "domain" }[]>;
+  byPrefix: Map<string, { phrase: string; category: LexiconCategory | "domain"; words?: string[] }[]>;
   /** Phrases of scripts written without spaces (CJK, Thai), matched anywhere. */
   unspaced: { phrase: string; category: LexiconCategory | "domain" }[];
 }
@@ -46,16 +46,35 @@ const SPELLED: Record<string, string> = {
   "\u2018": "'",
 };
 
-/** Lowercase, marks dropped (NFD), a few letters spelled out, whitespace collapsed. */
+/**
+ * Traditional Han characters (and the Japanese forms that differ) with their simplified form: a
+ * phrase written once in simplified characters also matches a page from Taiwan or Hong Kong
+ * ("系統維護" is "系统维护"), as accent folding does for Latin scripts. Both phrases and pages are
+ * folded, so a Japanese phrase still matches Japanese text.
+ */
+const TRADITIONAL =
+  "認认頁页點点創创設设裝装帳账賬账戶户暫暂網网註注冊册該该將将線线請请維维護护統统時时無无訪访問问後后試试" +
+  "務务動动賣卖買买轉转讓让價价聯联繫系係系詢询購购開开發发過过續续費费託托虛虚擬拟機机間间歡欢測测覽览" +
+  "廣广關关結结號号碼码應应環环業业體体驗验證证書书電电話话郵邮報报產产門门為为這这個个們们來来會会經经" +
+  "與与對对說说錯错誤误復复備备準准臨临閉闭啟启實实現现態态數数據据預预計计劃划資资訊讯級级記记錄录檢检" +
+  "連连販贩売卖関关録录検检稱称歸归鍵键傳传狀状圖图檔档謝谢";
+const TO_SIMPLIFIED = new Map<string, string>();
+for (let i = 0; i + 1 < TRADITIONAL.length; i += 2) TO_SIMPLIFIED.set(TRADITIONAL[i]!, TRADITIONAL[i + 1]!);
+const HAN = /[\u3400-\u9fff]/;
+const TRADITIONAL_CHARS = new RegExp(`[${[...TO_SIMPLIFIED.keys()].join("")}]`, "g");
+
+/** Lowercase, marks dropped (NFD), a few letters spelled out, traditional Han characters
+ *  simplified, whitespace collapsed. */
 export function foldText(s: string): string {
   // Most pages are ASCII: nothing to decompose or spell out there.
   if (!NON_ASCII.test(s)) return s.toLowerCase().replace(/\s+/g, " ");
-  return s
+  const folded = s
     .toLowerCase()
     .normalize("NFD")
     .replace(/\p{M}+/gu, "")
     .replace(/[łøæœßđıё\u2019\u2018]/g, (c) => SPELLED[c] ?? c)
     .replace(/\s+/g, " ");
+  return HAN.test(folded) ? folded.replace(TRADITIONAL_CHARS, (c) => TO_SIMPLIFIED.get(c) ?? c) : folded;
 }
 
 const NON_ASCII = /[^ -~\t\n\r\f\v]/;
@@ -80,12 +99,19 @@ export function loadLexicon(path = LEXICON_PATH): Lexicon {
     else if (category === "software") softwareHosts.push(folded);
     else if (category in phrases) phrases[category as LexiconCategory].push(folded);
   }
-  const byPrefix = new Map<string, { phrase: string; category: LexiconCategory | "domain" }[]>();
+  const byPrefix = new Map<
+    string,
+    { phrase: string; category: LexiconCategory | "domain"; words?: string[] }[]
+  >();
   const unspaced: { phrase: string; category: LexiconCategory | "domain" }[] = [];
   const add = (phrase: string, category: LexiconCategory | "domain") => {
     if (UNSPACED.test(phrase)) unspaced.push({ phrase, category });
-    else
-      byPrefix.set(phrase.slice(0, 3), [...(byPrefix.get(phrase.slice(0, 3)) ?? []), { phrase, category }]);
+    else {
+      // Phrases of three or more words also match with one word inserted (gappedAt).
+      const words = phrase.split(" ");
+      const entry = words.length >= 3 ? { phrase, category, words } : { phrase, category };
+      byPrefix.set(phrase.slice(0, 3), [...(byPrefix.get(phrase.slice(0, 3)) ?? []), entry]);
+    }
   };
   for (const c of LEXICON_CATEGORIES) for (const p of phrases[c]) add(p, c);
   for (const w of domainWords) add(w, "domain");
@@ -120,8 +146,8 @@ export function scanLexicon(folded: string, lexicon: Lexicon): LexiconScan {
     if (isWord && !previousIsWord) {
       const candidates = lexicon.byPrefix.get(folded.slice(i, i + 3));
       if (candidates)
-        for (const { phrase, category } of candidates)
-          if (folded.startsWith(phrase, i)) found(phrase, category);
+        for (const { phrase, category, words } of candidates)
+          if (folded.startsWith(phrase, i) || (words && gappedAt(folded, i, words))) found(phrase, category);
     }
     previousIsWord = isWord;
   }
@@ -129,6 +155,35 @@ export function scanLexicon(folded: string, lexicon: Lexicon): LexiconScan {
     for (const { phrase, category } of lexicon.unspaced) if (folded.includes(phrase)) found(phrase, category);
   }
   return { hits, domainWords: Math.min(domainWords, 100) };
+}
+
+/** Punctuation that may close or open a word in running text. */
+const EDGE_PUNCTUATION = /^[("'\u00ab\u201e]+|[)"'.,;:!?\u00bb\u201c]+$/g;
+/** The most characters a gapped phrase may span beyond its own length. */
+const GAP_CHARS = 24;
+
+/**
+ * A phrase of three or more words found at `i` with one extra word between two of its words:
+ * "utrzymywana jest na serwerach" for "utrzymywana na serwerach", "domain name is registered" for
+ * "domain is registered". Wording is written many ways; an inserted auxiliary or adverb should
+ * not hide a phrase the lexicon knows.
+ */
+function gappedAt(folded: string, i: number, words: readonly string[]): boolean {
+  const first = words[0]!;
+  if (!folded.startsWith(`${first} `, i)) return false;
+  const span = words.reduce((n, w) => n + w.length + 1, 0) + GAP_CHARS;
+  const tokens = folded.slice(i, i + span).split(" ");
+  let t = 1;
+  let gaps = 0;
+  for (let k = 1; k < words.length; k++) {
+    while (t < tokens.length && tokens[t]!.replace(EDGE_PUNCTUATION, "") !== words[k]) {
+      if (++gaps > 1) return false;
+      t++;
+    }
+    if (t >= tokens.length) return false;
+    t++;
+  }
+  return gaps === 1;
 }
 
 /** Folded text is lowercase: ASCII digits and letters, and every non-ASCII character but spaces and punctuation. */

@@ -56,6 +56,7 @@ const SPECIFIC_FEATURES = [
   "software_name",
   "title_is_domain",
   "headline_is_domain",
+  "frame_domain_param",
 ];
 /** The page rules' points (rules_page) that count as a specific sign: a medium observation. */
 const SPECIFIC_RULES = 0.3;
@@ -65,7 +66,7 @@ const SPECIFIC_WORDING = 0.3;
 /** internal_links_log of 5 internal links: a page with its own navigation. */
 const SECTION_LINKS = Math.log1p(5) / Math.log1p(100) - 1e-9;
 /** A parking or marketplace provider's marker on the page: lander or ad-feed script, for-sale deep link. */
-const PROVIDER_FEATURES = ["lander_ref", "sale_link", "ad_script", "redirect_foreign"];
+const PROVIDER_FEATURES = ["lander_ref", "sale_link", "ad_script", "redirect_foreign", "frame_domain_param"];
 /** The most a page without a specific sign scores: below the random-path probe's reach. */
 const UNSPECIFIC_CAP = PARKED_THRESHOLD - RANDOM_PATH_WEIGHT - 1;
 /** Evidence about the domain's infrastructure and serving, not the page: counted at rule weights. */
