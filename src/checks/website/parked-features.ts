@@ -90,6 +90,9 @@ const SOFTWARE_BADGE =
   /(apache_pb|poweredby|powered_by|powered-by|iisstart|iis-?\d|nginx-logo|lighttpd|tomcat\.(png|svg|gif))/i;
 /** Words up to which a product name in the text (not only the title or headline) counts. */
 const SOFTWARE_TEXT_WORDS = 300;
+/** Words up to which a product name counts at all: default pages are short (the longest in the
+ *  corpus has about 400 words), an article about Apache or nginx is not (ADR 0091). */
+const SOFTWARE_PAGE_WORDS = 600;
 const EMAIL = /[a-z0-9._%+-]+@[a-z0-9-]+(\.[a-z0-9-]+)+\.[a-z]{2,}/i;
 const PHONE = /(\+|\(0|\b0)\d[\d ().\-/]{7,}\d/;
 
@@ -187,10 +190,11 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
   v.software_ref = software ? 1 : 0;
   const badge = facts.refs.some((r) => r.element === "img" && SOFTWARE_BADGE.test(r.url));
   v.software_name =
-    badge ||
-    SOFTWARE_NAME.test(facts.title) ||
-    SOFTWARE_NAME.test(facts.headline) ||
-    (words <= SOFTWARE_TEXT_WORDS && SOFTWARE_NAME.test(facts.text.slice(0, LEXICON_TEXT_CHARS)))
+    words <= SOFTWARE_PAGE_WORDS &&
+    (badge ||
+      SOFTWARE_NAME.test(facts.title) ||
+      SOFTWARE_NAME.test(facts.headline) ||
+      (words <= SOFTWARE_TEXT_WORDS && SOFTWARE_NAME.test(facts.text.slice(0, LEXICON_TEXT_CHARS))))
       ? 1
       : 0;
   v.noindex = facts.robots.includes("noindex") ? 1 : 0;
