@@ -170,7 +170,8 @@ const GAP_CHARS = 24;
  */
 function gappedAt(folded: string, i: number, words: readonly string[]): boolean {
   const first = words[0]!;
-  if (!folded.startsWith(`${first} `, i)) return false;
+  // Most candidates fail here: the first word must stand alone at i (no string is built for it).
+  if (!folded.startsWith(first, i) || folded.charCodeAt(i + first.length) !== 32) return false;
   const span = words.reduce((n, w) => n + w.length + 1, 0) + GAP_CHARS;
   const tokens = folded.slice(i, i + span).split(" ");
   let t = 1;
