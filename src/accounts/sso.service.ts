@@ -9,6 +9,8 @@ import { createHash, randomBytes } from "node:crypto";
 import * as oidc from "openid-client";
 import type { Clock } from "../lib/clock.js";
 import { type DomainError, fail, notFound } from "../lib/errors.js";
+import type { Db } from "../storage/db.js";
+import { runInTransaction } from "../storage/transaction.js";
 import type { Identity } from "./identity.js";
 import { ACCOUNT_ID } from "./identity.js";
 import type { OidcConfig } from "./oidc-config.js";
@@ -46,6 +48,7 @@ export class SsoService {
 
   constructor(
     private readonly settings: OidcConfig & { redirectUrl: string },
+    private readonly db: Db,
     private readonly repo: SsoRepo,
     private readonly clock: Clock,
   ) {}
@@ -82,8 +85,8 @@ export class SsoService {
     const nonce = oidc.randomNonce();
     const codeVerifier = oidc.randomPKCECodeVerifier();
     const now = this.clock.now();
-    await this.repo.deleteExpiredLogins(now.toISOString());
-    await this.repo.insertLogin({
+    await this.repo.deleteExpiredLogins(this.db, now.toISOString());
+    await this.repo.insertLogin(this.db, {
       state,
       nonce,
       code_verifier: codeVerifier,
@@ -109,7 +112,9 @@ export class SsoService {
   async callback(currentUrl: URL): Promise<{ sessionId: string; session: SsoSession }> {
     if (!this.enabled) throw disabled();
     const state = currentUrl.searchParams.get("state");
-    const started = state ? await this.repo.takeLogin(state) : undefined;
+    const started = state
+      ? await runInTransaction(this.db, (trx) => this.repo.takeLogin(trx, state))
+      : undefined;
     if (!started || started.expires_at <= this.clock.now().toISOString())
       throw fail({
         kind: "rejected",
@@ -151,7 +156,7 @@ export class SsoService {
       csrfToken: randomBytes(24).toString("base64url"),
       expiresAt: new Date(now.getTime() + this.settings.sessionTtlMs).toISOString(),
     };
-    await this.repo.insertSession({
+    await this.repo.insertSession(this.db, {
       id_hash: hash(sessionId),
       subject: session.identity.accountId,
       email: session.identity.email,
@@ -166,7 +171,7 @@ export class SsoService {
 
   /** The live session a cookie value names, or undefined (unknown, expired or logged out). */
   async session(sessionId: string): Promise<SsoSession | undefined> {
-    const row = await this.repo.findLiveSession(hash(sessionId), this.clock.now().toISOString());
+    const row = await this.repo.findLiveSession(this.db, hash(sessionId), this.clock.now().toISOString());
     if (!row) return undefined;
     return {
       identity: { accountId: row.subject, email: row.email, emailVerified: row.email_verified === 1 },
@@ -176,6 +181,6 @@ export class SsoService {
   }
 
   async logout(sessionId: string): Promise<void> {
-    await this.repo.endSession(hash(sessionId), this.clock.now().toISOString());
+    await this.repo.endSession(this.db, hash(sessionId), this.clock.now().toISOString());
   }
 }
