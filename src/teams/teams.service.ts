@@ -8,6 +8,7 @@ import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
 import type { Clock } from "../lib/clock.js";
 import { conflict, type DomainError, fail, notFound } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
+import type { Db } from "../storage/db.js";
 import { isRole, ROLE_PERMISSIONS, type Role, type RolePermission } from "./roles.js";
 import type { InTransaction, InvitationRow, MemberRow, TeamsRepo } from "./teams.repo.js";
 
@@ -91,6 +92,7 @@ export const permissionsOf = (role: Role): RolePermission[] => [...ROLE_PERMISSI
 
 export class TeamsService {
   constructor(
+    private readonly db: Db,
     private readonly repo: TeamsRepo,
     private readonly clock: Clock,
     /** Where invitations and member changes are recorded, in the change's transaction. */
@@ -113,7 +115,7 @@ export class TeamsService {
 
   /** Every account the subject is a current member of (the dashboard's account switcher). */
   async memberships(subject: string): Promise<Membership[]> {
-    return (await this.repo.listMemberships(subject)).map((row) => {
+    return (await this.repo.listMemberships(this.db, subject)).map((row) => {
       const role = isRole(row.role) ? row.role : "analyst";
       return { accountId: row.account_id, memberId: row.id, role, permissions: permissionsOf(role) };
     });
@@ -125,11 +127,12 @@ export class TeamsService {
    * 0060); once it has members, only a current row counts, so a removed owner stays removed.
    */
   async membership(accountId: string, subject: string, email: string | null): Promise<MembershipOutcome> {
-    const row = await this.repo.findCurrentMember(accountId, subject);
+    const row = await this.repo.findCurrentMember(this.db, accountId, subject);
     if (row) return { kind: "member", member: memberOf(row) };
-    if (accountId !== subject || (await this.repo.hasAnyMember(accountId))) return { kind: "not_member" };
+    if (accountId !== subject || (await this.repo.hasAnyMember(this.db, accountId)))
+      return { kind: "not_member" };
     const now = this.clock.now().toISOString();
-    await this.repo.insertMemberOnce({
+    await this.repo.insertMemberOnce(this.db, {
       id: newId("mem", this.clock.now().getTime()),
       account_id: accountId,
       subject,
@@ -139,25 +142,26 @@ export class TeamsService {
       updated_at: now,
       removed_at: null,
     });
-    const created = await this.repo.findCurrentMember(accountId, subject);
+    const created = await this.repo.findCurrentMember(this.db, accountId, subject);
     return created ? { kind: "member", member: memberOf(created) } : { kind: "not_member" };
   }
 
   async list(accountId: string): Promise<Member[]> {
-    return (await this.repo.listCurrentMembers(accountId)).map(memberOf);
+    return (await this.repo.listCurrentMembers(this.db, accountId)).map(memberOf);
   }
 
   /** Members by id, removed ones included, with whether each is still current. */
   async describe(accountId: string, ids: string[]): Promise<Map<string, Member & { current: boolean }>> {
-    const rows = await this.repo.listMembersById(accountId, [...new Set(ids)]);
+    const rows = await this.repo.listMembersById(this.db, accountId, [...new Set(ids)]);
     return new Map(rows.map((row) => [row.id, { ...memberOf(row), current: row.removed_at === null }]));
   }
 
   async changeRole(accountId: string, actor: Actor, memberId: string, role: Role): Promise<Member> {
-    const target = await this.repo.findMemberById(accountId, memberId);
+    const target = await this.repo.findMemberById(this.db, accountId, memberId);
     if (!target || target.removed_at !== null) throw notFound("Member");
     if (actor.role !== "owner" && (target.role === "owner" || role === "owner")) throw ownerOnly();
     const result = await this.repo.changeMember(
+      this.db,
       accountId,
       memberId,
       { role },
@@ -184,11 +188,12 @@ export class TeamsService {
    * opening this account on their next request: every request re-reads the membership.
    */
   async remove(accountId: string, actor: Actor, memberId: string): Promise<{ memberId: string }> {
-    const target = await this.repo.findMemberById(accountId, memberId);
+    const target = await this.repo.findMemberById(this.db, accountId, memberId);
     if (!target || target.removed_at !== null) throw notFound("Member");
     if (actor.role !== "owner" && target.role === "owner") throw ownerOnly();
     const now = this.clock.now().toISOString();
     const result = await this.repo.changeMember(
+      this.db,
       accountId,
       memberId,
       { removedAt: now },
@@ -231,6 +236,7 @@ export class TeamsService {
       accepted_by: null,
     };
     await this.repo.insertInvitation(
+      this.db,
       row,
       this.recorder(
         accountId,
@@ -245,11 +251,12 @@ export class TeamsService {
 
   /** Withdraws an invitation not yet accepted: its link stops working. Only an owner withdraws an owner's. */
   async revokeInvitation(accountId: string, actor: Actor, invitationId: string): Promise<Invitation> {
-    const row = await this.repo.findInvitationById(accountId, invitationId);
+    const row = await this.repo.findInvitationById(this.db, accountId, invitationId);
     if (!row || row.accepted_at !== null) throw notFound("Invitation");
     if (row.role === "owner" && actor.role !== "owner") throw ownerOnly();
     const invitation = invitationOf(row);
     const deleted = await this.repo.deletePendingInvitation(
+      this.db,
       accountId,
       invitationId,
       this.recorder(
@@ -268,14 +275,14 @@ export class TeamsService {
   }
 
   async pendingInvitations(accountId: string): Promise<Invitation[]> {
-    return (await this.repo.listPendingInvitations(accountId, this.clock.now().toISOString())).map(
+    return (await this.repo.listPendingInvitations(this.db, accountId, this.clock.now().toISOString())).map(
       invitationOf,
     );
   }
 
   /** Accepts once, before expiry, only for an identity whose provider verified the invited email. */
   async accept(token: string, invitee: Invitee): Promise<{ accountId: string; member: Member }> {
-    const row = await this.repo.findInvitationByHash(hashToken(token));
+    const row = await this.repo.findInvitationByHash(this.db, hashToken(token));
     if (!row) throw notFound("Invitation");
     if (row.accepted_at !== null) throw used();
     const now = this.clock.now().toISOString();
@@ -291,8 +298,8 @@ export class TeamsService {
           "This invitation is for another email: sign in with the invited address, verified by your identity provider",
         details: { reason: "email_mismatch" },
       });
-    if (await this.repo.findCurrentMember(row.account_id, invitee.subject)) throw alreadyMember();
-    if (!(await this.repo.markAccepted(row.id, invitee.subject, now))) throw used();
+    if (await this.repo.findCurrentMember(this.db, row.account_id, invitee.subject)) throw alreadyMember();
+    if (!(await this.repo.markAccepted(this.db, row.id, invitee.subject, now))) throw used();
     const member: MemberRow = {
       id: newId("mem", this.clock.now().getTime()),
       account_id: row.account_id,
@@ -303,8 +310,8 @@ export class TeamsService {
       updated_at: now,
       removed_at: null,
     };
-    if (!(await this.repo.insertMemberOnce(member))) {
-      if (await this.repo.findCurrentMember(row.account_id, invitee.subject)) throw alreadyMember();
+    if (!(await this.repo.insertMemberOnce(this.db, member))) {
+      if (await this.repo.findCurrentMember(this.db, row.account_id, invitee.subject)) throw alreadyMember();
     }
     return { accountId: row.account_id, member: memberOf(member) };
   }
