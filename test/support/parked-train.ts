@@ -46,7 +46,7 @@ function choose(selection: Record<string, { recall: number; falseParked: number 
     const okA = fa.falseParked <= MAX_FALSE_PARKED;
     const okB = fb.falseParked <= MAX_FALSE_PARKED;
     if (okA !== okB) return okA ? -1 : 1;
-    if (!okA) return fa.falseParked - fb.falseParked;
+    if (!okA) return fa.falseParked - fb.falseParked || fb.recall - fa.recall;
     return fb.recall - fa.recall || fa.falseParked - fb.falseParked;
   });
   return ranked[0]!;
