@@ -18,8 +18,8 @@ import {
 
 /**
  * The CI gate on the held-out sample. The issue's target is recall >= 0.90 and false parked
- * <= 0.01 with no group below 0.75 recall, over 1,000 pages. On the 645-page corpus the held-out
- * figures are 89.4 % and 1.0 %, lowest group with 4+ positives 78.0 % (ADR 0091), so the gate is what was reached
+ * <= 0.01 with no group below 0.75 recall, over 1,000 pages. On the 676-page corpus the held-out
+ * figures are 89.8 % and 0.6 %, lowest group with 4+ positives 81.8 % (ADR 0091), so the gate is what was reached
  * less a margin for one or two pages of noise: it catches regressions, it does not claim the
  * target. Never set from in-corpus figures.
  */
