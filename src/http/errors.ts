@@ -170,7 +170,22 @@ export function failureError(failure: Failure): AppError {
     case "insufficient_credits":
       return paymentRequired(failure.requiredMilli, failure.availableMilli);
     case "rate_limited":
-      return rateLimited(`Rate limit exceeded: ${failure.label}`, failure.retryAfterMs / 1000);
+      return rateLimited(
+        `Rate limit exceeded: ${failure.label}`,
+        failure.retryAfterMs / 1000,
+        "RATE_LIMIT_EXCEEDED",
+        failure.details,
+      );
+    case "origin_not_allowed":
+      return new AppError(
+        "ORIGIN_NOT_ALLOWED",
+        failure.origin === null
+          ? "Neither Origin nor Referer names the page: the widget answers only pages on the key's allowed origins"
+          : "This origin is not allowed for this publishable key",
+        { origin: failure.origin },
+      );
+    case "captcha_failed":
+      return new AppError("FORBIDDEN", "The CAPTCHA was not solved", { reason: failure.reason });
     case "concurrent_batch_limit":
       return rateLimited(
         `At most ${failure.limit} batches may run at once; wait for one to finish`,

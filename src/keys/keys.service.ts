@@ -3,7 +3,7 @@
 
 import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
 import type { Clock } from "../lib/clock.js";
-import { dataSpaceOf } from "../lib/data-space.js";
+import { dataSpaceOf, liveAccountOf } from "../lib/data-space.js";
 import { type FieldError, fail } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import type { Database } from "../storage/db.js";
@@ -209,6 +209,19 @@ export class KeysService {
     const mode: KeyMode = row?.mode === "test" ? "test" : "live";
     if (!row || dataSpaceOf(row.account_id, mode) !== accountId) return undefined;
     return { mode };
+  }
+
+  /** An active key of the account `accountId` belongs to (live or test space), with the data space
+   *  it acts on: whose widget statistics a report on that key reads. */
+  async spaceOfKey(
+    accountId: string,
+    keyId: string,
+  ): Promise<{ accountId: string; mode: KeyMode; type: KeyPolicy["type"] } | undefined> {
+    const row = await this.repo.findActiveKeyById(keyId);
+    if (!row || row.account_id !== liveAccountOf(accountId)) return undefined;
+    const mode: KeyMode = row.mode === "test" ? "test" : "live";
+    const type = row.type === "publishable" ? "publishable" : "secret";
+    return { accountId: dataSpaceOf(row.account_id, mode), mode, type };
   }
 
   /**
