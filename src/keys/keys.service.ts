@@ -9,13 +9,22 @@ import { newId } from "../lib/ids.js";
 import type { Database } from "../storage/db.js";
 import { runInTransaction } from "../storage/transaction.js";
 import type { KeyCache } from "./key-cache.js";
-import { generateApiKey, hashApiKey, isWellFormedApiKey, partialKey, sameHash } from "./key-format.js";
+import {
+  generateApiKey,
+  hashApiKey,
+  isWellFormedApiKey,
+  keyTypeOf,
+  partialKey,
+  sameHash,
+} from "./key-format.js";
 import { type KeyInput, policyColumns, policyFromInput, policyOfRow } from "./key-input.js";
 import type { CaptchaProvider, KeyMode, KeyPolicy, Permission, WidgetLimits } from "./key-policy.js";
 import type { KeysRepo } from "./keys.repo.js";
 
 /** last_used is kept current to within this long (decisions §2), sparing a write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
+/** Publishable keys whose hashes are kept (they are public); past this the map starts over. */
+const MAX_PUBLIC_HASHES = 10_000;
 
 interface KeyFacts {
   type: KeyPolicy["type"];
@@ -241,8 +250,8 @@ export class KeysService {
    * identity is only good once `settle()` returns it; undefined there means revoked.
    */
   async beginAuthenticate(apiKey: string): Promise<PendingKeyIdentity | undefined> {
-    if (!isWellFormedApiKey(apiKey)) return undefined;
-    const hash = hashApiKey(apiKey);
+    const hash = this.hashOf(apiKey);
+    if (hash === undefined) return undefined;
     const now = this.clock.now();
     const cached = this.cache?.peek(hash, now.getTime());
     if (cached && this.cache) {
@@ -260,6 +269,25 @@ export class KeysService {
     const identity = await this.readKey(hash, now);
     return identity && { ...identity, settle: async () => identity };
   }
+
+  /**
+   * The key's hash, or undefined when it is malformed. Publishable keys are public and come with
+   * every visitor's widget check, so their hashes are kept (a bounded map); secret keys are hashed
+   * each time and never kept in clear.
+   */
+  private hashOf(apiKey: string): string | undefined {
+    const known = this.publicHashes.get(apiKey);
+    if (known !== undefined) return known;
+    if (!isWellFormedApiKey(apiKey)) return undefined;
+    const hash = hashApiKey(apiKey);
+    if (keyTypeOf(apiKey) === "publishable") {
+      if (this.publicHashes.size >= MAX_PUBLIC_HASHES) this.publicHashes.clear();
+      this.publicHashes.set(apiKey, hash);
+    }
+    return hash;
+  }
+
+  private readonly publicHashes = new Map<string, string>();
 
   /** Reads the key's row (remembering it when there is a cache) and records its use. */
   private async readKey(hash: string, now: Date): Promise<KeyIdentity | undefined> {

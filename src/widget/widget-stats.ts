@@ -53,17 +53,23 @@ export interface StatsRecorderDeps {
 const SEP = "\u0000";
 
 export class WidgetStatsRecorder {
-  private pending = new Map<string, number>();
+  /** Counts by "day, account, key", then by metric: one map lookup per request, not per count. */
+  private pending = new Map<string, Map<StatsMetric, number>>();
   private timer: NodeJS.Timeout | undefined;
   /** Flushes run one after another, so a report that awaits one sees every earlier count. */
   private chain: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: StatsRecorderDeps) {}
 
-  /** Counts one event of `metric` for the key, in its data space, today. Never waits. */
-  count(accountId: string, keyId: string, metric: StatsMetric): void {
-    const key = `${accountId}${SEP}${keyId}${SEP}${this.deps.today()}${SEP}${metric}`;
-    this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
+  /** Counts one event of each metric for the key, in its data space, today. Never waits. */
+  count(accountId: string, keyId: string, ...metrics: StatsMetric[]): void {
+    const bucketKey = `${this.deps.today()}${SEP}${accountId}${SEP}${keyId}`;
+    let bucket = this.pending.get(bucketKey);
+    if (!bucket) {
+      bucket = new Map();
+      this.pending.set(bucketKey, bucket);
+    }
+    for (const metric of metrics) bucket.set(metric, (bucket.get(metric) ?? 0) + 1);
     if (this.timer === undefined) {
       this.timer = setTimeout(() => {
         this.timer = undefined;
@@ -90,14 +96,18 @@ export class WidgetStatsRecorder {
     if (this.pending.size === 0) return;
     const taken = this.pending;
     this.pending = new Map();
-    const increments = [...taken].map(([key, count]) => {
-      const [accountId = "", keyId = "", day = "", metric = ""] = key.split(SEP);
-      return { accountId, keyId, day, metric, count };
+    const increments = [...taken].flatMap(([bucketKey, bucket]) => {
+      const [day = "", accountId = "", keyId = ""] = bucketKey.split(SEP);
+      return [...bucket].map(([metric, count]) => ({ accountId, keyId, day, metric, count }));
     });
     try {
       await this.deps.repo.add(this.deps.database.db, increments);
     } catch (error) {
-      for (const [key, count] of taken) this.pending.set(key, (this.pending.get(key) ?? 0) + count);
+      for (const [bucketKey, bucket] of taken) {
+        const current = this.pending.get(bucketKey) ?? new Map<StatsMetric, number>();
+        for (const [metric, count] of bucket) current.set(metric, (current.get(metric) ?? 0) + count);
+        this.pending.set(bucketKey, current);
+      }
       throw error;
     }
   }

@@ -94,9 +94,17 @@ type ChargeOutcome = { kind: "charged" | "already" | "unpaid" } | Extract<LimitO
 export class WidgetService {
   constructor(private readonly deps: WidgetServiceDeps) {}
 
+  /** Limits per policy object: a cached key keeps its policy object, so this is one lookup. */
+  private readonly limitsByPolicy = new WeakMap<KeyPolicy, WidgetLimits>();
+
   /** A key's limits: its own where set, the configured defaults otherwise. */
   limitsOf(policy: KeyPolicy): WidgetLimits {
-    return { ...this.deps.config.defaults, ...(policy.widgetLimits ?? {}) };
+    let limits = this.limitsByPolicy.get(policy);
+    if (!limits) {
+      limits = { ...this.deps.config.defaults, ...(policy.widgetLimits ?? {}) };
+      this.limitsByPolicy.set(policy, limits);
+    }
+    return limits;
   }
 
   /**
@@ -142,14 +150,14 @@ export class WidgetService {
     }
 
     let verdict: WidgetVerdict;
+    const counted: StatsMetric[] = ["checks"];
     // One look at the address serves the charge decision and the answer (it was half of a check's CPU).
     const quick = quickLook(email);
     const parses = quick.parsed !== null;
     if (policy.mode === "live" && parses) {
       const charge = await this.chargeOnce(input.accountId, keyId, emailHash, limits.dailyCap, day, endMs);
       this.refuseWhenLimited(input, charge);
-      if (charge.kind === "charged") this.count(input, "charged");
-      if (charge.kind === "unpaid") this.count(input, "unpaid");
+      if (charge.kind === "charged" || charge.kind === "unpaid") counted.push(charge.kind);
       verdict =
         charge.kind === "unpaid"
           ? UNAVAILABLE
@@ -157,7 +165,10 @@ export class WidgetService {
     } else {
       verdict = await this.deps.checker.look(email, this.deps.config.deadlineMs, policy.mode, quick);
     }
-    this.countAnswer(input, verdict);
+    if (verdict.status === "unknown") counted.push("unknown");
+    const flag = flagReasonOf(verdict);
+    if (flag !== null) counted.push(`flag:${flag}`);
+    this.deps.stats.count(input.accountId, keyId, ...counted);
     const now = this.deps.nowMs();
     const token = signToken(this.deps.config.tokenSecret, {
       keyId,
@@ -173,13 +184,6 @@ export class WidgetService {
 
   private count(caller: WidgetCaller, metric: StatsMetric): void {
     this.deps.stats.count(caller.accountId, caller.keyId, metric);
-  }
-
-  private countAnswer(caller: WidgetCaller, verdict: WidgetVerdict): void {
-    this.count(caller, "checks");
-    if (verdict.status === "unknown") this.count(caller, "unknown");
-    const flag = flagReasonOf(verdict);
-    if (flag !== null) this.count(caller, `flag:${flag}`);
   }
 
   /** A limit that refused: counted against the key, then thrown as the 429 it is. */

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Type } from "@sinclair/typebox";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest, LogLevel } from "fastify";
 import { requestOrigin } from "../../keys/key-policy.js";
 import {
   Confirmation,
@@ -29,6 +29,15 @@ import { DATA_SECURITY } from "../schemas.js";
 const SCRIPT = readFileSync(new URL("../../widget/widget.js", import.meta.url));
 const SCRIPT_ETAG = `"${createHash("sha256").update(SCRIPT).digest("base64url").slice(0, 27)}"`;
 
+const LEVELS: readonly LogLevel[] = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
+
+/** Visitors' checks arrive at a page's traffic: no two info lines per request (incoming, completed);
+ *  warnings and errors are still logged, unless the app logs even less. */
+function quietLevel(appLevel: string | undefined): LogLevel {
+  const index = LEVELS.indexOf(appLevel as LogLevel);
+  return index > LEVELS.indexOf("warn") ? (LEVELS[index] as LogLevel) : "warn";
+}
+
 const PUBLISHABLE_SECURITY: { [scheme: string]: string[] }[] = [{ publishableKey: [] }, { apiKey: [] }];
 
 export interface WidgetRouteDeps {
@@ -46,6 +55,7 @@ function callerOf(request: FastifyRequest): WidgetCaller {
 export async function widgetRoutes(app: App, deps: WidgetRouteDeps): Promise<void> {
   const { widget } = deps;
   const publishable = { auth: "publishable" as const, permission: "publishable" as const };
+  const HOT_ROUTE_LOG_LEVEL = quietLevel(app.log.level);
 
   const allowOrigin = (reply: FastifyReply, origin: string) => {
     reply.header("Access-Control-Allow-Origin", origin);
@@ -56,6 +66,7 @@ export async function widgetRoutes(app: App, deps: WidgetRouteDeps): Promise<voi
     "/v1/widget/check-email",
     {
       config: publishable,
+      logLevel: HOT_ROUTE_LOG_LEVEL,
       schema: { hide: true, querystring: KeyQuery },
     },
     async (request, reply) => {
@@ -70,15 +81,21 @@ export async function widgetRoutes(app: App, deps: WidgetRouteDeps): Promise<voi
 
   // Before the body is read: a page on another origin learns nothing, not even a 422. Past this,
   // the page may read every answer, refusals (429, CAPTCHA) included.
-  const originFirst = async (request: FastifyRequest, reply: FastifyReply) => {
-    const origin = requestOrigin(request.headers.origin, request.headers.referer);
-    allowOrigin(reply, widget.admitOrigin(callerOf(request), origin));
+  const originFirst = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    try {
+      const origin = requestOrigin(request.headers.origin, request.headers.referer);
+      allowOrigin(reply, widget.admitOrigin(callerOf(request), origin));
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
   };
 
   app.post(
     "/v1/widget/check-email",
     {
       config: publishable,
+      logLevel: HOT_ROUTE_LOG_LEVEL,
       onRequest: originFirst,
       schema: {
         tags: ["widget"],
