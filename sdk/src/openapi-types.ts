@@ -179,7 +179,7 @@ export interface paths {
     put?: never;
     /**
      * Start buying credits: a Stripe Checkout Session for an amount (1 currency unit = 1,000 checks)
-     * @description Creates a Stripe Checkout Session for a whole number of currency units and records it; send the buyer to the returned URL. Credits are granted when Stripe reports the session paid. API keys need the permission `credits:read`. Team members need the owner role or above (`billing:write`).
+     * @description Creates a Stripe Checkout Session for a whole number of currency units and records it; send the buyer to the returned URL. Credits are granted when Stripe reports the session paid. API keys need the permission `credits:read`. Team members need the owner role or above (`billing:write`). Live keys only: test-mode keys are refused.
      */
     post: operations["createCheckout"];
     delete?: never;

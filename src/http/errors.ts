@@ -12,7 +12,7 @@ import {
   validationError,
 } from "./app-error.js";
 
-export { AppError, rateLimited } from "./app-error.js";
+export { AppError } from "./app-error.js";
 
 function body(err: AppError): ErrorBody {
   return {

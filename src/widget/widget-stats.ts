@@ -11,11 +11,11 @@ import type { StatsRow, WidgetStatsRepo } from "./widget-stats.repo.js";
 import type { WidgetVerdict } from "./widget-verdict.js";
 
 /** Why the script flags an answer, in its own order (a typo first: the visitor can fix it). */
-export const FLAG_REASONS = ["typo", "disposable", "invalid", "role"] as const;
+const FLAG_REASONS = ["typo", "disposable", "invalid", "role"] as const;
 export type FlagReason = (typeof FLAG_REASONS)[number];
 
 /** Refusals by cause: the four abuse limits, a forged or missing origin, a failed CAPTCHA. */
-export const CAP_HITS = [
+const CAP_HITS = [
   "perIpPerMinute",
   "perEmailPerMinute",
   "distinctEmailsPerIpPerDay",
@@ -23,7 +23,7 @@ export const CAP_HITS = [
   "origin",
   "captcha",
 ] as const;
-export type CapHit = (typeof CAP_HITS)[number];
+type CapHit = (typeof CAP_HITS)[number];
 
 /** Answers by what happened to them: checked, charged, answered unknown (fail open), unpaid. */
 const ANSWER_COUNTS = ["checks", "charged", "unknown", "unpaid"] as const;
