@@ -23,7 +23,8 @@ export function CreateKey({ onCreated }: { onCreated(key: CreatedApiKey): void }
   const [description, setDescription] = useState("");
   const [type, setType] = useState<KeyType>("secret");
   // In the test view a new key starts as a test key: it sees the data on screen.
-  const [mode, setMode] = useState<KeyMode>(isTestSpace(me.accountId) ? "test" : "live");
+  const defaultMode: KeyMode = isTestSpace(me.accountId) ? "test" : "live";
+  const [mode, setMode] = useState<KeyMode>(defaultMode);
   const [origins, setOrigins] = useState<string[]>([]);
   const [allPermissions, setAllPermissions] = useState(true);
   const [permissions, setPermissions] = useState<Set<string>>(new Set());
@@ -71,6 +72,8 @@ export function CreateKey({ onCreated }: { onCreated(key: CreatedApiKey): void }
       setOrigins([]);
       setIps("");
       setExpires("");
+      // Each key's mode is a choice of its own: the next one starts from the default again.
+      setMode(defaultMode);
       onCreated(key);
     } catch (e) {
       setError(e);
