@@ -153,6 +153,22 @@ for (const kind of dialects()) {
       }
     });
 
+    it("counts answers the balance could not pay as unpaid and unknown (fail open)", { skip }, async () => {
+      const poor = "acct_widget_stats_poor";
+      const key = await w.keyOf(poor, { type: "publishable", allowedOrigins: [SHOP] });
+      await w.h.services.credits.debit({
+        accountId: poor,
+        amountMilli: await w.balanceMilli(poor),
+        reason: "drain",
+      });
+      const res = await w.check(key.api_key, "alice@acme.test");
+      assert.equal(res.json().reason, "unavailable");
+      const report = (
+        await stats(`?keyId=${key.key_id}`, { authorization: `Bearer ${await w.h.token(poor)}` })
+      ).json();
+      assert.deepEqual(report.totals, { checks: 1, charged: 0, unknown: 1, unpaid: 1 });
+    });
+
     it("refuses other accounts' keys, secret keys, keys without credits:read and bad windows", {
       skip,
     }, async () => {
