@@ -228,7 +228,7 @@ export class KeysService {
     accountId: string,
     keyId: string,
   ): Promise<{ accountId: string; mode: KeyMode; type: KeyPolicy["type"] } | undefined> {
-    const row = await this.repo.findActiveKeyById(keyId);
+    const row = await this.repo.findActiveKeyById(this.db, keyId);
     if (!row || row.account_id !== liveAccountOf(accountId)) return undefined;
     const mode: KeyMode = row.mode === "test" ? "test" : "live";
     const type = row.type === "publishable" ? "publishable" : "secret";
