@@ -149,7 +149,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   // Hooks that run on every request take a callback rather than return a promise: one promise and
   // microtask fewer per hook on every request (the widget's hot path, ADR 0055).
-  app.addHook("onRequest", (_request, reply, done) => {
+  // Every answer names its request: set first thing, so no onSend hook runs per response (the
+  // error paths that start before this hook set it in sendError).
+  app.addHook("onRequest", (request, reply, done) => {
+    reply.header("X-Request-Id", request.id);
     if (!isClosing) return done();
     reply.header("Connection", "close");
     done(
@@ -175,10 +178,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
-  app.addHook("onSend", (request, reply, payload, done) => {
-    reply.header("X-Request-Id", request.id);
-    done(null, payload);
-  });
 
   // Each route's declared access (auth.ts), recorded and shown in the OpenAPI document.
   const accessRegistry = accessRegistryFor(app);

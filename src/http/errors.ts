@@ -271,6 +271,8 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: bo
 }
 
 export function sendError(reply: FastifyReply, appError: AppError): FastifyReply {
+  // Errors raised before the first onRequest hook (routing's 414) have no request id header yet.
+  if (!reply.hasHeader("X-Request-Id")) reply.header("X-Request-Id", reply.request.id);
   for (const [k, v] of Object.entries(appError.headers)) reply.header(k, v);
   return reply.status(appError.status).type("application/json; charset=utf-8").send(body(appError));
 }
