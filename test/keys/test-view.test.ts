@@ -81,6 +81,16 @@ for (const kind of dialects()) {
       const checkout = await call("POST", "/v1/payments/checkout", testView, { amount: 5 });
       assert.equal(checkout.statusCode, 403, checkout.body);
       assert.equal(checkout.json().details.reason, "live_only");
+      const testKey = (await call("POST", "/v1/auth/keys", owner, { name: "t", mode: "test" })).json()
+        .api_key;
+      const keyCheckout = await call(
+        "POST",
+        "/v1/payments/checkout",
+        { "x-api-key": testKey },
+        { amount: 5 },
+      );
+      assert.equal(keyCheckout.statusCode, 403, keyCheckout.body);
+      assert.equal(keyCheckout.json().details.reason, "live_only");
     });
 
     it("is the same 404 as the live account for a person who is not a member", { skip }, async () => {
