@@ -226,7 +226,7 @@ export async function scrape(node: ClusterNode): Promise<string> {
 export async function workerRunning(
   cluster: Cluster,
   queue: string,
-  timeoutMs = 30_000,
+  timeoutMs = 90_000, // a replacement worker starting on a loaded CI machine can take most of a minute
 ): Promise<ClusterNode> {
   return waitFor(
     async () => {
