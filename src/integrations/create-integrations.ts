@@ -92,6 +92,7 @@ export function createIntegrations(
     gateways,
     queue: deps.queue,
     watchMinuteMs: settings.watchMinuteMs,
+    sheetWriteRows: settings.sheetWriteRows,
   });
   return {
     services: {

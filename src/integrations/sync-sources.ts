@@ -24,14 +24,19 @@ export interface SourcePage {
 
 const SHEET_PAGE_ROWS = 500;
 
-export async function readSheetPage(
-  gateway: SheetsGateway,
+/** The whole sheet in one values.get (one read request of the per-user quota). */
+export function readSheet(gateway: SheetsGateway, spreadsheetId: string, sheet: string): Promise<string[][]> {
+  return gateway.values(spreadsheetId, `${quoteSheet(sheet)}!A1:ZZ`);
+}
+
+/** The page of rows after `cursor` (a row index; null: the first data row). */
+export function sheetPage(
+  rows: string[][],
   spreadsheetId: string,
   sheet: string,
   explicit: Partial<Record<string, string>> | undefined,
   cursor: string | null,
-): Promise<SourcePage> {
-  const rows = await gateway.values(spreadsheetId, `${quoteSheet(sheet)}!A1:ZZ`);
+): SourcePage {
   const mapping = mapHeader(rows[0] ?? [], explicit);
   if (mapping.email === undefined)
     throw new RemoteError(
