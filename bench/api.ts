@@ -95,6 +95,9 @@ async function serveApp(databaseUrl: string): Promise<void> {
     NODE_ENV: "production",
     DATABASE_URL: databaseUrl,
     LOG_LEVEL,
+    // As production runs: with the secret key set, lead creation asks the erasure tombstones
+    // whether the address was erased (re-import suppression, issue 25).
+    LEADCHECK_SECRET_KEY: "bench-secret-key-bench-secret-key-0123456789",
     RATE_LIMIT_PER_MINUTE: "1000000000",
     RATE_LIMIT_PER_HOUR: "1000000000",
     RATE_LIMIT_ENDPOINTS: "GET /v1/leads/:leadId=1000000000,POST /v1/leads=1000000000",

@@ -70,6 +70,10 @@ export async function createServices(
   const paidChecks = createPaidChecks({ ...shared, email, website });
   const integrations = createIntegrations({ ...p, ...net.services, ...leads.services, ...batches.services });
   const widget = createWidget({ ...shared, ...accounts.services, email: checks.services.emailEngine });
+  const retention = createRetention({
+    ...base,
+    onSettingsChanged: (accountId) => erasure.services.erasure.forgetSuppressionSetting(accountId),
+  });
   const isNetworkDown = () =>
     config.network.refuseWhenDown && checks.services.networkHealth.dnsDown() !== undefined;
   const revalidation = createRevalidation({ ...base, ...leads.services, ...batches.services, isNetworkDown });
@@ -77,7 +81,7 @@ export async function createServices(
   const lifecycle = createLifecycle({ ...p, ...sweeping, onClosed: sweeperMeter(p.metrics, p.logger) });
   const modules = [
     ...[net, intel, checks, audit, billing, accounts, webhooks, leadValidation, batches, leads, paidChecks],
-    ...[integrations, widget, erasure, createRetention(base), revalidation, createAccountExport(base)],
+    ...[integrations, widget, erasure, retention, revalidation, createAccountExport(base)],
     ...[createTeams(base), createUsage(p), lifecycle],
   ] as const;
   const jobs = withRecurrence(

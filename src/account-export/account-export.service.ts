@@ -1,11 +1,14 @@
 // Account export (issue 25): a job builds one gzipped JSON Lines file of everything the account
 // holds (each line `{ "resource": ..., "data": row }`), downloadable for 24 hours with a token
-// shown once (only its hash is stored). Requesting it is audited.
+// shown once (only its hash is stored). Requesting it is audited. Refusals are thrown as the
+// domain's failures (ADR 0075): an unknown, another account's or wrongly-tokened export is
+// not_found, an expired link not_found with reason expired, one still being built a conflict.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { Clock } from "../lib/clock.js";
+import { conflict, fail, notFound } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import type { Database } from "../storage/db.js";
 import { runInTransaction } from "../storage/transaction.js";
@@ -25,11 +28,10 @@ export interface ExportStatus {
   expires_at: string;
 }
 
-export type DownloadOutcome =
-  | { kind: "archive"; archive: Buffer; exportId: string }
-  | { kind: "not_found" }
-  | { kind: "not_ready" }
-  | { kind: "expired" };
+export interface ExportArchive {
+  archive: Buffer;
+  exportId: string;
+}
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
@@ -71,9 +73,10 @@ export class AccountExportService {
     return { ...toStatus(row), token };
   }
 
-  async status(accountId: string, exportId: string): Promise<ExportStatus | undefined> {
+  async status(accountId: string, exportId: string): Promise<ExportStatus> {
     const row = await this.deps.repo.find(this.deps.database.db, accountId, exportId);
-    return row ? toStatus(row) : undefined;
+    if (!row) throw notFound("Export");
+    return toStatus(row);
   }
 
   /** The job: reads every resource of the account a page at a time into one gzipped JSONL file. */
@@ -106,13 +109,20 @@ export class AccountExportService {
     }
   }
 
-  async download(exportId: string, token: string): Promise<DownloadOutcome> {
+  /** The archive, for the token its link carries (the token is the credential). */
+  async download(exportId: string, token: string): Promise<ExportArchive> {
     const row = await this.deps.repo.findForDownload(this.deps.database.db, exportId);
     const given = Buffer.from(hashToken(token));
-    if (!row || !timingSafeEqual(given, Buffer.from(row.token_hash))) return { kind: "not_found" };
-    if (row.expires_at <= this.deps.clock.now().toISOString()) return { kind: "expired" };
-    if (row.status !== "ready" || !row.archive) return { kind: "not_ready" };
-    return { kind: "archive", archive: Buffer.from(row.archive), exportId };
+    if (!row || !timingSafeEqual(given, Buffer.from(row.token_hash))) throw notFound("Export");
+    if (row.expires_at <= this.deps.clock.now().toISOString())
+      throw fail({
+        kind: "not_found",
+        message: "This export link has expired: request a new export",
+        details: { reason: "expired" },
+      });
+    if (row.status !== "ready" || !row.archive)
+      throw conflict("The export is not ready yet", { reason: "not_ready" });
+    return { archive: Buffer.from(row.archive), exportId };
   }
 }
 

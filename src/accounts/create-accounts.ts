@@ -36,7 +36,7 @@ export function createAccounts(deps: AccountsModuleDeps): Module<AccountsService
     services: {
       keys: createKeys(deps),
       identity: new IdentityVerifier(config.auth),
-      signin: new SigninService(new SigninTokensRepo(database.db), {
+      signin: new SigninService(database.db, new SigninTokensRepo(), {
         secret: config.auth.jwtSecret,
         issuer: config.auth.issuer,
         audience: config.auth.audience,
@@ -49,7 +49,8 @@ export function createAccounts(deps: AccountsModuleDeps): Module<AccountsService
             config.oidc.redirectUrl ??
             `${(config.payments.publicUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, "")}/v1/auth/sso/callback`,
         },
-        new SsoRepo(database),
+        database.db,
+        new SsoRepo(),
         clock,
       ),
     },
@@ -76,5 +77,5 @@ export function createKeys(
     board && deps.config.auth.keyCacheTtlMs > 0
       ? new KeyCache(board, { ttlMs: deps.config.auth.keyCacheTtlMs, maxEntries: 10_000 })
       : undefined;
-  return new KeysService(new KeysRepo(database), database, clock, cache, deps.audit);
+  return new KeysService(new KeysRepo(), database, clock, cache, deps.audit);
 }

@@ -37,7 +37,7 @@ describe("sign-in links", () => {
   before(async () => {
     database = openDatabase("sqlite::memory:");
     await migrateToLatest(database.db);
-    service = new SigninService(new SigninTokensRepo(database.db), { secret: SECRET, clock });
+    service = new SigninService(database.db, new SigninTokensRepo(), { secret: SECRET, clock });
   });
   after(() => database?.close());
 
@@ -125,7 +125,7 @@ describe("sign-in links", () => {
       .setExpirationTime(new Date(T0 + 3_600_000))
       .sign(key);
     assert.equal((await service.exchange(plain)).kind, "invalid", "an ordinary identity token");
-    const other = new SigninService(new SigninTokensRepo(database.db), { secret: "another-secret", clock });
+    const other = new SigninService(database.db, new SigninTokensRepo(), { secret: "another-secret", clock });
     const foreign = await other.createLink("carol", 60_000, BASE);
     if (foreign.kind !== "link") throw new Error(foreign.kind);
     assert.equal((await service.exchange(tokenOf(foreign.url))).kind, "invalid");
@@ -133,7 +133,7 @@ describe("sign-in links", () => {
   });
 
   it("sets issuer and audience when the verifier requires them", async () => {
-    const strict = new SigninService(new SigninTokensRepo(database.db), {
+    const strict = new SigninService(database.db, new SigninTokensRepo(), {
       secret: SECRET,
       clock,
       issuer: "lc",

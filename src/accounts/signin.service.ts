@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import type { Clock } from "../lib/clock.js";
+import type { Db } from "../storage/db.js";
 import { ACCOUNT_ID, SIGNIN_PURPOSE } from "./identity.js";
 import type { SigninTokensRepo } from "./signin-tokens.repo.js";
 
@@ -86,6 +87,7 @@ export class SigninLinks {
 /** Exchanges a sign-in token, once, for a session token. */
 export class SigninService extends SigninLinks {
   constructor(
+    private readonly db: Db,
     private readonly tokens: SigninTokensRepo,
     options: SigninOptions,
   ) {
@@ -114,9 +116,9 @@ export class SigninService extends SigninLinks {
     if (typeof jti !== "string" || jti.length > 200 || typeof exp !== "number") return { kind: "invalid" };
 
     const nowIso = now.toISOString();
-    await this.tokens.deleteExpired(nowIso);
+    await this.tokens.deleteExpired(this.db, nowIso);
     const expiresAt = new Date(exp * 1000).toISOString();
-    const isFirstUse = await this.tokens.markUsedOnce({
+    const isFirstUse = await this.tokens.markUsedOnce(this.db, {
       jti,
       account_id: sub,
       used_at: nowIso,

@@ -1,10 +1,16 @@
 // Dashboard single sign-on: the OpenID Connect authorization-code flow with PKCE through
 // openid-client (a certified relying party), and server-side sessions. The browser holds only a
 // random session id in an HttpOnly cookie; its hash, the identity and a CSRF token are stored
-// here, so logout (and expiry) end a session on every instance at once. Outcomes are values.
+// here, so logout (and expiry) end a session on every instance at once. A method returns its
+// success; a refusal is thrown as the domain's failure (ADR 0075): SSO not configured is
+// not_found, a provider out of reach unavailable, and a sign-in that cannot complete (an unknown
+// or used state, an answer the provider or openid-client refused) rejected, to start again.
 import { createHash, randomBytes } from "node:crypto";
 import * as oidc from "openid-client";
 import type { Clock } from "../lib/clock.js";
+import { type DomainError, fail, notFound } from "../lib/errors.js";
+import type { Db } from "../storage/db.js";
+import { runInTransaction } from "../storage/transaction.js";
 import type { Identity } from "./identity.js";
 import { ACCOUNT_ID } from "./identity.js";
 import type { OidcConfig } from "./oidc-config.js";
@@ -18,15 +24,14 @@ export interface SsoSession {
   expiresAt: string;
 }
 
-export type StartOutcome =
-  | { kind: "redirect"; url: string }
-  | { kind: "disabled" }
-  | { kind: "provider_unavailable" };
-export type CallbackOutcome =
-  | { kind: "signed_in"; sessionId: string; session: SsoSession }
-  | { kind: "disabled" }
-  | { kind: "unknown_state" }
-  | { kind: "refused"; reason: string };
+const disabled = (): DomainError => notFound("Single sign-on (OIDC_ISSUER is not set)");
+/** The provider's answer failed a check (or its subject is unusable); the cause is not shown. */
+const refused = (): DomainError =>
+  fail({
+    kind: "rejected",
+    message: "The identity provider's answer was refused: start again",
+    details: { reason: "token_exchange" },
+  });
 
 const hash = (value: string) => createHash("sha256").update(value).digest("hex");
 
@@ -43,6 +48,7 @@ export class SsoService {
 
   constructor(
     private readonly settings: OidcConfig & { redirectUrl: string },
+    private readonly db: Db,
     private readonly repo: SsoRepo,
     private readonly clock: Clock,
   ) {}
@@ -67,20 +73,20 @@ export class SsoService {
   }
 
   /** Starts a sign-in: a fresh state, nonce and PKCE verifier, kept server-side for 10 minutes. */
-  async start(): Promise<StartOutcome> {
-    if (!this.enabled) return { kind: "disabled" };
+  async start(): Promise<{ url: string }> {
+    if (!this.enabled) throw disabled();
     let configuration: oidc.Configuration;
     try {
       configuration = await this.discover();
     } catch {
-      return { kind: "provider_unavailable" };
+      throw fail({ kind: "unavailable", message: "The identity provider cannot be reached" });
     }
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
     const codeVerifier = oidc.randomPKCECodeVerifier();
     const now = this.clock.now();
-    await this.repo.deleteExpiredLogins(now.toISOString());
-    await this.repo.insertLogin({
+    await this.repo.deleteExpiredLogins(this.db, now.toISOString());
+    await this.repo.insertLogin(this.db, {
       state,
       nonce,
       code_verifier: codeVerifier,
@@ -95,7 +101,7 @@ export class SsoService {
       code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
       code_challenge_method: "S256",
     });
-    return { kind: "redirect", url: url.href };
+    return { url: url.href };
   }
 
   /**
@@ -103,11 +109,18 @@ export class SsoService {
    * yet answered (taken once); openid-client checks the state, the PKCE verifier, the ID token's
    * signature, issuer, audience and nonce; the provider refuses a code used before.
    */
-  async callback(currentUrl: URL): Promise<CallbackOutcome> {
-    if (!this.enabled) return { kind: "disabled" };
+  async callback(currentUrl: URL): Promise<{ sessionId: string; session: SsoSession }> {
+    if (!this.enabled) throw disabled();
     const state = currentUrl.searchParams.get("state");
-    const started = state ? await this.repo.takeLogin(state) : undefined;
-    if (!started || started.expires_at <= this.clock.now().toISOString()) return { kind: "unknown_state" };
+    const started = state
+      ? await runInTransaction(this.db, (trx) => this.repo.takeLogin(trx, state))
+      : undefined;
+    if (!started || started.expires_at <= this.clock.now().toISOString())
+      throw fail({
+        kind: "rejected",
+        message: "Unknown, expired or already used sign-in state: start again",
+        details: { reason: "state" },
+      });
     let claims: oidc.IDToken | undefined;
     let email: unknown;
     let emailVerified: unknown;
@@ -128,10 +141,10 @@ export class SsoService {
         const info = await oidc.fetchUserInfo(configuration, tokens.access_token, claims.sub);
         ({ email, email_verified: emailVerified } = info);
       }
-    } catch (error) {
-      return { kind: "refused", reason: error instanceof Error ? error.message : "token exchange failed" };
+    } catch {
+      throw refused();
     }
-    if (!claims || !ACCOUNT_ID.test(claims.sub)) return { kind: "refused", reason: "unusable subject" };
+    if (!claims || !ACCOUNT_ID.test(claims.sub)) throw refused();
     const now = this.clock.now();
     const sessionId = randomBytes(32).toString("base64url");
     const session: SsoSession = {
@@ -143,7 +156,7 @@ export class SsoService {
       csrfToken: randomBytes(24).toString("base64url"),
       expiresAt: new Date(now.getTime() + this.settings.sessionTtlMs).toISOString(),
     };
-    await this.repo.insertSession({
+    await this.repo.insertSession(this.db, {
       id_hash: hash(sessionId),
       subject: session.identity.accountId,
       email: session.identity.email,
@@ -153,12 +166,12 @@ export class SsoService {
       expires_at: session.expiresAt,
       ended_at: null,
     });
-    return { kind: "signed_in", sessionId, session };
+    return { sessionId, session };
   }
 
   /** The live session a cookie value names, or undefined (unknown, expired or logged out). */
   async session(sessionId: string): Promise<SsoSession | undefined> {
-    const row = await this.repo.findLiveSession(hash(sessionId), this.clock.now().toISOString());
+    const row = await this.repo.findLiveSession(this.db, hash(sessionId), this.clock.now().toISOString());
     if (!row) return undefined;
     return {
       identity: { accountId: row.subject, email: row.email, emailVerified: row.email_verified === 1 },
@@ -168,6 +181,6 @@ export class SsoService {
   }
 
   async logout(sessionId: string): Promise<void> {
-    await this.repo.endSession(hash(sessionId), this.clock.now().toISOString());
+    await this.repo.endSession(this.db, hash(sessionId), this.clock.now().toISOString());
   }
 }

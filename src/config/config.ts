@@ -60,6 +60,8 @@ export interface Config {
     check: boolean;
     /** DNS_CANARY_NAMES: lookups no working resolver fails all at once. */
     canaries: Canary[];
+    /** DNS_CANARY_TIMEOUT_MS: one canary lookup's whole budget; DNS_TIMEOUT_MS by default. */
+    canaryTimeoutMs: number;
     /** Between rounds of canaries and the egress check; 0: only at start-up. */
     intervalMs: number;
     /** Answer a check 503 before any debit when every path it needs is known down. */
@@ -386,6 +388,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     network: {
       check: bool(env, "NETWORK_CHECK", true),
       canaries: canaryNames(env),
+      canaryTimeoutMs: int(env, "DNS_CANARY_TIMEOUT_MS", int(env, "DNS_TIMEOUT_MS", 2000, 1), 1),
       intervalMs: int(env, "NETWORK_CHECK_INTERVAL_MS", 60_000, 0),
       refuseWhenDown: bool(env, "REFUSE_WHEN_NETWORK_DOWN", true),
     },

@@ -188,6 +188,16 @@ export class ErasureRepo {
       .execute();
   }
 
+  /** Whether the account refuses erased addresses (its suppress_erased_emails setting). */
+  async suppressionOn(db: Executor, accountId: string): Promise<boolean> {
+    const row = await db
+      .selectFrom("account_settings")
+      .select("suppress_erased")
+      .where("account_id", "=", accountId)
+      .executeTakeFirst();
+    return row?.suppress_erased === 1;
+  }
+
   /** Which of these tombstone HMACs the account refuses (none when its suppression is off). */
   async suppressedHmacs(
     db: Executor,

@@ -44,8 +44,35 @@ export interface ErasureDeps {
   hmacKey: string | undefined;
 }
 
+/**
+ * How long a process trusts what it last read of an account's suppress_erased_emails (ADR 0081):
+ * lead creation asks it on every call, and most accounts never turn it on, so the answer "off"
+ * saves a query per lead. The process that changes the setting forgets its copy at once; another
+ * process sees the change within this time. Erasures themselves are never cached.
+ */
+const SUPPRESSION_SETTING_TTL_MS = 5_000;
+/** Accounts remembered at most (the map is emptied when full, never grows without bound). */
+const SUPPRESSION_SETTINGS_KEPT = 10_000;
+
 export class ErasureService {
+  private readonly suppressionSettings = new Map<string, { on: boolean; until: number }>();
+
   constructor(private readonly deps: ErasureDeps) {}
+
+  /** Drops this process's copy of the account's suppression setting (it was just changed). */
+  forgetSuppressionSetting(accountId: string): void {
+    this.suppressionSettings.delete(accountId);
+  }
+
+  private async suppresses(accountId: string): Promise<boolean> {
+    const now = performance.now();
+    const known = this.suppressionSettings.get(accountId);
+    if (known && known.until > now) return known.on;
+    const on = await this.deps.repo.suppressionOn(this.deps.database.db, accountId);
+    if (this.suppressionSettings.size >= SUPPRESSION_SETTINGS_KEPT) this.suppressionSettings.clear();
+    this.suppressionSettings.set(accountId, { on, until: now + SUPPRESSION_SETTING_TTL_MS });
+    return on;
+  }
 
   async erase(accountId: string, leadId: string, actor: AuditActor): Promise<EraseOutcome> {
     const { database, repo, clock } = this.deps;
@@ -115,7 +142,8 @@ export class ErasureService {
   /** Whether `email` was erased from this account and the account refuses erased addresses. */
   async isSuppressed(accountId: string, email: string): Promise<boolean> {
     const hmac = this.emailHmac(email);
-    return hmac !== null && this.deps.repo.isSuppressed(this.deps.database.db, accountId, hmac);
+    if (hmac === null || !(await this.suppresses(accountId))) return false;
+    return this.deps.repo.isSuppressed(this.deps.database.db, accountId, hmac);
   }
 
   /**
@@ -124,7 +152,9 @@ export class ErasureService {
    * this before writing a lead (one query per 500 addresses).
    */
   async suppressedAmong(accountId: string, emails: readonly string[]): Promise<Set<string>> {
-    if (!this.deps.hmacKey || emails.length === 0) return new Set();
+    if (!this.deps.hmacKey || emails.length === 0 || !(await this.suppresses(accountId))) {
+      return new Set();
+    }
     const hmacOf = new Map<string, string>();
     for (const email of emails) {
       const hmac = this.emailHmac(email);

@@ -125,6 +125,20 @@ describe("failureError", () => {
       ],
       [{ kind: "not_permitted", message: "owners only" }, 403, "INSUFFICIENT_PERMISSIONS", "owners only", {}],
       [
+        { kind: "wrong_identity", message: "for another email", details: { reason: "email_mismatch" } },
+        403,
+        "FORBIDDEN",
+        "for another email",
+        { reason: "email_mismatch" },
+      ],
+      [
+        { kind: "rejected", message: "start again", details: { reason: "state" } },
+        400,
+        "BAD_REQUEST",
+        "start again",
+        { reason: "state" },
+      ],
+      [
         { kind: "unavailable", message: "Redis unreachable" },
         503,
         "SERVICE_UNAVAILABLE",

@@ -162,6 +162,10 @@ export function failureError(failure: Failure): AppError {
       return new AppError("EMAIL_SUPPRESSED", failure.message, failure.details);
     case "not_permitted":
       return new AppError("INSUFFICIENT_PERMISSIONS", failure.message, failure.details);
+    case "wrong_identity":
+      return new AppError("FORBIDDEN", failure.message, failure.details);
+    case "rejected":
+      return new AppError("BAD_REQUEST", failure.message, failure.details);
     case "unavailable": {
       const { retryAfterSeconds: seconds } = failure;
       const headers: Record<string, string> = seconds === undefined ? {} : { "Retry-After": String(seconds) };

@@ -1,7 +1,7 @@
 // Picks the runner from the database: the embedded jobs table on SQLite, pg-boss on PostgreSQL.
 import { type Clock, systemClock } from "../lib/clock.js";
 import type { Database } from "../storage/db.js";
-import type { JobQueue } from "./job-queue.js";
+import type { JobPolicy, JobQueue } from "./job-queue.js";
 import { PgBossJobStore } from "./pg-boss-job-store.js";
 import { PollingJobQueue } from "./polling-job-queue.js";
 import { SqliteJobStore } from "./sqlite-job-store.js";
@@ -16,6 +16,9 @@ export interface JobQueueOptions {
   onError?: (error: unknown) => void;
   clock?: Clock;
   random?: () => number;
+  /** The policy of dead-letter jobs (the failure hooks); DEAD_LETTER_POLICY unless a test of
+   *  their expiry shortens it. */
+  deadLetterPolicy?: JobPolicy;
   pgBoss?: {
     /** Defaults to the connection string of the database's own pool. */
     connectionString?: string;
@@ -45,6 +48,7 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
           random: options.random ?? Math.random,
           completedRetentionMs,
           failedRetentionMs,
+          deadLetterPolicy: options.deadLetterPolicy,
         })
       : new PgBossJobStore({
           connectionString: pgConnectionString(database, options),
@@ -55,11 +59,13 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
           failedRetentionMs,
           onError,
           lockPool: pgPoolOf(database),
+          deadLetterPolicy: options.deadLetterPolicy,
         });
   return new PollingJobQueue(store, {
     defaultPollIntervalMs: options.pollIntervalMs ?? JOB_QUEUE_DEFAULTS.pollIntervalMs,
     maintenanceIntervalMs,
     onError,
+    deadLetterPolicy: options.deadLetterPolicy,
   });
 }
 

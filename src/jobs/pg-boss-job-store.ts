@@ -33,6 +33,9 @@ export interface PgBossJobStoreOptions {
    * lock while pg-boss, on its own pool, creates the queue (see #whileSettingUp).
    */
   lockPool: pg.Pool;
+  /** The policy of dead-letter jobs (the failure hooks); DEAD_LETTER_POLICY unless a test of
+   *  their expiry shortens it. */
+  deadLetterPolicy?: JobPolicy;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -102,7 +105,7 @@ export class PgBossJobStore implements JobStore {
       await this.#defineQueue({
         name: deadLetter,
         policy: "standard",
-        ...toPgBossPolicy(DEAD_LETTER_POLICY),
+        ...toPgBossPolicy(this.#options.deadLetterPolicy ?? DEAD_LETTER_POLICY),
       });
       this.#deadLetterQueues.add(deadLetter);
     }
@@ -186,7 +189,7 @@ export class PgBossJobStore implements JobStore {
    * (its expiry writes "job failed by timeout"), so the first claim copies it into the data.
    */
   async #claimDeadLetters(name: string, limit: number): Promise<ClaimedJob[]> {
-    const policy = toPgBossPolicy(DEAD_LETTER_POLICY);
+    const policy = toPgBossPolicy(this.#options.deadLetterPolicy ?? DEAD_LETTER_POLICY);
     const rows = await this.#sql(
       `WITH next AS (
          SELECT id FROM ${this.#schema}.job

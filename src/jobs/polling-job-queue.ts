@@ -30,6 +30,9 @@ export interface PollingJobQueueOptions {
   /** How often this process runs the store's housekeeping (expired leases, purging). */
   maintenanceIntervalMs: number;
   onError: (error: unknown) => void;
+  /** The policy of dead-letter jobs (the failure hooks); DEAD_LETTER_POLICY unless a test of
+   *  their expiry shortens it. */
+  deadLetterPolicy?: JobPolicy;
 }
 
 export class PollingJobQueue implements JobQueue {
@@ -72,7 +75,7 @@ export class PollingJobQueue implements JobQueue {
     await this.#store.define(name, policy, deadLetter);
     this.#policies.set(name, { ...policy });
     if (deadLetter === null) return;
-    this.#policies.set(deadLetter, { ...DEAD_LETTER_POLICY });
+    this.#policies.set(deadLetter, { ...(this.#options.deadLetterPolicy ?? DEAD_LETTER_POLICY) });
     this.#deadLetters.set(name, deadLetter);
   }
 

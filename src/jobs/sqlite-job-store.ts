@@ -22,6 +22,9 @@ export interface SqliteJobStoreOptions {
   random: () => number;
   completedRetentionMs: number;
   failedRetentionMs: number;
+  /** The policy of dead-letter jobs (the failure hooks); DEAD_LETTER_POLICY unless a test of
+   *  their expiry shortens it. */
+  deadLetterPolicy?: JobPolicy;
 }
 
 const LEASE_EXPIRED = "the job's lease expired: its worker stopped responding or its process died";
@@ -156,6 +159,7 @@ export class SqliteJobStore implements JobStore {
         .where("lease_token", "=", job.lease)
         .execute();
       if (isRetrying || !row.dead_letter) return;
+      const deadLetterPolicy = this.#options.deadLetterPolicy ?? DEAD_LETTER_POLICY;
       await trx
         .insertInto("jobs")
         .values({
@@ -164,11 +168,11 @@ export class SqliteJobStore implements JobStore {
           data: row.data,
           state: "created",
           singleton_key: null,
-          retry_limit: DEAD_LETTER_POLICY.retryLimit,
+          retry_limit: deadLetterPolicy.retryLimit,
           retry_count: 0,
-          retry_delay_ms: DEAD_LETTER_POLICY.retryDelayMs,
-          retry_backoff: DEAD_LETTER_POLICY.retryBackoff ? 1 : 0,
-          expire_in_ms: DEAD_LETTER_POLICY.expireInMs,
+          retry_delay_ms: deadLetterPolicy.retryDelayMs,
+          retry_backoff: deadLetterPolicy.retryBackoff ? 1 : 0,
+          expire_in_ms: deadLetterPolicy.expireInMs,
           start_after: iso(now),
           created_at: iso(now),
           dead_letter: null,

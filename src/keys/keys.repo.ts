@@ -1,47 +1,41 @@
 // The only SQL for API keys.
-import type { Insertable, Kysely, Transaction } from "kysely";
+import type { Insertable } from "kysely";
 import type { Database } from "../storage/db.js";
+import type { Executor } from "../storage/executor.js";
 import { prepareRead } from "../storage/prepared.js";
-import type { ApiKeysTable, Schema } from "../storage/schema.js";
+import type { ApiKeysTable } from "../storage/schema.js";
+
+/** The active key with this hash: runs on every request made with an API key, so it is compiled
+ *  once per database (`first({ hash })`). */
+export function prepareActiveKeyByHash(database: Database) {
+  return prepareRead(database, (db, p: { hash: string }) =>
+    db
+      .selectFrom("api_keys")
+      .select([
+        "id",
+        "account_id",
+        "key_hash",
+        "last_used_at",
+        "type",
+        "mode",
+        "permissions",
+        "allowed_ips",
+        "allowed_origins",
+        "expires_at",
+        "widget_settings",
+      ])
+      .where("key_hash", "=", p.hash)
+      .where("revoked_at", "is", null),
+  );
+}
 
 export class KeysRepo {
-  private readonly db: Kysely<Schema>;
-  /** Runs on every request made with an API key: compiled once. */
-  private readonly activeKeyByHash;
-
-  constructor(database: Database) {
-    this.db = database.db;
-    this.activeKeyByHash = prepareRead(database, (db, p: { hash: string }) =>
-      db
-        .selectFrom("api_keys")
-        .select([
-          "id",
-          "account_id",
-          "key_hash",
-          "last_used_at",
-          "type",
-          "mode",
-          "permissions",
-          "allowed_ips",
-          "allowed_origins",
-          "expires_at",
-          "widget_settings",
-        ])
-        .where("key_hash", "=", p.hash)
-        .where("revoked_at", "is", null),
-    );
-  }
-
-  insert(row: Insertable<ApiKeysTable>, executor: Kysely<Schema> | Transaction<Schema> = this.db) {
+  insert(executor: Executor, row: Insertable<ApiKeysTable>) {
     return executor.insertInto("api_keys").values(row).execute();
   }
 
-  findActiveKeyByHash(hash: string) {
-    return this.activeKeyByHash.first({ hash });
-  }
-
-  listActiveKeys(accountId: string) {
-    return this.db
+  listActiveKeys(executor: Executor, accountId: string) {
+    return executor
       .selectFrom("api_keys")
       .selectAll()
       .where("account_id", "=", accountId)
@@ -50,8 +44,8 @@ export class KeysRepo {
       .execute();
   }
 
-  async isActiveKeyOf(accountId: string, keyId: string): Promise<boolean> {
-    const row = await this.db
+  async isActiveKeyOf(executor: Executor, accountId: string, keyId: string): Promise<boolean> {
+    const row = await executor
       .selectFrom("api_keys")
       .select("id")
       .where("id", "=", keyId)
@@ -62,8 +56,8 @@ export class KeysRepo {
   }
 
   /** The account's active publishable key with this id (the widget token names it). */
-  findActiveKeyById(keyId: string) {
-    return this.db
+  findActiveKeyById(executor: Executor, keyId: string) {
+    return executor
       .selectFrom("api_keys")
       .select(["id", "account_id", "type", "mode"])
       .where("id", "=", keyId)
@@ -72,12 +66,7 @@ export class KeysRepo {
   }
 
   /** Returns true when an active key of this account was revoked. */
-  async revoke(
-    accountId: string,
-    keyId: string,
-    at: string,
-    executor: Kysely<Schema> | Transaction<Schema> = this.db,
-  ): Promise<boolean> {
+  async revoke(executor: Executor, accountId: string, keyId: string, at: string): Promise<boolean> {
     const result = await executor
       .updateTable("api_keys")
       .set({ revoked_at: at })
@@ -89,8 +78,8 @@ export class KeysRepo {
   }
 
   /** Writes last_used only when the stored value is older than `staleBefore`. */
-  touchLastUsed(keyId: string, at: string, staleBefore: string) {
-    return this.db
+  touchLastUsed(executor: Executor, keyId: string, at: string, staleBefore: string) {
+    return executor
       .updateTable("api_keys")
       .set({ last_used_at: at })
       .where("id", "=", keyId)

@@ -12,7 +12,7 @@ import type { KeyCache } from "./key-cache.js";
 import { generateApiKey, hashApiKey, isWellFormedApiKey, partialKey, sameHash } from "./key-format.js";
 import { type KeyInput, policyColumns, policyFromInput, policyOfRow } from "./key-input.js";
 import type { CaptchaProvider, KeyMode, KeyPolicy, Permission, WidgetLimits } from "./key-policy.js";
-import type { KeysRepo } from "./keys.repo.js";
+import { type KeysRepo, prepareActiveKeyByHash } from "./keys.repo.js";
 
 /** last_used is kept current to within this long (decisions §2), sparing a write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -75,9 +75,11 @@ export class KeysService {
     private readonly audit?: AuditTrail,
   ) {
     this.db = database.db;
+    this.activeKeyByHash = prepareActiveKeyByHash(database);
   }
 
   private readonly db: Database["db"];
+  private readonly activeKeyByHash: ReturnType<typeof prepareActiveKeyByHash>;
 
   /** A live secret key with every permission (the CLI's `keys create`). */
   async create(
@@ -120,7 +122,7 @@ export class KeysService {
       created_by_member: createdByMember,
     };
     await runInTransaction(this.db, async (trx) => {
-      await this.repo.insert(row, trx);
+      await this.repo.insert(trx, row);
       if (actor && this.audit) {
         await this.audit.record(trx, accountId, {
           actor,
@@ -148,7 +150,7 @@ export class KeysService {
   }
 
   async list(accountId: string): Promise<KeySummary[]> {
-    const rows = await this.repo.listActiveKeys(accountId);
+    const rows = await this.repo.listActiveKeys(this.db, accountId);
     return rows.map((r) => {
       const policy = policyOfRow(r);
       return {
@@ -178,7 +180,7 @@ export class KeysService {
   async revoke(accountId: string, keyId: string, actor?: AuditActor): Promise<boolean> {
     if (this.cache) {
       // Only this account's own active keys get a mark; anything else is the same 404 as before.
-      if (!(await this.repo.isActiveKeyOf(accountId, keyId))) return false;
+      if (!(await this.repo.isActiveKeyOf(this.db, accountId, keyId))) return false;
       try {
         await this.cache.revoked(keyId);
       } catch {
@@ -190,7 +192,7 @@ export class KeysService {
     }
     const at = this.clock.now().toISOString();
     return runInTransaction(this.db, async (trx) => {
-      const revoked = await this.repo.revoke(accountId, keyId, at, trx);
+      const revoked = await this.repo.revoke(trx, accountId, keyId, at);
       if (revoked && actor && this.audit) {
         await this.audit.record(trx, accountId, {
           actor,
@@ -205,7 +207,7 @@ export class KeysService {
   /** Whether `keyId` is an active key acting on this data space (a widget token's key, at
    *  confirmation): a test-mode key's tokens are confirmed only by test-mode keys, and vice versa. */
   async activeKeyOf(accountId: string, keyId: string): Promise<{ mode: KeyMode } | undefined> {
-    const row = await this.repo.findActiveKeyById(keyId);
+    const row = await this.repo.findActiveKeyById(this.db, keyId);
     const mode: KeyMode = row?.mode === "test" ? "test" : "live";
     if (!row || dataSpaceOf(row.account_id, mode) !== accountId) return undefined;
     return { mode };
@@ -251,7 +253,7 @@ export class KeysService {
   /** Reads the key's row (remembering it when there is a cache) and records its use. */
   private async readKey(hash: string, now: Date): Promise<KeyIdentity | undefined> {
     const generation = await this.cache?.generationBeforeRead();
-    const row = await this.repo.findActiveKeyByHash(hash);
+    const row = await this.activeKeyByHash.first({ hash });
     if (!row || !sameHash(row.key_hash, hash)) return undefined;
     const policy = policyOfRow(row);
     const accountId = dataSpaceOf(row.account_id, policy.mode);
@@ -270,7 +272,7 @@ export class KeysService {
   private async touch(hash: string, keyId: string, lastUsedAt: string | null, now: Date): Promise<void> {
     const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString();
     if (lastUsedAt !== null && lastUsedAt >= staleBefore) return;
-    await this.repo.touchLastUsed(keyId, now.toISOString(), staleBefore);
+    await this.repo.touchLastUsed(this.db, keyId, now.toISOString(), staleBefore);
     this.cache?.noteUsed(hash, now.toISOString());
   }
 }

@@ -29,6 +29,11 @@ export type Failure =
   | { kind: "conflict"; message: string; details?: FailureDetails }
   /** The acting member's role does not allow the change. */
   | { kind: "not_permitted"; message: string; details?: FailureDetails }
+  /** The acting identity is not the one the thing is for (an invitation sent to another email). */
+  | { kind: "wrong_identity"; message: string; details?: FailureDetails }
+  /** A step of a flow that cannot go on and must start again (an unknown or used sign-in state,
+   *  a code the identity provider refused); nothing in the request can be corrected. */
+  | { kind: "rejected"; message: string; details?: FailureDetails }
   /** A backing service the change needs cannot be reached; retrying later may succeed. */
   | { kind: "unavailable"; message: string; retryAfterSeconds?: number; details?: FailureDetails }
   | LimitRefusal;

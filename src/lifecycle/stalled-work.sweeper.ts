@@ -61,7 +61,7 @@ export class StalledWorkSweeper {
       }
     }
     const jobCutoff = new Date(now - settings.validationJobGraceMs).toISOString();
-    for (const jobId of await this.deps.validationJobs.overdueIds(jobCutoff, SWEEP_BATCH)) {
+    for (const jobId of await this.deps.validationJobs.overdueIds(db, jobCutoff, SWEEP_BATCH)) {
       const reason = "maximum validation time of 5 minutes exceeded (its job was lost)";
       if (await this.deps.emailChecks.failJob(jobId, reason)) {
         this.deps.onClosed("validation_job", jobId, reason);

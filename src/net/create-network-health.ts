@@ -7,7 +7,7 @@ import { DnsResolver } from "./dns.js";
 import { type EgressCheck, NetworkHealth } from "./network-health.js";
 
 export interface NetworkHealthWiring {
-  config: Pick<Config, "dnsServers" | "dnsTimeoutMs" | "network" | "smtp">;
+  config: Pick<Config, "dnsServers" | "network" | "smtp">;
   clock: Clock;
   logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
   /** The checks' resolver: its cache is flushed on every DNS state change. */
@@ -23,7 +23,7 @@ export function createNetworkHealth(wiring: NetworkHealthWiring): {
   // TTLs of 0: nothing is cached, so every round asks the resolvers again.
   const canaryResolver = new DnsResolver({
     servers: config.dnsServers,
-    timeoutMs: config.dnsTimeoutMs,
+    timeoutMs: config.network.canaryTimeoutMs,
     negativeTtlSeconds: 0,
     maxTtlSeconds: 0,
   });

@@ -38,7 +38,7 @@ export interface PaidChecksServices {
 
 export function createPaidChecks(deps: PaidChecksModuleDeps): Module<PaidChecksServices> {
   const { config } = deps;
-  const validationJobs = new ValidationJobsRepo(deps.database.db);
+  const validationJobs = new ValidationJobsRepo();
   const emailChecks = new EmailChecksService({
     database: deps.database,
     jobs: validationJobs,

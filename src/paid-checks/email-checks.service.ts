@@ -136,7 +136,7 @@ export class EmailChecksService {
   }
 
   private find(jobId: string) {
-    return this.deps.jobs.findById(jobId);
+    return this.deps.jobs.findById(this.deps.database.db, jobId);
   }
 
   async getJob(accountId: string, jobId: string) {
@@ -216,16 +216,12 @@ export class EmailChecksService {
     const now = this.deps.clock.now();
     const at = now.toISOString();
     const changed = await runInTransaction(this.deps.database.db, async (trx) => {
-      const isEnded = await this.deps.jobs.finishIfProcessing(
-        row.id,
-        {
-          status,
-          result: verdict ? JSON.stringify({ result: jobResultOf(verdict), verdict }) : null,
-          error,
-          completed_at: at,
-        },
-        trx,
-      );
+      const isEnded = await this.deps.jobs.finishIfProcessing(trx, row.id, {
+        status,
+        result: verdict ? JSON.stringify({ result: jobResultOf(verdict), verdict }) : null,
+        error,
+        completed_at: at,
+      });
       if (!isEnded) return false;
       if (status === "failed" || status === "timeout") {
         const data = { jobId: row.id, email: row.input, status, error };
@@ -253,6 +249,6 @@ export class EmailChecksService {
   }
 
   async purgeExpired(): Promise<number> {
-    return this.deps.jobs.deleteExpired(this.deps.clock.now().toISOString());
+    return this.deps.jobs.deleteExpired(this.deps.database.db, this.deps.clock.now().toISOString());
   }
 }

@@ -1,20 +1,17 @@
 // The only SQL for validation jobs (POST /v1/check-email, GET /v1/validation-jobs/{jobId} and the
 // stalled-work sweeper). Writes that must commit with a debit, a job send or an event take the
 // caller's transaction.
-import type { Kysely } from "kysely";
 import type { Executor } from "../storage/executor.js";
-import type { Schema, ValidationJobsTable } from "../storage/schema.js";
+import type { ValidationJobsTable } from "../storage/schema.js";
 
 export type ValidationJobEnd = Pick<ValidationJobsTable, "status" | "result" | "error" | "completed_at">;
 
 export class ValidationJobsRepo {
-  constructor(private readonly db: Kysely<Schema>) {}
-
   async insert(trx: Executor, job: ValidationJobsTable): Promise<void> {
     await trx.insertInto("validation_jobs").values(job).execute();
   }
 
-  findById(jobId: string, executor: Executor = this.db): Promise<ValidationJobsTable | undefined> {
+  findById(executor: Executor, jobId: string): Promise<ValidationJobsTable | undefined> {
     return executor.selectFrom("validation_jobs").selectAll().where("id", "=", jobId).executeTakeFirst();
   }
 
@@ -23,11 +20,7 @@ export class ValidationJobsRepo {
   }
 
   /** Ends a job that is still `processing`. False when it had already ended (another attempt won). */
-  async finishIfProcessing(
-    jobId: string,
-    end: ValidationJobEnd,
-    executor: Executor = this.db,
-  ): Promise<boolean> {
+  async finishIfProcessing(executor: Executor, jobId: string, end: ValidationJobEnd): Promise<boolean> {
     const updated = await executor
       .updateTable("validation_jobs")
       .set(end)
@@ -38,7 +31,7 @@ export class ValidationJobsRepo {
   }
 
   /** Jobs still `processing` whose deadline passed before `cutoff` (the stalled-work sweeper). */
-  async overdueIds(cutoff: string, limit: number, executor: Executor = this.db): Promise<string[]> {
+  async overdueIds(executor: Executor, cutoff: string, limit: number): Promise<string[]> {
     const rows = await executor
       .selectFrom("validation_jobs")
       .select("id")
@@ -50,8 +43,8 @@ export class ValidationJobsRepo {
   }
 
   /** Deletes jobs past their retention (`expires_at`); returns how many. */
-  async deleteExpired(nowIso: string): Promise<number> {
-    const deleted = await this.db
+  async deleteExpired(executor: Executor, nowIso: string): Promise<number> {
+    const deleted = await executor
       .deleteFrom("validation_jobs")
       .where("expires_at", "<=", nowIso)
       .executeTakeFirst();

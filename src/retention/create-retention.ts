@@ -15,6 +15,8 @@ export interface RetentionModuleDeps {
   audit: AuditService;
   /** Each account's purge is logged here. */
   logger: { info(obj: object, msg: string): void };
+  /** Told after an account's settings were saved. */
+  onSettingsChanged: (accountId: string) => void;
 }
 
 export function createRetention(deps: RetentionModuleDeps): Module<{ retention: RetentionService }> {
@@ -26,6 +28,7 @@ export function createRetention(deps: RetentionModuleDeps): Module<{ retention: 
     audit: deps.audit,
     onPurged: (accountId: string, counts: PurgeCounts) =>
       deps.logger.info({ accountId, ...counts }, "retention purge"),
+    onSettingsChanged: deps.onSettingsChanged,
   });
   return {
     services: { retention },

@@ -36,6 +36,8 @@ export interface RetentionDeps {
   audit: AuditService;
   /** Told of each account's purge (the process's logger). */
   onPurged?: (accountId: string, counts: PurgeCounts) => void;
+  /** Told after an account's settings were saved (the erasure module forgets its cached copy). */
+  onSettingsChanged?: (accountId: string) => void;
 }
 
 export class RetentionService {
@@ -77,6 +79,7 @@ export class RetentionService {
         details: { before, after: next },
       });
     });
+    this.deps.onSettingsChanged?.(accountId);
     return next;
   }
 

@@ -20,7 +20,7 @@ export interface RevalidationModuleDeps {
   leads: RevalidationDeps["leads"];
   /** A crashed run's retry finds the batch it started here. */
   batches: RevalidationDeps["batches"];
-  audit?: AuditTrail;
+  audit: AuditTrail;
   isNetworkDown?: () => boolean;
   /** Each run is logged here. */
   logger: { info(obj: object, msg: string): void };
@@ -37,7 +37,7 @@ export function createRevalidation(
     batches: deps.batches,
     priceMilli: deps.config.prices.leadValidation,
     maxLeadsPerRun: MAX_LEADS_PER_RUN,
-    ...(deps.audit ? { audit: deps.audit } : {}),
+    audit: deps.audit,
     ...(deps.isNetworkDown ? { isNetworkDown: deps.isNetworkDown } : {}),
   });
   return {

@@ -14,6 +14,6 @@ export interface TeamsModuleDeps {
 }
 
 export function createTeams(deps: TeamsModuleDeps): Module<{ teams: TeamsService }> {
-  const teams = new TeamsService(new TeamsRepo(deps.database), deps.clock, deps.audit);
+  const teams = new TeamsService(deps.database.db, new TeamsRepo(deps.database), deps.clock, deps.audit);
   return { services: { teams }, jobs: [] };
 }

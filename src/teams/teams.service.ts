@@ -1,10 +1,14 @@
 // Team rules: who is a member of which account with which role, invitations bound to an email,
 // and the two invariants no caller can break: an account always keeps an owner, and only an
-// owner touches owners. Outcomes are values; the HTTP layer maps them. No SQL, no HTTP.
+// owner touches owners. A method returns its success; a refusal is thrown as the domain's failure
+// (ADR 0075): not_found, conflict (last owner, used, expired, already a member), not_permitted
+// (only an owner touches owners) and wrong_identity (an invitation for another email). No SQL, no HTTP.
 import { createHash, randomBytes } from "node:crypto";
 import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
 import type { Clock } from "../lib/clock.js";
+import { conflict, type DomainError, fail, notFound } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
+import type { Db } from "../storage/db.js";
 import { isRole, ROLE_PERMISSIONS, type Role, type RolePermission } from "./roles.js";
 import type { InTransaction, InvitationRow, MemberRow, TeamsRepo } from "./teams.repo.js";
 
@@ -49,26 +53,18 @@ export interface Invitee {
 }
 
 export type MembershipOutcome = { kind: "member"; member: Member } | { kind: "not_member" };
-export type ChangeOutcome =
-  | { kind: "changed"; member: Member }
-  | { kind: "removed"; memberId: string }
-  | { kind: "not_found" }
-  | { kind: "last_owner" }
-  | { kind: "owner_only" };
-export type RevokeInvitationOutcome =
-  | { kind: "revoked"; invitation: Invitation }
-  | { kind: "not_found" }
-  | { kind: "owner_only" };
-export type InviteOutcome =
-  | { kind: "invited"; invitation: Invitation; token: string }
-  | { kind: "owner_only" };
-export type AcceptOutcome =
-  | { kind: "accepted"; accountId: string; member: Member }
-  | { kind: "not_found" }
-  | { kind: "expired"; expiredAt: string }
-  | { kind: "used" }
-  | { kind: "email_mismatch" }
-  | { kind: "already_member"; member: Member };
+
+const ownerOnly = (): DomainError =>
+  fail({
+    kind: "not_permitted",
+    message: "Only an owner can change owners or make one",
+    details: { required: "team:write", requiredRole: "owner" },
+  });
+const lastOwner = (): DomainError =>
+  conflict("An account keeps at least one owner: make another member owner first", { reason: "last_owner" });
+const used = (): DomainError => conflict("This invitation has already been used", { reason: "used" });
+const alreadyMember = (): DomainError =>
+  conflict("You are already a member of this account", { reason: "already_member" });
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
@@ -96,6 +92,7 @@ export const permissionsOf = (role: Role): RolePermission[] => [...ROLE_PERMISSI
 
 export class TeamsService {
   constructor(
+    private readonly db: Db,
     private readonly repo: TeamsRepo,
     private readonly clock: Clock,
     /** Where invitations and member changes are recorded, in the change's transaction. */
@@ -118,7 +115,7 @@ export class TeamsService {
 
   /** Every account the subject is a current member of (the dashboard's account switcher). */
   async memberships(subject: string): Promise<Membership[]> {
-    return (await this.repo.listMemberships(subject)).map((row) => {
+    return (await this.repo.listMemberships(this.db, subject)).map((row) => {
       const role = isRole(row.role) ? row.role : "analyst";
       return { accountId: row.account_id, memberId: row.id, role, permissions: permissionsOf(role) };
     });
@@ -130,11 +127,12 @@ export class TeamsService {
    * 0060); once it has members, only a current row counts, so a removed owner stays removed.
    */
   async membership(accountId: string, subject: string, email: string | null): Promise<MembershipOutcome> {
-    const row = await this.repo.findCurrentMember(accountId, subject);
+    const row = await this.repo.findCurrentMember(this.db, accountId, subject);
     if (row) return { kind: "member", member: memberOf(row) };
-    if (accountId !== subject || (await this.repo.hasAnyMember(accountId))) return { kind: "not_member" };
+    if (accountId !== subject || (await this.repo.hasAnyMember(this.db, accountId)))
+      return { kind: "not_member" };
     const now = this.clock.now().toISOString();
-    await this.repo.insertMemberOnce({
+    await this.repo.insertMemberOnce(this.db, {
       id: newId("mem", this.clock.now().getTime()),
       account_id: accountId,
       subject,
@@ -144,26 +142,26 @@ export class TeamsService {
       updated_at: now,
       removed_at: null,
     });
-    const created = await this.repo.findCurrentMember(accountId, subject);
+    const created = await this.repo.findCurrentMember(this.db, accountId, subject);
     return created ? { kind: "member", member: memberOf(created) } : { kind: "not_member" };
   }
 
   async list(accountId: string): Promise<Member[]> {
-    return (await this.repo.listCurrentMembers(accountId)).map(memberOf);
+    return (await this.repo.listCurrentMembers(this.db, accountId)).map(memberOf);
   }
 
   /** Members by id, removed ones included, with whether each is still current. */
   async describe(accountId: string, ids: string[]): Promise<Map<string, Member & { current: boolean }>> {
-    const rows = await this.repo.listMembersById(accountId, [...new Set(ids)]);
+    const rows = await this.repo.listMembersById(this.db, accountId, [...new Set(ids)]);
     return new Map(rows.map((row) => [row.id, { ...memberOf(row), current: row.removed_at === null }]));
   }
 
-  async changeRole(accountId: string, actor: Actor, memberId: string, role: Role): Promise<ChangeOutcome> {
-    const target = await this.repo.findMemberById(accountId, memberId);
-    if (!target || target.removed_at !== null) return { kind: "not_found" };
-    if (actor.role !== "owner" && (target.role === "owner" || role === "owner"))
-      return { kind: "owner_only" };
+  async changeRole(accountId: string, actor: Actor, memberId: string, role: Role): Promise<Member> {
+    const target = await this.repo.findMemberById(this.db, accountId, memberId);
+    if (!target || target.removed_at !== null) throw notFound("Member");
+    if (actor.role !== "owner" && (target.role === "owner" || role === "owner")) throw ownerOnly();
     const result = await this.repo.changeMember(
+      this.db,
       accountId,
       memberId,
       { role },
@@ -180,21 +178,22 @@ export class TeamsService {
         },
       ),
     );
-    if (result === "missing") return { kind: "not_found" };
-    if (result === "last_owner") return { kind: "last_owner" };
-    return { kind: "changed", member: { ...memberOf(target), role } };
+    if (result === "missing") throw notFound("Member");
+    if (result === "last_owner") throw lastOwner();
+    return { ...memberOf(target), role };
   }
 
   /**
    * Removes a member (themselves included). Their bearer tokens and dashboard sessions stop
    * opening this account on their next request: every request re-reads the membership.
    */
-  async remove(accountId: string, actor: Actor, memberId: string): Promise<ChangeOutcome> {
-    const target = await this.repo.findMemberById(accountId, memberId);
-    if (!target || target.removed_at !== null) return { kind: "not_found" };
-    if (actor.role !== "owner" && target.role === "owner") return { kind: "owner_only" };
+  async remove(accountId: string, actor: Actor, memberId: string): Promise<{ memberId: string }> {
+    const target = await this.repo.findMemberById(this.db, accountId, memberId);
+    if (!target || target.removed_at !== null) throw notFound("Member");
+    if (actor.role !== "owner" && target.role === "owner") throw ownerOnly();
     const now = this.clock.now().toISOString();
     const result = await this.repo.changeMember(
+      this.db,
       accountId,
       memberId,
       { removedAt: now },
@@ -210,13 +209,18 @@ export class TeamsService {
         },
       ),
     );
-    if (result === "missing") return { kind: "not_found" };
-    if (result === "last_owner") return { kind: "last_owner" };
-    return { kind: "removed", memberId };
+    if (result === "missing") throw notFound("Member");
+    if (result === "last_owner") throw lastOwner();
+    return { memberId };
   }
 
-  async invite(accountId: string, actor: Actor, email: string, role: Role): Promise<InviteOutcome> {
-    if (role === "owner" && actor.role !== "owner") return { kind: "owner_only" };
+  async invite(
+    accountId: string,
+    actor: Actor,
+    email: string,
+    role: Role,
+  ): Promise<{ invitation: Invitation; token: string }> {
+    if (role === "owner" && actor.role !== "owner") throw ownerOnly();
     const now = this.clock.now();
     const token = `inv_${randomBytes(32).toString("base64url")}`;
     const row: InvitationRow = {
@@ -232,6 +236,7 @@ export class TeamsService {
       accepted_by: null,
     };
     await this.repo.insertInvitation(
+      this.db,
       row,
       this.recorder(
         accountId,
@@ -241,20 +246,17 @@ export class TeamsService {
         { email: row.email, role },
       ),
     );
-    return { kind: "invited", invitation: invitationOf(row), token };
+    return { invitation: invitationOf(row), token };
   }
 
   /** Withdraws an invitation not yet accepted: its link stops working. Only an owner withdraws an owner's. */
-  async revokeInvitation(
-    accountId: string,
-    actor: Actor,
-    invitationId: string,
-  ): Promise<RevokeInvitationOutcome> {
-    const row = await this.repo.findInvitationById(accountId, invitationId);
-    if (!row || row.accepted_at !== null) return { kind: "not_found" };
-    if (row.role === "owner" && actor.role !== "owner") return { kind: "owner_only" };
+  async revokeInvitation(accountId: string, actor: Actor, invitationId: string): Promise<Invitation> {
+    const row = await this.repo.findInvitationById(this.db, accountId, invitationId);
+    if (!row || row.accepted_at !== null) throw notFound("Invitation");
+    if (row.role === "owner" && actor.role !== "owner") throw ownerOnly();
     const invitation = invitationOf(row);
     const deleted = await this.repo.deletePendingInvitation(
+      this.db,
       accountId,
       invitationId,
       this.recorder(
@@ -268,27 +270,36 @@ export class TeamsService {
         },
       ),
     );
-    return deleted ? { kind: "revoked", invitation } : { kind: "not_found" };
+    if (!deleted) throw notFound("Invitation");
+    return invitation;
   }
 
   async pendingInvitations(accountId: string): Promise<Invitation[]> {
-    return (await this.repo.listPendingInvitations(accountId, this.clock.now().toISOString())).map(
+    return (await this.repo.listPendingInvitations(this.db, accountId, this.clock.now().toISOString())).map(
       invitationOf,
     );
   }
 
   /** Accepts once, before expiry, only for an identity whose provider verified the invited email. */
-  async accept(token: string, invitee: Invitee): Promise<AcceptOutcome> {
-    const row = await this.repo.findInvitationByHash(hashToken(token));
-    if (!row) return { kind: "not_found" };
-    if (row.accepted_at !== null) return { kind: "used" };
+  async accept(token: string, invitee: Invitee): Promise<{ accountId: string; member: Member }> {
+    const row = await this.repo.findInvitationByHash(this.db, hashToken(token));
+    if (!row) throw notFound("Invitation");
+    if (row.accepted_at !== null) throw used();
     const now = this.clock.now().toISOString();
-    if (row.expires_at <= now) return { kind: "expired", expiredAt: row.expires_at };
+    if (row.expires_at <= now)
+      throw conflict(`This invitation expired at ${row.expires_at}`, {
+        reason: "expired",
+        expiredAt: row.expires_at,
+      });
     if (!invitee.emailVerified || invitee.email?.trim().toLowerCase() !== row.email)
-      return { kind: "email_mismatch" };
-    const existing = await this.repo.findCurrentMember(row.account_id, invitee.subject);
-    if (existing) return { kind: "already_member", member: memberOf(existing) };
-    if (!(await this.repo.markAccepted(row.id, invitee.subject, now))) return { kind: "used" };
+      throw fail({
+        kind: "wrong_identity",
+        message:
+          "This invitation is for another email: sign in with the invited address, verified by your identity provider",
+        details: { reason: "email_mismatch" },
+      });
+    if (await this.repo.findCurrentMember(this.db, row.account_id, invitee.subject)) throw alreadyMember();
+    if (!(await this.repo.markAccepted(this.db, row.id, invitee.subject, now))) throw used();
     const member: MemberRow = {
       id: newId("mem", this.clock.now().getTime()),
       account_id: row.account_id,
@@ -299,10 +310,9 @@ export class TeamsService {
       updated_at: now,
       removed_at: null,
     };
-    if (!(await this.repo.insertMemberOnce(member))) {
-      const current = await this.repo.findCurrentMember(row.account_id, invitee.subject);
-      if (current) return { kind: "already_member", member: memberOf(current) };
+    if (!(await this.repo.insertMemberOnce(this.db, member))) {
+      if (await this.repo.findCurrentMember(this.db, row.account_id, invitee.subject)) throw alreadyMember();
     }
-    return { kind: "accepted", accountId: row.account_id, member: memberOf(member) };
+    return { accountId: row.account_id, member: memberOf(member) };
   }
 }

@@ -32,7 +32,7 @@ export interface WebhooksModuleDeps {
   /** Where errors that no caller sees go: the process's logger. */
   onError?: (error: unknown, context: string) => void;
   /** Endpoint changes and secret rotations are recorded here. */
-  audit?: AuditTrail;
+  audit: AuditTrail;
 }
 
 export function createWebhooks(deps: WebhooksModuleDeps): Module<{ webhooks: WebhooksService }> {
@@ -62,7 +62,7 @@ export function createWebhooks(deps: WebhooksModuleDeps): Module<{ webhooks: Web
     sender,
     dispatcher,
     ...(deps.onError ? { onError: deps.onError } : {}),
-    ...(deps.audit ? { audit: deps.audit } : {}),
+    audit: deps.audit,
   });
   const jobs = webhookJobDefinitions(dispatcher, {
     timeoutMs: settings.timeoutMs,

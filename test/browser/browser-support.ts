@@ -190,7 +190,9 @@ export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> 
     acceptDownloads: true,
     timeout: 30_000,
   });
-  context.setDefaultTimeout(15_000);
+  // One step's budget (a click, a locator to appear). At TEST_CONCURRENCY=4 four Chromiums, four
+  // services and their test processes share the machine's cores, and a step took over 15 s.
+  context.setDefaultTimeout(30_000);
   const problems: string[] = [];
   const watch = (page: Page) => {
     page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));

@@ -33,6 +33,10 @@ import {
 /** One attempt, expiring fast: every path below ends the job on its first loss. */
 const ONE_SHORT_ATTEMPT: JobPolicy = { retryLimit: 0, retryDelayMs: 0, expireInMs: 1000 };
 const TWO_QUICK_ATTEMPTS: JobPolicy = { retryLimit: 1, retryDelayMs: 0, expireInMs: 30_000 };
+/** Dead-letter jobs as in production but with a 1 s expiry (the queue's deadLetterPolicy): the
+ *  case of a hook lost with its worker waits that out in real time, since pg-boss expires jobs by
+ *  the database's clock, which no test can move. */
+const QUICK_DEAD_LETTERS: JobPolicy = { ...DEAD_LETTER_POLICY, expireInMs: 1000, retryDelayMs: 200 };
 
 const failing: JobHandler = async () => {
   throw new Error("the engine blew up");
@@ -161,17 +165,21 @@ for (const kind of dialects()) {
         assert.ok(taken, `the dead-letter job of ${name} is taken`);
         assert.equal(
           taken.expireInMs,
-          DEAD_LETTER_POLICY.expireInMs,
+          QUICK_DEAD_LETTERS.expireInMs,
           "the hook's attempt has its own expiry",
         );
       }
       // A live worker with the hooks runs them once those attempts expire.
-      const live = createJobQueue(h.services.database, { pollIntervalMs: 50, maintenanceIntervalMs: 200 });
+      const live = createJobQueue(h.services.database, {
+        pollIntervalMs: 50,
+        maintenanceIntervalMs: 200,
+        deadLetterPolicy: QUICK_DEAD_LETTERS,
+      });
       try {
         await redefineOn(live, TWO_QUICK_ATTEMPTS);
         await work(live, failing);
-        // The expiry, then the dead-letter retry's delay (at most twice DEAD_LETTER_POLICY's).
-        const timeoutMs = DEAD_LETTER_POLICY.expireInMs + 2 * DEAD_LETTER_POLICY.retryDelayMs + 30_000;
+        // The expiry, then the dead-letter retry's delay (at most twice the policy's).
+        const timeoutMs = QUICK_DEAD_LETTERS.expireInMs + 2 * QUICK_DEAD_LETTERS.retryDelayMs + 30_000;
         await assertClosed(started, /the engine blew up/, { timeoutMs });
       } finally {
         await live.stop({ graceful: false, timeoutMs: 0 });
@@ -182,7 +190,10 @@ for (const kind of dialects()) {
     /** A worker without hooks fails the lost queues' jobs for good and stops: their dead-letter
      *  copies wait in the dead-letter queues. */
     async function failForGoodWithoutHooks() {
-      const first = createJobQueue(h.services.database, { pollIntervalMs: 50 });
+      const first = createJobQueue(h.services.database, {
+        pollIntervalMs: 50,
+        deadLetterPolicy: QUICK_DEAD_LETTERS,
+      });
       try {
         await redefineOn(first, TWO_QUICK_ATTEMPTS);
         await work(first, failing, false);
@@ -210,6 +221,7 @@ for (const kind of dialects()) {
           random: Math.random,
           completedRetentionMs: 3600_000,
           failedRetentionMs: 3600_000,
+          deadLetterPolicy: QUICK_DEAD_LETTERS,
         });
       }
       return new PgBossJobStore({
@@ -222,6 +234,7 @@ for (const kind of dialects()) {
         failedRetentionMs: 3600_000,
         onError: () => {},
         lockPool: database.pgPool!,
+        deadLetterPolicy: QUICK_DEAD_LETTERS,
       });
     }
   });

@@ -49,7 +49,7 @@ describe("API key cache with a Redis revocation board", { skip }, () => {
 
   const instance = (client: Redis = redis) =>
     new KeysService(
-      new KeysRepo(t.database),
+      new KeysRepo(),
       t.database,
       clock,
       new KeyCache(new RedisRevocationBoard(client, prefix), { ttlMs: TTL_MS, maxEntries: 100 }),
@@ -187,7 +187,7 @@ describe("API key cache of an embedded deployment (a board in the process)", () 
     clock = new TestClock();
     board = new LocalRevocationBoard(() => clock.ms);
     keys = new KeysService(
-      new KeysRepo(t.database),
+      new KeysRepo(),
       t.database,
       clock,
       new KeyCache(board, { ttlMs: TTL_MS, maxEntries: 100 }),
@@ -211,7 +211,7 @@ describe("API key cache of an embedded deployment (a board in the process)", () 
   });
 
   it("accepts a key created by another process (the CLI) on its first use", async () => {
-    const cli = new KeysService(new KeysRepo(t.database), t.database, clock);
+    const cli = new KeysService(new KeysRepo(), t.database, clock);
     const { api_key, key_id } = await cli.create("acct_local", "from the cli", null);
     assert.deepEqual(await keys.authenticate(api_key), {
       accountId: "acct_local",
@@ -233,7 +233,7 @@ describe("API key cache of an embedded deployment (a board in the process)", () 
       generation,
       clock.ms,
     );
-    const raced = new KeysService(new KeysRepo(t.database), t.database, clock, cache);
+    const raced = new KeysService(new KeysRepo(), t.database, clock, cache);
     assert.equal(await raced.authenticate(api_key), undefined);
   });
 

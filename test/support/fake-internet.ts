@@ -76,6 +76,10 @@ export async function startFakeInternet(
       SMTP_EGRESS_PROBE_HOST: "mx.acme.test",
       // The resolver health canaries (ADR 0020): this zone's own, since it has no gmail.com.
       DNS_CANARY_NAMES: "acme.test",
+      // The canaries' answers come from this test process, which a loaded machine can stall past
+      // DNS_TIMEOUT_MS; one late answer would distrust the resolver until the next round (60 s) and
+      // refuse checks with 503. A test of a silent resolver sets its own (network-down.test.ts).
+      DNS_CANARY_TIMEOUT_MS: "10000",
       SMTP_CONNECT_TIMEOUT_MS: "2000",
       SMTP_COMMAND_TIMEOUT_MS: "2000",
       SMTP_TOTAL_DEADLINE_MS: "10000",

@@ -2,7 +2,6 @@
 import { Type } from "@sinclair/typebox";
 import { ExportParams, ExportStatus } from "../../account-export/account-export.schemas.js";
 import type { AccountExportService } from "../../account-export/account-export.service.js";
-import { conflict, fail, notFound } from "../../lib/errors.js";
 import type { App } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
@@ -55,14 +54,7 @@ export async function accountExportRoutes(app: App, deps: AccountExportRoutesDep
         response: { 200: ExportStatus },
       },
     },
-    async (request) => {
-      const status = await deps.accountExport.status(
-        principalOf(request).accountId,
-        request.params.export_id,
-      );
-      if (!status) throw notFound("Export");
-      return status;
-    },
+    async (request) => deps.accountExport.status(principalOf(request).accountId, request.params.export_id),
   );
 
   app.get(
@@ -91,25 +83,15 @@ export async function accountExportRoutes(app: App, deps: AccountExportRoutesDep
       },
     },
     async (request, reply) => {
-      const outcome = await deps.accountExport.download(request.params.export_id, request.query.token);
-      switch (outcome.kind) {
-        case "not_found":
-          throw notFound("Export");
-        case "expired":
-          throw fail({
-            kind: "not_found",
-            message: "This export link has expired: request a new export",
-            details: { reason: "expired" },
-          });
-        case "not_ready":
-          throw conflict("The export is not ready yet", { reason: "not_ready" });
-        case "archive":
-          return reply
-            .header("Content-Type", "application/gzip")
-            .header("Content-Disposition", `attachment; filename="leadcheck-${outcome.exportId}.jsonl.gz"`)
-            .header("Cache-Control", "no-store")
-            .send(outcome.archive);
-      }
+      const { archive, exportId } = await deps.accountExport.download(
+        request.params.export_id,
+        request.query.token,
+      );
+      return reply
+        .header("Content-Type", "application/gzip")
+        .header("Content-Disposition", `attachment; filename="leadcheck-${exportId}.jsonl.gz"`)
+        .header("Cache-Control", "no-store")
+        .send(archive);
     },
   );
 }

@@ -2,7 +2,6 @@
 // declares its permission; the role matrix (src/teams/roles.ts) decides who holds it.
 import { Type } from "@sinclair/typebox";
 import type { Config } from "../../config/config.js";
-import { conflict, type DomainError, fail, notFound } from "../../lib/errors.js";
 import {
   AcceptedInvitation,
   CreatedInvitation,
@@ -14,7 +13,7 @@ import {
   MemberSchema,
   RoleBody,
 } from "../../teams/teams.schemas.js";
-import type { ChangeOutcome, Member, TeamsService } from "../../teams/teams.service.js";
+import type { Member, TeamsService } from "../../teams/teams.service.js";
 import type { App } from "../app-types.js";
 import { auditActorOf } from "../audit-actor.js";
 import { principalOf } from "../auth.js";
@@ -34,26 +33,6 @@ function actorOf(request: Parameters<typeof principalOf>[0]) {
   const principal = principalOf(request);
   if (!principal.member) throw new AppError("FORBIDDEN", "Team endpoints take an identity token");
   return { accountId: principal.accountId, actor: { ...principal.member, audit: auditActorOf(request) } };
-}
-
-function refusal(
-  outcome: Exclude<ChangeOutcome, { kind: "changed" | "removed" }>,
-  what = "Member",
-): DomainError {
-  switch (outcome.kind) {
-    case "not_found":
-      return notFound(what);
-    case "last_owner":
-      return conflict("An account keeps at least one owner: make another member owner first", {
-        reason: "last_owner",
-      });
-    case "owner_only":
-      return fail({
-        kind: "not_permitted",
-        message: "Only an owner can change owners or make one",
-        details: { required: "team:write", requiredRole: "owner" },
-      });
-  }
 }
 
 /** What these routes use (the app hands each route file only its own deps). */
@@ -102,10 +81,7 @@ export async function teamRoutes(app: App, deps: TeamRoutesDeps): Promise<void> 
     },
     async (request) => {
       const { accountId, actor } = actorOf(request);
-      const outcome = await teams.changeRole(accountId, actor, request.params.memberId, request.body.role);
-      if (outcome.kind !== "changed")
-        throw refusal(outcome as Exclude<ChangeOutcome, { kind: "changed" | "removed" }>);
-      return wireMember(outcome.member);
+      return wireMember(await teams.changeRole(accountId, actor, request.params.memberId, request.body.role));
     },
   );
 
@@ -128,10 +104,8 @@ export async function teamRoutes(app: App, deps: TeamRoutesDeps): Promise<void> 
     },
     async (request) => {
       const { accountId, actor } = actorOf(request);
-      const outcome = await teams.remove(accountId, actor, request.params.memberId);
-      if (outcome.kind !== "removed")
-        throw refusal(outcome as Exclude<ChangeOutcome, { kind: "changed" | "removed" }>);
-      return { message: "Member removed", memberId: outcome.memberId };
+      const { memberId } = await teams.remove(accountId, actor, request.params.memberId);
+      return { message: "Member removed", memberId };
     },
   );
 
@@ -151,10 +125,14 @@ export async function teamRoutes(app: App, deps: TeamRoutesDeps): Promise<void> 
     },
     async (request, reply) => {
       const { accountId, actor } = actorOf(request);
-      const outcome = await teams.invite(accountId, actor, request.body.email, request.body.role);
-      if (outcome.kind === "owner_only") throw refusal(outcome);
-      const url = `${publicBaseUrl(deps.config)}/dashboard/#invitation=${outcome.token}`;
-      return reply.status(201).send({ ...outcome.invitation, token: outcome.token, url });
+      const { invitation, token } = await teams.invite(
+        accountId,
+        actor,
+        request.body.email,
+        request.body.role,
+      );
+      const url = `${publicBaseUrl(deps.config)}/dashboard/#invitation=${token}`;
+      return reply.status(201).send({ ...invitation, token, url });
     },
   );
 
@@ -189,9 +167,8 @@ export async function teamRoutes(app: App, deps: TeamRoutesDeps): Promise<void> 
     },
     async (request) => {
       const { accountId, actor } = actorOf(request);
-      const outcome = await teams.revokeInvitation(accountId, actor, request.params.invitationId);
-      if (outcome.kind !== "revoked") throw refusal(outcome, "Invitation");
-      return { message: "Invitation withdrawn", invitationId: outcome.invitation.id };
+      const invitation = await teams.revokeInvitation(accountId, actor, request.params.invitationId);
+      return { message: "Invitation withdrawn", invitationId: invitation.id };
     },
   );
 
@@ -212,34 +189,12 @@ export async function teamRoutes(app: App, deps: TeamRoutesDeps): Promise<void> 
     async (request) => {
       const identity = principalOf(request).identity;
       if (!identity) throw new AppError("FORBIDDEN", "Accept an invitation with your identity token");
-      const outcome = await teams.accept(request.params.token, {
+      const accepted = await teams.accept(request.params.token, {
         subject: identity.accountId,
         email: identity.email,
         emailVerified: identity.emailVerified,
       });
-      switch (outcome.kind) {
-        case "accepted":
-          return { accountId: outcome.accountId, member: wireMember(outcome.member) };
-        case "not_found":
-          throw notFound("Invitation");
-        case "used":
-          throw conflict("This invitation has already been used", { reason: "used" });
-        case "expired":
-          throw conflict(`This invitation expired at ${outcome.expiredAt}`, {
-            reason: "expired",
-            expiredAt: outcome.expiredAt,
-          });
-        case "already_member":
-          throw conflict("You are already a member of this account", {
-            reason: "already_member",
-          });
-        case "email_mismatch":
-          throw new AppError(
-            "FORBIDDEN",
-            "This invitation is for another email: sign in with the invited address, verified by your identity provider",
-            { reason: "email_mismatch" },
-          );
-      }
+      return { accountId: accepted.accountId, member: wireMember(accepted.member) };
     },
   );
 }

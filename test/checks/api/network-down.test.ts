@@ -54,6 +54,7 @@ for (const kind of dialects()) {
           DNS_CANARY_NAMES: "gmail.com,.",
           NETWORK_CHECK_INTERVAL_MS: "50",
           DNS_TIMEOUT_MS: "200",
+          DNS_CANARY_TIMEOUT_MS: "200",
         },
         { websiteCa: net.ca, workers: true },
       );
