@@ -3,6 +3,7 @@
 // key's `token_uri` is dropped: tokens come only from the configured token URL (ADR 0030).
 import { createPrivateKey } from "node:crypto";
 import type { Clock } from "../lib/clock.js";
+import { fail, invalid } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import type { Database } from "../storage/db.js";
 import type { ConnectionsTable } from "../storage/schema.js";
@@ -27,11 +28,6 @@ export interface GatewayFactory {
   sheets(account: ServiceAccount): SheetsGateway;
 }
 
-export type CreateConnectionOutcome =
-  | { kind: "created"; connection: ConnectionView }
-  | { kind: "invalid_credentials"; field: string; message: string }
-  | { kind: "secret_key_missing" };
-
 export interface ConnectionsDeps {
   database: Database;
   repo: IntegrationsRepo;
@@ -43,18 +39,24 @@ export interface ConnectionsDeps {
 export class ConnectionsService {
   constructor(private readonly deps: ConnectionsDeps) {}
 
-  async create(accountId: string, input: ConnectionCreateInput): Promise<CreateConnectionOutcome> {
+  /** Verifies the credentials with one cheap call, then stores them sealed. Throws unavailable
+   *  (no LEADCHECK_SECRET_KEY: connections are off) or invalid (the credentials are malformed or
+   *  the provider refused them; nothing is stored). */
+  async create(accountId: string, input: ConnectionCreateInput): Promise<ConnectionView> {
     const { cipher } = this.deps;
-    if (!cipher) return { kind: "secret_key_missing" };
+    if (!cipher)
+      throw fail({
+        kind: "unavailable",
+        message: "Connections are off: the operator has not set LEADCHECK_SECRET_KEY",
+      });
     const parsed = parseCredentials(input);
-    if ("message" in parsed) return { kind: "invalid_credentials", ...parsed };
+    if ("message" in parsed) throw invalidCredentials(parsed.field, parsed.message);
     try {
       if (parsed.kind === "hubspot") await this.deps.gateways.hubspot(parsed.accessToken).verify();
       else await this.deps.gateways.sheets(parsed).verify();
     } catch (error) {
       if (!(error instanceof RemoteError)) throw error;
-      const field = parsed.kind === "hubspot" ? "accessToken" : "serviceAccount";
-      return { kind: "invalid_credentials", field, message: error.message };
+      throw invalidCredentials(parsed.kind === "hubspot" ? "accessToken" : "serviceAccount", error.message);
     }
     const now = this.deps.clock.now().toISOString();
     const id = newId("con", this.deps.clock.now().getTime());
@@ -73,7 +75,7 @@ export class ConnectionsService {
       deleted_at: null,
     };
     await this.deps.repo.insertConnection(this.deps.database.db, row);
-    return { kind: "created", connection: toConnectionView(row) };
+    return toConnectionView(row);
   }
 
   async list(accountId: string): Promise<{ connections: ConnectionView[]; total: number }> {
@@ -137,6 +139,10 @@ export class ConnectionsService {
         `${count} integration connection(s) are stored but LEADCHECK_SECRET_KEY is not set; set it to start`,
       );
   }
+}
+
+function invalidCredentials(field: string, message: string) {
+  return invalid([{ field, message, type: "credentials" }], message);
 }
 
 function parseCredentials(
