@@ -3059,6 +3059,7 @@ export interface operations {
               source: string;
               externalSource: string | null;
               externalId: string | null;
+              externalUrl: string | null;
               syncedAt: string | null;
               customFields: {
                 [key: string]: unknown;
@@ -3375,6 +3376,7 @@ export interface operations {
             source: string;
             externalSource: string | null;
             externalId: string | null;
+            externalUrl: string | null;
             syncedAt: string | null;
             customFields: {
               [key: string]: unknown;
@@ -3750,6 +3752,7 @@ export interface operations {
             source: string;
             externalSource: string | null;
             externalId: string | null;
+            externalUrl: string | null;
             syncedAt: string | null;
             customFields: {
               [key: string]: unknown;
@@ -4059,6 +4062,7 @@ export interface operations {
             source: string;
             externalSource: string | null;
             externalId: string | null;
+            externalUrl: string | null;
             syncedAt: string | null;
             customFields: {
               [key: string]: unknown;
@@ -8804,6 +8808,7 @@ export interface operations {
               createdAt: string;
               lastSyncAt: string | null;
               clientEmail: string | null;
+              portalId: string | null;
               watches?: {
                 watchId: string;
                 everyMinutes: number;
@@ -8927,6 +8932,7 @@ export interface operations {
             createdAt: string;
             lastSyncAt: string | null;
             clientEmail: string | null;
+            portalId: string | null;
             watches?: {
               watchId: string;
               everyMinutes: number;
@@ -9037,6 +9043,7 @@ export interface operations {
             createdAt: string;
             lastSyncAt: string | null;
             clientEmail: string | null;
+            portalId: string | null;
             watches?: {
               watchId: string;
               everyMinutes: number;

@@ -51,9 +51,13 @@ export class ConnectionsService {
       });
     const parsed = parseCredentials(input);
     if ("message" in parsed) throw invalidCredentials(parsed.field, parsed.message);
+    let portalId: string | null = null;
     try {
-      if (parsed.kind === "hubspot") await this.deps.gateways.hubspot(parsed.accessToken).verify();
-      else await this.deps.gateways.sheets(parsed).verify();
+      if (parsed.kind === "hubspot") {
+        const gateway = this.deps.gateways.hubspot(parsed.accessToken);
+        await gateway.verify();
+        portalId = await portalOf(gateway);
+      } else await this.deps.gateways.sheets(parsed).verify();
     } catch (error) {
       if (!(error instanceof RemoteError)) throw error;
       throw invalidCredentials(parsed.kind === "hubspot" ? "accessToken" : "serviceAccount", error.message);
@@ -68,6 +72,7 @@ export class ConnectionsService {
       status: "active",
       status_reason: null,
       client_email: parsed.kind === "google_sheets" ? parsed.client_email : null,
+      portal_id: portalId,
       credentials: cipher.seal(id, JSON.stringify(parsed)),
       created_at: now,
       updated_at: now,
@@ -124,6 +129,16 @@ export class ConnectionsService {
     });
   }
 
+  /** A HubSpot connection's portal id: the stored one, else read now and stored (connections made
+   *  before it was recorded); null when HubSpot will not say. */
+  async hubspotPortal(row: ConnectionsTable, gateway: HubSpotGateway): Promise<string | null> {
+    if (row.portal_id) return row.portal_id;
+    const portalId = await portalOf(gateway);
+    if (portalId)
+      await this.deps.repo.updateConnection(this.deps.database.db, row.id, { portal_id: portalId });
+    return portalId;
+  }
+
   async touchLastSync(connectionId: string, at: Date): Promise<void> {
     await this.deps.repo.updateConnection(this.deps.database.db, connectionId, {
       last_sync_at: at.toISOString(),
@@ -138,6 +153,17 @@ export class ConnectionsService {
       throw new Error(
         `${count} integration connection(s) are stored but LEADCHECK_SECRET_KEY is not set; set it to start`,
       );
+  }
+}
+
+/** The portal id, or null when the account-info call is refused (a token without access to it
+ *  still syncs; its leads just link to no contact record). */
+async function portalOf(gateway: HubSpotGateway): Promise<string | null> {
+  try {
+    return await gateway.portalId();
+  } catch (error) {
+    if (error instanceof RemoteError && error.kind !== "auth") return null;
+    throw error;
   }
 }
 
@@ -192,5 +218,6 @@ function toConnectionView(row: ConnectionsTable): ConnectionView {
     createdAt: row.created_at,
     lastSyncAt: row.last_sync_at,
     clientEmail: row.client_email,
+    portalId: row.portal_id ?? null,
   };
 }

@@ -6,6 +6,11 @@
 
 import type http from "node:http";
 import { Client } from "@hubspot/api-client";
+import {
+  createConfiguration,
+  HttpMethod,
+  RequestContext,
+} from "@hubspot/api-client/lib/codegen/crm/contacts/index.js";
 import { FilterOperatorEnum } from "@hubspot/api-client/lib/codegen/crm/contacts/models/Filter.js";
 import {
   PropertyCreateFieldTypeEnum,
@@ -41,7 +46,7 @@ export class HubSpotGateway {
   calls = 0;
 
   constructor(
-    accessToken: string,
+    private readonly accessToken: string,
     private readonly settings: HubSpotSettings,
   ) {
     this.client = new Client({
@@ -74,6 +79,28 @@ export class HubSpotGateway {
     await this.call("read contact properties", () =>
       this.client.crm.properties.coreApi.getAll("contacts", undefined, undefined, this.opts),
     );
+  }
+
+  /** The portal id the token reaches (GET /account-info/v3/details), for links to contact
+   *  records. 13.x has no generated API for account-info and its `apiRequest` drops the agent (the
+   *  SSRF guard), so the request goes through the HTTP library of the client's generated APIs
+   *  (its default configuration's httpApi), which takes the agent per request. */
+  async portalId(): Promise<string> {
+    const info = await this.call("read account details", async () => {
+      const request = new RequestContext(`${this.settings.apiUrl}/account-info/v3/details`, HttpMethod.GET);
+      request.setHeaderParam("Authorization", `Bearer ${this.accessToken}`);
+      request.setHeaderParam("Accept", "application/json");
+      if (this.settings.agent) request.setAgent(this.settings.agent);
+      const response = await createConfiguration().httpApi.send(request).toPromise();
+      const body = await response.body.text();
+      // The same shape the generated APIs throw, so hubspotFailure reads it alike.
+      if (response.httpStatusCode >= 300)
+        throw Object.assign(new Error(body), { code: response.httpStatusCode, body });
+      return JSON.parse(body) as { portalId?: number };
+    });
+    if (typeof info.portalId !== "number")
+      throw new RemoteError("refused", "HubSpot's account details name no portal");
+    return String(info.portalId);
   }
 
   /** The `leadcheck` group and our properties, created when missing (a 409 means it exists). */

@@ -12,7 +12,7 @@ import type { LeadsService } from "../leads/leads.service.js";
 import type { Clock } from "../lib/clock.js";
 import { failureOf } from "../lib/errors.js";
 import type { Database } from "../storage/db.js";
-import type { Schema, SyncsTable } from "../storage/schema.js";
+import type { ConnectionsTable, Schema, SyncsTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
 import type { ConnectionsService, GatewayFactory, StoredCredentials } from "./connections.service.js";
 import type { IntegrationsRepo } from "./integrations.repo.js";
@@ -67,7 +67,7 @@ export class SyncRunner {
       },
     };
     try {
-      return await this.advance(state, found.credentials, signal);
+      return await this.advance(state, found, signal);
     } catch (error) {
       if (error instanceof RemoteError && error.kind !== "unavailable") {
         if (error.kind === "auth")
@@ -85,10 +85,11 @@ export class SyncRunner {
 
   private async advance(
     state: SyncState,
-    credentials: StoredCredentials,
+    connection: { row: ConnectionsTable; credentials: StoredCredentials },
     signal: AbortSignal | undefined,
   ): Promise<"done" | "waiting"> {
     const { sync, params } = state;
+    const { credentials } = connection;
     const accountId = sync.account_id;
     const sheets = credentials.kind === "google_sheets" ? this.deps.gateways.sheets(credentials) : undefined;
     const hubspot =
@@ -98,11 +99,13 @@ export class SyncRunner {
       // The sheet is read once per attempt and imported a page at a time from that copy; a
       // resumed attempt reads it again and starts at the stored cursor.
       const rows = sheets ? await readSheet(sheets, params.spreadsheetId!, params.sheet!) : undefined;
+      // Contacts remember their portal, so a lead links back to its record.
+      const portalId = hubspot ? await this.deps.connections.hubspotPortal(connection.row, hubspot) : null;
       for (;;) {
         signal?.throwIfAborted();
         const page: SourcePage = rows
           ? sheetPage(rows, params.spreadsheetId!, params.sheet!, params.mapping, cursor)
-          : await readHubSpotPage(hubspot!, params.listId, cursor, sync.since_ms ?? null);
+          : await readHubSpotPage(hubspot!, params.listId, cursor, sync.since_ms ?? null, portalId);
         await this.importPage(state, page);
         cursor = page.next;
         await state.save({ cursor });

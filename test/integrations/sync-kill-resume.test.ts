@@ -258,6 +258,11 @@ for (const kind of dialects()) {
           assert.equal(now[name], value, `contact ${contact.id}'s ${name} untouched`);
         }
         for (const name of OURS) assert.equal(now[name], expected[name]);
+        assert.equal(
+          lead.externalUrl,
+          `https://app.hubspot.com/contacts/${connection.json().portalId}/record/0-1/${contact.id}`,
+          "the lead links to its contact in the portal read at connect time",
+        );
       }
     });
   });
