@@ -148,11 +148,13 @@ async function serveFakes(): Promise<void> {
     if (msg.type === "stats")
       process.send?.({
         type: "stats",
-        // The token endpoint is not part of the Sheets quota.
-        stats:
-          msg.source === "sheets"
-            ? stats(google.calls.filter((c) => c.caller !== null))
-            : stats(hubspot.calls),
+        // The pass's calls (not the connection's verification); the token endpoint is not part of
+        // the Sheets quota.
+        stats: stats(
+          (msg.source === "sheets" ? google.calls.filter((c) => c.caller !== null) : hubspot.calls).filter(
+            (c) => c.at >= (msg.since ?? 0),
+          ),
+        ),
       });
     if (msg.type === "reset") {
       for (const id of [...hubspot.contacts.keys()]) hubspot.contacts.delete(id);

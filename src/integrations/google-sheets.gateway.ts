@@ -30,6 +30,15 @@ export interface GoogleSettings {
   requestsPerWindow: number;
   windowMs: number;
   requestTimeoutMs: number;
+  /** The service account's quotas, shared by its clients in the process (else its own). */
+  gates?: SheetsGates;
+}
+
+export type SheetsGates = Record<"read" | "write", RateGate>;
+
+export function sheetsGates(requestsPerWindow: number, windowMs: number): SheetsGates {
+  const gate = () => new RateGate(requestsPerWindow, windowMs, (ms) => sleep(ms));
+  return { read: gate(), write: gate() };
 }
 
 type TokenResponse = { tokens: Credentials; res: null };
@@ -97,15 +106,14 @@ export class SheetsGateway {
   private readonly auth: ConfiguredTokenJWT;
   private readonly api: sheets_v4.Sheets;
   /** Google counts read requests (get) and write requests (batchUpdate) against separate quotas. */
-  private readonly gates: Record<"read" | "write", RateGate>;
+  private readonly gates: SheetsGates;
 
   constructor(
     readonly account: ServiceAccount,
     settings: GoogleSettings,
   ) {
     this.auth = new ConfiguredTokenJWT(account, settings.tokenUrl, settings.fetch, settings.requestTimeoutMs);
-    const gate = () => new RateGate(settings.requestsPerWindow, settings.windowMs, (ms) => sleep(ms));
-    this.gates = { read: gate(), write: gate() };
+    this.gates = settings.gates ?? sheetsGates(settings.requestsPerWindow, settings.windowMs);
     this.api = sheets({
       version: "v4",
       auth: this.auth,

@@ -1,8 +1,11 @@
-// HubSpot CRM v3 through @hubspot/api-client. The client's own limiter (Bottleneck) is configured
-// with HubSpot's per-account rolling window (a reservoir of N requests refilled every window);
-// its retry decorator is not used (numberOfApiCallRetries unset) because it waits a fixed
-// 10 s x attempt without jitter and logs to the console: `call` retries 429 and 5xx with our
-// jittered backoff instead (docs/decisions/0030). Contacts are read in batches, never one by one.
+// HubSpot CRM v3 through @hubspot/api-client. The client's own limiter (Bottleneck) bounds the
+// calls in flight; HubSpot's per-account rolling window is kept by a RateGate shared by every
+// client of the same token in the process (Bottleneck's reservoir refills on a fixed timer of its
+// own client, so each new client, one per sync attempt, started with a full window:
+// docs/decisions/0032). The client's retry decorator is not used (numberOfApiCallRetries unset)
+// because it waits a fixed 10 s x attempt without jitter and logs to the console: `call` retries
+// 429 and 5xx with our jittered backoff instead (docs/decisions/0030), each attempt through the
+// gate. Contacts are read in batches, never one by one.
 
 import type http from "node:http";
 import { Client } from "@hubspot/api-client";
@@ -18,7 +21,7 @@ import {
 } from "@hubspot/api-client/lib/codegen/crm/properties/models/PropertyCreate.js";
 import { type BackoffSettings, backoffDelayMs, sleep } from "./backoff.js";
 import { refusalIn } from "./guarded-transport.js";
-import { RemoteError } from "./remote-error.js";
+import { RateGate, RemoteError } from "./remote-error.js";
 
 export interface HubSpotSettings {
   apiUrl: string;
@@ -26,6 +29,8 @@ export interface HubSpotSettings {
   backoff: BackoffSettings;
   requestsPerWindow: number;
   windowMs: number;
+  /** The token's share of the account's window, shared by its clients (else one of its own). */
+  gate?: RateGate;
   signal?: AbortSignal;
 }
 
@@ -44,6 +49,7 @@ export class HubSpotGateway {
   private readonly opts: never;
   /** Calls made, retries included (figures for the benchmark). */
   calls = 0;
+  private readonly gate: RateGate;
 
   constructor(
     private readonly accessToken: string,
@@ -52,13 +58,9 @@ export class HubSpotGateway {
     this.client = new Client({
       accessToken,
       basePath: settings.apiUrl,
-      limiterOptions: {
-        maxConcurrent: 4,
-        reservoir: settings.requestsPerWindow,
-        reservoirRefreshAmount: settings.requestsPerWindow,
-        reservoirRefreshInterval: settings.windowMs,
-      },
+      limiterOptions: { maxConcurrent: 4 },
     });
+    this.gate = settings.gate ?? hubspotGate(settings.requestsPerWindow, settings.windowMs);
     const agent = settings.agent;
     this.opts = {
       middleware: [
@@ -261,6 +263,7 @@ export class HubSpotGateway {
   private async call<T>(what: string, run: () => Promise<T>): Promise<T> {
     const { backoff } = this.settings;
     for (let attempt = 0; ; attempt++) {
+      await this.gate.take();
       this.calls++;
       try {
         return await run();
@@ -271,6 +274,12 @@ export class HubSpotGateway {
       }
     }
   }
+}
+
+/** At most `limit` calls start in any window, plus 1 % (at least 50 ms) for calls that reach
+ *  HubSpot a little later than others started before them. */
+export function hubspotGate(limit: number, windowMs: number): RateGate {
+  return new RateGate(limit, windowMs + Math.max(50, Math.ceil(windowMs / 100)), (ms) => sleep(ms));
 }
 
 function toContact(object: { id: string; properties: Record<string, string | null> }): HubSpotContact {

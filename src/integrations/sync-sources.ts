@@ -22,7 +22,7 @@ export interface SourcePage {
   next: string | null;
 }
 
-const SHEET_PAGE_ROWS = 500;
+const SHEET_PAGE_ROWS = 2000;
 
 /** The whole sheet in one values.get (one read request of the per-user quota). */
 export function readSheet(gateway: SheetsGateway, spreadsheetId: string, sheet: string): Promise<string[][]> {
