@@ -230,7 +230,7 @@ async function runOnce(kind: "sqlite" | "postgres", source: Source, setup: Setup
   let view = sync;
   while (view.status === "running") {
     await new Promise((r) => setTimeout(r, 100));
-    view = (await syncs.get("bench", sync.syncId))!;
+    view = await syncs.get("bench", sync.syncId);
   }
   const wallMs = performance.now() - started;
   clearInterval(sampler);

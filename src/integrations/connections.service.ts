@@ -3,7 +3,7 @@
 // key's `token_uri` is dropped: tokens come only from the configured token URL (ADR 0030).
 import { createPrivateKey } from "node:crypto";
 import type { Clock } from "../lib/clock.js";
-import { fail, invalid } from "../lib/errors.js";
+import { fail, invalid, notFound } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import type { Database } from "../storage/db.js";
 import type { ConnectionsTable } from "../storage/schema.js";
@@ -88,15 +88,18 @@ export class ConnectionsService {
     return { connections: rows.map(toConnectionView), total: rows.length };
   }
 
-  async get(accountId: string, connectionId: string): Promise<ConnectionView | null> {
+  /** Throws not_found for a connection that is deleted or another account's. */
+  async get(accountId: string, connectionId: string): Promise<ConnectionView> {
     const row = await this.deps.repo.findLiveConnection(this.deps.database.db, accountId, connectionId);
-    return row ? toConnectionView(row) : null;
+    if (!row) throw notFound("Connection");
+    return toConnectionView(row);
   }
 
-  /** Soft delete; the credentials are overwritten so nothing usable stays behind. */
-  async delete(accountId: string, connectionId: string): Promise<boolean> {
+  /** Soft delete; the credentials are overwritten so nothing usable stays behind. Throws
+   *  not_found as `get` does. */
+  async delete(accountId: string, connectionId: string): Promise<void> {
     const row = await this.deps.repo.findLiveConnection(this.deps.database.db, accountId, connectionId);
-    if (!row) return false;
+    if (!row) throw notFound("Connection");
     const now = this.deps.clock.now().toISOString();
     await this.deps.repo.updateConnection(this.deps.database.db, connectionId, {
       deleted_at: now,
@@ -104,7 +107,6 @@ export class ConnectionsService {
       status: "disabled",
       credentials: "",
     });
-    return true;
   }
 
   /** The stored credentials of a live connection (for the sync's gateways). */

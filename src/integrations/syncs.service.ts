@@ -137,24 +137,27 @@ export class SyncsService {
     });
   }
 
-  stopWatch(accountId: string, connectionId: string, watchId: string): Promise<boolean> {
-    return this.deps.repo.stopWatch(
+  /** Throws not_found for a watch that is not live on this connection of this account. */
+  async stopWatch(accountId: string, connectionId: string, watchId: string): Promise<void> {
+    const stopped = await this.deps.repo.stopWatch(
       this.deps.database.db,
       accountId,
       connectionId,
       watchId,
       this.deps.clock.now().toISOString(),
     );
+    if (!stopped) throw notFound("Watch");
   }
 
-  async get(accountId: string, syncId: string): Promise<SyncView | null> {
+  async get(accountId: string, syncId: string): Promise<SyncView> {
     const row = await this.deps.repo.findSync(this.deps.database.db, syncId, accountId);
-    return row ? toSyncView(row) : null;
+    if (!row) throw notFound("Sync");
+    return toSyncView(row);
   }
 
-  async list(accountId: string, connectionId: string): Promise<{ syncs: SyncView[]; total: number } | null> {
+  async list(accountId: string, connectionId: string): Promise<{ syncs: SyncView[]; total: number }> {
     const { db } = this.deps.database;
-    if (!(await this.deps.repo.findLiveConnection(db, accountId, connectionId))) return null;
+    if (!(await this.deps.repo.findLiveConnection(db, accountId, connectionId))) throw notFound("Connection");
     const rows = await this.deps.repo.listSyncs(db, accountId, connectionId, 100);
     return { syncs: rows.map(toSyncView), total: rows.length };
   }

@@ -11,7 +11,6 @@ import {
   SyncPreview,
   WatchParams,
 } from "../../integrations/integrations.schemas.js";
-import { notFound } from "../../lib/errors.js";
 import type { App } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY } from "../schemas.js";
@@ -74,7 +73,6 @@ export async function connectionsRoutes(app: App, deps: ConnectionsRoutesDeps): 
     async (request) => {
       const accountId = principalOf(request).accountId;
       const found = await connections.get(accountId, request.params.connectionId);
-      if (!found) throw notFound("Connection");
       return { ...found, watches: await syncs.watches(accountId, request.params.connectionId) };
     },
   );
@@ -92,8 +90,7 @@ export async function connectionsRoutes(app: App, deps: ConnectionsRoutesDeps): 
       },
     },
     async (request, reply) => {
-      const deleted = await connections.delete(principalOf(request).accountId, request.params.connectionId);
-      if (!deleted) throw notFound("Connection");
+      await connections.delete(principalOf(request).accountId, request.params.connectionId);
       return reply.status(204).send(null);
     },
   );
@@ -148,11 +145,7 @@ export async function connectionsRoutes(app: App, deps: ConnectionsRoutesDeps): 
         response: { 200: Type.Object({ syncs: Type.Array(Sync), total: Type.Integer() }) },
       },
     },
-    async (request) => {
-      const listed = await syncs.list(principalOf(request).accountId, request.params.connectionId);
-      if (!listed) throw notFound("Connection");
-      return listed;
-    },
+    async (request) => syncs.list(principalOf(request).accountId, request.params.connectionId),
   );
 
   app.get(
@@ -167,11 +160,7 @@ export async function connectionsRoutes(app: App, deps: ConnectionsRoutesDeps): 
         response: { 200: Sync },
       },
     },
-    async (request) => {
-      const found = await syncs.get(principalOf(request).accountId, request.params.syncId);
-      if (!found) throw notFound("Sync");
-      return found;
-    },
+    async (request) => syncs.get(principalOf(request).accountId, request.params.syncId),
   );
 
   app.delete(
@@ -188,8 +177,7 @@ export async function connectionsRoutes(app: App, deps: ConnectionsRoutesDeps): 
     },
     async (request, reply) => {
       const { connectionId, watchId } = request.params;
-      const stopped = await syncs.stopWatch(principalOf(request).accountId, connectionId, watchId);
-      if (!stopped) throw notFound("Watch");
+      await syncs.stopWatch(principalOf(request).accountId, connectionId, watchId);
       return reply.status(204).send(null);
     },
   );
