@@ -157,7 +157,11 @@ async function serveFakes(): Promise<void> {
         ),
       });
     if (msg.type === "reset") {
-      for (const id of [...hubspot.contacts.keys()]) hubspot.contacts.delete(id);
+      // Each run is a first sync: contacts, and our property group and properties, start afresh.
+      hubspot.contacts.clear();
+      for (const name of [...hubspot.properties.keys()])
+        if (name.startsWith("leadcheck_")) hubspot.properties.delete(name);
+      hubspot.groups.delete("leadcheck");
       google.spreadsheets.clear();
       google.quota.reset();
       google.writeQuota.reset();
