@@ -3,11 +3,13 @@
 // run. Phase 1 holds 200 requests/s and reports p50/p95/p99 (the issue's target: p95 < 25 ms);
 // phase 2 runs both flat out and reports the widget's throughput as a share of bare (target >= 0.5).
 // Each server runs in a child process on 127.0.0.1 (SQLite, in-memory counters); the widget's
-// child primes the recent result against the loopback fake internet first. Also reports
-// widget.js's gzipped size.
+// child primes the recent result against the loopback fake internet first. Each run also reports
+// the server process's CPU time per request (process.cpuUsage over the run), a figure a loaded
+// machine changes far less than throughput. Also reports widget.js's gzipped size.
 import { type ChildProcess, fork } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import { cpus } from "node:os";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -28,6 +30,30 @@ const BODIES = ["jane@gmial.com", "temp@mailinator.com", "alice@acme.test"].map(
 );
 
 const self = fileURLToPath(import.meta.url);
+/** BENCH_PROFILE_DIR: each server writes a V8 CPU profile of its flat-out run there. */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
+
+/** Answers the parent's "cpu" message with this process's CPU time so far (µs, user + system):
+ *  CPU per request is a figure the machine's load does not change much, unlike throughput. */
+function answerCpuQueries(): void {
+  let profiler: Session | undefined;
+  process.on("message", async (message) => {
+    if (message === "cpu") {
+      const { user, system } = process.cpuUsage();
+      process.send?.({ cpuUs: user + system });
+    } else if (message === "profile-start" && PROFILE_DIR) {
+      profiler = new Session();
+      profiler.connect();
+      await profiler.post("Profiler.enable");
+      await profiler.post("Profiler.start");
+    } else if (message === "profile-stop" && profiler && PROFILE_DIR) {
+      const { profile } = await profiler.post("Profiler.stop");
+      mkdirSync(PROFILE_DIR, { recursive: true });
+      writeFileSync(`${PROFILE_DIR}/${process.argv[2]}-${Date.now()}.cpuprofile`, JSON.stringify(profile));
+      process.send?.({ profiled: true });
+    }
+  });
+}
 
 async function serveBare(): Promise<void> {
   const app = Fastify({ logger: false });
@@ -41,6 +67,7 @@ async function serveBare(): Promise<void> {
     token: "x".repeat(300),
   }));
   await app.listen({ port: 0, host: "127.0.0.1" });
+  answerCpuQueries();
   process.send?.({ port: (app.server.address() as { port: number }).port, path: "/check", headers: {} });
 }
 
@@ -84,6 +111,7 @@ async function serveApp(): Promise<void> {
     if (res.json().status === "valid") break;
     await new Promise((r) => setTimeout(r, 100));
   }
+  answerCpuQueries();
   process.send?.({ port, path: `/v1/widget/check-email?key=${pk}`, headers: { origin: ORIGIN } });
 }
 
@@ -93,7 +121,12 @@ interface Target {
   headers: Record<string, string>;
 }
 
-function start(kind: "bare" | "app"): Promise<{ child: ChildProcess; target: Target }> {
+interface Server {
+  child: ChildProcess;
+  target: Target;
+}
+
+function start(kind: "bare" | "app"): Promise<Server> {
   const child = fork(self, [kind], {
     execArgv: ["--import", "tsx"],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
@@ -104,7 +137,15 @@ function start(kind: "bare" | "app"): Promise<{ child: ChildProcess; target: Tar
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
-async function run(target: Target, rate: number | undefined) {
+async function cpuUsOf(child: ChildProcess): Promise<number> {
+  const answer = once(child, "message");
+  child.send("cpu");
+  return ((await answer)[0] as { cpuUs: number }).cpuUs;
+}
+
+async function run(server: Server, rate: number | undefined) {
+  const { target } = server;
+  const cpuBefore = await cpuUsOf(server.child);
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -128,9 +169,12 @@ async function run(target: Target, rate: number | undefined) {
       statuses.set(statusCode, (statuses.get(statusCode) ?? 0) + 1);
     });
   });
+  const cpuUs = (await cpuUsOf(server.child)) - cpuBefore;
   latencies.sort((a, b) => a - b);
   return {
     requestsPerSecond: Math.round(result.requests.average),
+    /** The server process's CPU time per answered request (µs). */
+    serverCpuUsPerRequest: Math.round(cpuUs / Math.max(1, latencies.length)),
     p50Ms: +percentile(latencies, 50).toFixed(2),
     p95Ms: +percentile(latencies, 95).toFixed(2),
     p99Ms: +percentile(latencies, 99).toFixed(2),
@@ -138,13 +182,25 @@ async function run(target: Target, rate: number | undefined) {
   };
 }
 
+/** A flat-out run, profiled when BENCH_PROFILE_DIR is set. */
+async function profiled(server: Server) {
+  if (PROFILE_DIR) server.child.send("profile-start");
+  const result = await run(server, undefined);
+  if (PROFILE_DIR) {
+    const written = once(server.child, "message");
+    server.child.send("profile-stop");
+    await written;
+  }
+  return result;
+}
+
 async function main(): Promise<void> {
   const bare = await start("bare");
   const widget = await start("app");
   try {
-    await run(widget.target, undefined); // warm-up
-    const paced = { widget: await run(widget.target, RATE), bare: await run(bare.target, RATE) };
-    const flat = { widget: await run(widget.target, undefined), bare: await run(bare.target, undefined) };
+    await run(widget, undefined); // warm-up
+    const paced = { widget: await run(widget, RATE), bare: await run(bare, RATE) };
+    const flat = { widget: await profiled(widget), bare: await profiled(bare) };
     const script = readFileSync(new URL("../src/widget/widget.js", import.meta.url));
     const report = {
       at: new Date().toISOString(),
@@ -155,6 +211,8 @@ async function main(): Promise<void> {
       paced,
       flatOut: flat,
       throughputShareOfBare: +(flat.widget.requestsPerSecond / flat.bare.requestsPerSecond).toFixed(2),
+      /** Bare CPU per request over the widget's: the throughput share the machine's load leaves alone. */
+      cpuShareOfBare: +(flat.bare.serverCpuUsPerRequest / flat.widget.serverCpuUsPerRequest).toFixed(2),
       widgetJs: { bytes: script.length, gzippedBytes: gzipSync(script, { level: 9 }).length },
     };
     console.log(JSON.stringify(report, null, 2));

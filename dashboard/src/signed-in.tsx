@@ -1,6 +1,7 @@
 // The signed-in workspace: who the caller is in the account on screen (GET /v1/me), the account
 // switcher for a person in several accounts (X-Account-Id, the choice kept across reloads), the
-// navigation a role may use, and the current page. Switching accounts rebuilds the client and
+// test-data switch (the account's test space, ADR 0054) with its banner, the navigation a role may
+// use, and the current page. Switching accounts rebuilds the client and
 // remounts the pages, so nothing of the previous account stays on screen.
 import { useCallback, useEffect, useMemo, useState } from "react";
 import type { Me } from "../../sdk/src/api-types.js";
@@ -22,6 +23,7 @@ import { LeadsPage } from "./pages/leads.js";
 import { OverviewPage } from "./pages/overview.js";
 import { SettingsPage } from "./pages/settings.js";
 import { TeamPage } from "./pages/team.js";
+import { isTestSpace, TestModeBanner, TestViewSwitch } from "./pages/test-mode.js";
 import { WebhooksPage } from "./pages/webhooks.js";
 import { WidgetPage } from "./pages/widget.js";
 import { Link, match, navigate, useLocation } from "./router.js";
@@ -163,12 +165,20 @@ function Shell({
         </nav>
         <div className="who">
           <AccountSwitcher onSwitch={onSwitch} />
+          {person ? <TestViewSwitch accountId={me.accountId} onSwitch={onSwitch} /> : null}
           <button type="button" onClick={() => api.signOut()} data-testid="sign-out">
             Sign out
           </button>
         </div>
       </header>
       <main id="main">
+        {isTestSpace(me.accountId) ? (
+          <TestModeBanner testId="test-view-banner">
+            You are looking at test data: what your test-mode keys made, with scripted answers that are never
+            charged and never reach the network.{" "}
+            {person ? "Switch “Test data” off for your live data." : "You signed in with a test-mode key."}
+          </TestModeBanner>
+        ) : null}
         <NetworkBanner />
         {person ? <InvitationBanner onJoined={onJoined} /> : null}
         <Page path={path} />

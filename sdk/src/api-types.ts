@@ -134,3 +134,5 @@ export type AccountExportStarted = ResponseBody<"/v1/account/export", "post">;
 // The signup-form widget (a publishable key in a browser; the confirmation with a secret key)
 export type WidgetAnswer = ResponseBody<"/v1/widget/check-email", "post">;
 export type WidgetConfirmation = ResponseBody<"/v1/widget/confirm", "post">;
+export type WidgetStatsQuery = QueryParams<"/v1/widget/stats", "get">;
+export type WidgetStats = ResponseBody<"/v1/widget/stats", "get">;

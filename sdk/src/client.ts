@@ -14,6 +14,8 @@ import type {
   WebsiteCheckResult,
   WidgetAnswer,
   WidgetConfirmation,
+  WidgetStats,
+  WidgetStatsQuery,
 } from "./api-types.js";
 import { LeadcheckError } from "./errors.js";
 import { BatchesApi, ConnectionsApi, CreditsApi, KeysApi, LeadsApi, WebhooksApi } from "./resources.js";
@@ -73,6 +75,12 @@ export class LeadcheckClient {
   /** The form's backend, with a secret key: the verdict the visitor saw, by its token. */
   widgetConfirm(token: string, email: string, call?: CallOptions): Promise<WidgetConfirmation> {
     return this.http.json({ method: "POST", path: "/v1/widget/confirm", body: { token, email } }, call);
+  }
+
+  /** Widget checks per UTC day, flagged answers by reason and refusals by cause, for one
+   *  publishable key (`keyId`) or every key of the data space. */
+  widgetStats(query: WidgetStatsQuery = {}, call?: CallOptions): Promise<WidgetStats> {
+    return this.http.json({ method: "GET", path: "/v1/widget/stats", query }, call);
   }
 
   /** Who the credential is here: account, role, permissions, and a person's other accounts. */

@@ -179,7 +179,7 @@ export interface paths {
     put?: never;
     /**
      * Start buying credits: a Stripe Checkout Session for an amount (1 currency unit = 1,000 checks)
-     * @description Creates a Stripe Checkout Session for a whole number of currency units and records it; send the buyer to the returned URL. Credits are granted when Stripe reports the session paid. API keys need the permission `credits:read`. Team members need the owner role or above (`billing:write`).
+     * @description Creates a Stripe Checkout Session for a whole number of currency units and records it; send the buyer to the returned URL. Credits are granted when Stripe reports the session paid. API keys need the permission `credits:read`. Team members need the owner role or above (`billing:write`). Live keys only: test-mode keys are refused.
      */
     post: operations["createCheckout"];
     delete?: never;
@@ -1174,6 +1174,26 @@ export interface paths {
      * @description For /widget.js in a visitor's browser. Answers within WIDGET_DEADLINE_MS (default 3 s): syntax, typo, disposable and role lists, MX and a recent result; unknown/deadline when the mail server is slower (the probe goes on). Each address is charged once per key and UTC day at the email check's price; a short balance answers unknown (fail open). 403 ORIGIN_NOT_ALLOWED without an allowed Origin or Referer; 429 past the key's abuse limits. Publishable key (pk_...) only, from one of its allowed origins.
      */
     post: operations["widgetCheckEmail"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/v1/widget/stats": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Widget checks per day, flagged answers by reason and abuse-limit hits
+     * @description For one publishable key (keyId) or every key of the data space, over the last days (default 30, at most 90) UTC days up to today. A test-mode key's counts are test data (livemode false). 404 for a key that is not an active publishable key of the account. API keys need the permission `credits:read`. Team members need the analyst role or above (`credits:read`).
+     */
+    get: operations["widgetStats"];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -9823,6 +9843,148 @@ export interface operations {
             free: boolean | null;
             /** @description Signed, 15 minutes, bound to the address and key: the form's backend confirms it with POST /v1/widget/confirm */
             token: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
+  widgetStats: {
+    parameters: {
+      query?: {
+        /** @description One publishable key (key_...); without it, every key of the data space the caller acts on */
+        keyId?: string;
+        /** @description UTC days up to today */
+        days?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description UTC day, YYYY-MM-DD */
+            from: string;
+            /** @description UTC day, YYYY-MM-DD */
+            to: string;
+            keyId: string | null;
+            /** @description false: test-mode keys' counts (the test data space) */
+            livemode: boolean;
+            /** @description Every day of the window, zeros included, oldest first */
+            days: {
+              /** @description UTC day, YYYY-MM-DD */
+              date: string;
+              /** @description Checks answered */
+              checks: number;
+              /** @description Answers the script warns or blocks on (any reason) */
+              flagged: number;
+              /** @description Requests refused by an abuse limit, the origin check or the CAPTCHA */
+              capHits: number;
+            }[];
+            totals: {
+              /** @description Checks answered */
+              checks: number;
+              /** @description Addresses charged (once per address, key and UTC day) */
+              charged: number;
+              /** @description Answered unknown: deadline, unavailable or not scripted (fail open) */
+              unknown: number;
+              /** @description Not checked because the balance was short (answered unknown: fail open) */
+              unpaid: number;
+            };
+            /** @description Answers by the reason /widget.js warns about (one reason each, in the script's order); a form blocks those its data-block names */
+            flagged: {
+              /** @description A look-alike of a popular mail domain: a one-click fix was offered */
+              typo: number;
+              /** @description A disposable address */
+              disposable: number;
+              /** @description Undeliverable or malformed */
+              invalid: number;
+              /** @description A role address (info@, sales@) */
+              role: number;
+            };
+            capHits: {
+              /** @description 429: checks a minute per visitor IP */
+              perIpPerMinute: number;
+              /** @description 429: checks a minute per address */
+              perEmailPerMinute: number;
+              /** @description 429: distinct addresses a day per visitor IP */
+              distinctEmailsPerIpPerDay: number;
+              /** @description 429: charged addresses a day for the key */
+              dailyCap: number;
+              /** @description 403 ORIGIN_NOT_ALLOWED: a forged, missing or other origin (preflights included) */
+              origin: number;
+              /** @description 403: the CAPTCHA token was missing or did not verify */
+              captcha: number;
+            };
           };
         };
       };

@@ -26,6 +26,8 @@ export interface WidgetConfig {
   turnstile: CaptchaSettings;
   hcaptcha: CaptchaSettings;
   captchaTimeoutMs: number;
+  /** How long the widget's counts wait in memory before they are added to the database. */
+  statsFlushMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -69,5 +71,6 @@ export function loadWidgetConfig(env: Env): WidgetConfig {
       secret: text(env, "CAPTCHA_HCAPTCHA_SECRET"),
     },
     captchaTimeoutMs: int(env, "CAPTCHA_TIMEOUT_MS", 3000, 100, 30_000),
+    statsFlushMs: int(env, "WIDGET_STATS_FLUSH_MS", 5000, 100, 60_000),
   };
 }

@@ -14,6 +14,7 @@ import type { CreditsService } from "../credits/credits.service.js";
 import { hasPermission, ipAllowed, type KeyPolicy, type Permission } from "../keys/key-policy.js";
 import type { KeysService } from "../keys/keys.service.js";
 import type { Clock } from "../lib/clock.js";
+import { isTestSpace, liveAccountOf } from "../lib/data-space.js";
 import {
   isRole,
   keyPermissionFor,
@@ -158,9 +159,13 @@ export function authHook(deps: AuthDeps) {
   ): Promise<Principal> {
     const chosen = request.headers["x-account-id"];
     if (Array.isArray(chosen)) throw new AppError("BAD_REQUEST", "Send one X-Account-Id header");
-    const accountId = chosen && chosen !== "" ? chosen : identity.accountId;
-    if (accountId === identity.accountId) await deps.credits.ensureAccount(accountId);
-    const membership = await deps.teams.membership(accountId, identity.accountId, identity.email);
+    const named = chosen && chosen !== "" ? chosen : identity.accountId;
+    // `<account>~test` opens that account's test data space to its members, with their role there
+    // (ADR 0054). Identity routes (keys, team, sign-on) manage the account itself: the live one.
+    const live = liveAccountOf(named);
+    const accountId = request.routeOptions.config?.auth === "identity" ? live : named;
+    if (live === identity.accountId) await deps.credits.ensureAccount(live);
+    const membership = await deps.teams.membership(live, identity.accountId, identity.email);
     // Not a member is the same 404 as an account that does not exist (decisions §8).
     if (membership.kind !== "member") throw new AppError("NOT_FOUND", "Account not found");
     const { memberId, role } = membership.member;
@@ -297,6 +302,7 @@ export function authorizeKey(request: FastifyRequest, now: Date): void {
   const principal = request.principal;
   if (principal?.member && isRole(principal.member.role)) {
     authorizeMember(principal.member.role, request.routeOptions.config?.permission);
+    if (isTestSpace(principal.accountId)) refuseLiveOnly(request, request.routeOptions.config?.permission);
     return;
   }
   const policy = principal?.policy;
@@ -341,12 +347,17 @@ export function authorizeKey(request: FastifyRequest, now: Date): void {
       required: needed,
       granted: policy.permissions,
     });
-  if (policy.mode === "test" && request.routeOptions.config?.liveOnly)
-    throw new AppError(
-      "INSUFFICIENT_PERMISSIONS",
-      "Test-mode keys never reach the network: this endpoint talks to a third party and needs a live key",
-      { required: needed, mode: "test", reason: "live_only" },
-    );
+  if (policy.mode === "test") refuseLiveOnly(request, needed);
+}
+
+/** A test data space never reaches a third party: live-only routes refuse it (ADR 0051, 0054). */
+function refuseLiveOnly(request: FastifyRequest, required: RouteAccess | undefined): void {
+  if (!request.routeOptions.config?.liveOnly) return;
+  throw new AppError(
+    "INSUFFICIENT_PERMISSIONS",
+    "Test data never reaches the network: this endpoint talks to a third party and needs live mode",
+    { required: required ?? "undeclared", mode: "test", reason: "live_only" },
+  );
 }
 
 /** The authenticated principal of a route that requires one. */

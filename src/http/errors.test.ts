@@ -97,6 +97,22 @@ describe("failureError", () => {
       limit: 100,
       retry_after: 5,
     });
+    const widget = failureError({
+      kind: "rate_limited",
+      label: "widget perIpPerMinute (30)",
+      retryAfterMs: 1500,
+      details: { limit: "perIpPerMinute", points: 30 },
+    });
+    assert.deepEqual(
+      [widget.status, widget.code, widget.message, widget.details, widget.headers["Retry-After"]],
+      [
+        429,
+        "RATE_LIMIT_EXCEEDED",
+        "Rate limit exceeded: widget perIpPerMinute (30)",
+        { limit: "perIpPerMinute", points: 30, retry_after: 2 },
+        "2",
+      ],
+    );
     const webhooks = failureError({ kind: "webhook_limit", limit: 25 });
     assert.equal(webhooks.message, "An account may register at most 25 webhooks");
     assert.deepEqual(webhooks.details, { limit: 25 });
@@ -144,6 +160,27 @@ describe("failureError", () => {
         "SERVICE_UNAVAILABLE",
         "Redis unreachable",
         {},
+      ],
+      [
+        { kind: "origin_not_allowed", origin: "https://evil.test" },
+        403,
+        "ORIGIN_NOT_ALLOWED",
+        "This origin is not allowed for this publishable key",
+        { origin: "https://evil.test" },
+      ],
+      [
+        { kind: "origin_not_allowed", origin: null },
+        403,
+        "ORIGIN_NOT_ALLOWED",
+        "Neither Origin nor Referer names the page: the widget answers only pages on the key's allowed origins",
+        { origin: null },
+      ],
+      [
+        { kind: "captcha_failed", reason: "timeout-or-duplicate" },
+        403,
+        "FORBIDDEN",
+        "The CAPTCHA was not solved",
+        { reason: "timeout-or-duplicate" },
       ],
     ];
     for (const [failure, status, code, message, details] of cases) {

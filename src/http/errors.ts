@@ -12,7 +12,7 @@ import {
   validationError,
 } from "./app-error.js";
 
-export { AppError, rateLimited } from "./app-error.js";
+export { AppError } from "./app-error.js";
 
 function body(err: AppError): ErrorBody {
   return {
@@ -174,7 +174,22 @@ export function failureError(failure: Failure): AppError {
     case "insufficient_credits":
       return paymentRequired(failure.requiredMilli, failure.availableMilli);
     case "rate_limited":
-      return rateLimited(`Rate limit exceeded: ${failure.label}`, failure.retryAfterMs / 1000);
+      return rateLimited(
+        `Rate limit exceeded: ${failure.label}`,
+        failure.retryAfterMs / 1000,
+        "RATE_LIMIT_EXCEEDED",
+        failure.details,
+      );
+    case "origin_not_allowed":
+      return new AppError(
+        "ORIGIN_NOT_ALLOWED",
+        failure.origin === null
+          ? "Neither Origin nor Referer names the page: the widget answers only pages on the key's allowed origins"
+          : "This origin is not allowed for this publishable key",
+        { origin: failure.origin },
+      );
+    case "captcha_failed":
+      return new AppError("FORBIDDEN", "The CAPTCHA was not solved", { reason: failure.reason });
     case "concurrent_batch_limit":
       return rateLimited(
         `At most ${failure.limit} batches may run at once; wait for one to finish`,
@@ -256,6 +271,8 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: bo
 }
 
 export function sendError(reply: FastifyReply, appError: AppError): FastifyReply {
+  // Errors raised before the first onRequest hook (routing's 414) have no request id header yet.
+  if (!reply.hasHeader("X-Request-Id")) reply.header("X-Request-Id", reply.request.id);
   for (const [k, v] of Object.entries(appError.headers)) reply.header(k, v);
   return reply.status(appError.status).type("application/json; charset=utf-8").send(body(appError));
 }

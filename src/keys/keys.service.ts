@@ -3,19 +3,28 @@
 
 import type { AuditActor, AuditTrail } from "../audit/audit.service.js";
 import type { Clock } from "../lib/clock.js";
-import { dataSpaceOf } from "../lib/data-space.js";
+import { dataSpaceOf, liveAccountOf } from "../lib/data-space.js";
 import { type FieldError, fail } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import type { Database } from "../storage/db.js";
 import { runInTransaction } from "../storage/transaction.js";
 import type { KeyCache } from "./key-cache.js";
-import { generateApiKey, hashApiKey, isWellFormedApiKey, partialKey, sameHash } from "./key-format.js";
+import {
+  generateApiKey,
+  hashApiKey,
+  isWellFormedApiKey,
+  keyTypeOf,
+  partialKey,
+  sameHash,
+} from "./key-format.js";
 import { type KeyInput, policyColumns, policyFromInput, policyOfRow } from "./key-input.js";
 import type { CaptchaProvider, KeyMode, KeyPolicy, Permission, WidgetLimits } from "./key-policy.js";
 import { type KeysRepo, prepareActiveKeyByHash } from "./keys.repo.js";
 
 /** last_used is kept current to within this long (decisions §2), sparing a write per request. */
 const LAST_USED_RESOLUTION_MS = 60_000;
+/** Publishable keys whose hashes are kept (they are public); past this the map starts over. */
+const MAX_PUBLIC_HASHES = 10_000;
 
 interface KeyFacts {
   type: KeyPolicy["type"];
@@ -213,6 +222,19 @@ export class KeysService {
     return { mode };
   }
 
+  /** An active key of the account `accountId` belongs to (live or test space), with the data space
+   *  it acts on: whose widget statistics a report on that key reads. */
+  async spaceOfKey(
+    accountId: string,
+    keyId: string,
+  ): Promise<{ accountId: string; mode: KeyMode; type: KeyPolicy["type"] } | undefined> {
+    const row = await this.repo.findActiveKeyById(this.db, keyId);
+    if (!row || row.account_id !== liveAccountOf(accountId)) return undefined;
+    const mode: KeyMode = row.mode === "test" ? "test" : "live";
+    const type = row.type === "publishable" ? "publishable" : "secret";
+    return { accountId: dataSpaceOf(row.account_id, mode), mode, type };
+  }
+
   /**
    * The key's data space (its account, or that account's test space for a test-mode key: ADR
    * 0051), id and policy, or undefined for a malformed, unknown or revoked key. Either
@@ -230,8 +252,8 @@ export class KeysService {
    * identity is only good once `settle()` returns it; undefined there means revoked.
    */
   async beginAuthenticate(apiKey: string): Promise<PendingKeyIdentity | undefined> {
-    if (!isWellFormedApiKey(apiKey)) return undefined;
-    const hash = hashApiKey(apiKey);
+    const hash = this.hashOf(apiKey);
+    if (hash === undefined) return undefined;
     const now = this.clock.now();
     const cached = this.cache?.peek(hash, now.getTime());
     if (cached && this.cache) {
@@ -249,6 +271,25 @@ export class KeysService {
     const identity = await this.readKey(hash, now);
     return identity && { ...identity, settle: async () => identity };
   }
+
+  /**
+   * The key's hash, or undefined when it is malformed. Publishable keys are public and come with
+   * every visitor's widget check, so their hashes are kept (a bounded map); secret keys are hashed
+   * each time and never kept in clear.
+   */
+  private hashOf(apiKey: string): string | undefined {
+    const known = this.publicHashes.get(apiKey);
+    if (known !== undefined) return known;
+    if (!isWellFormedApiKey(apiKey)) return undefined;
+    const hash = hashApiKey(apiKey);
+    if (keyTypeOf(apiKey) === "publishable") {
+      if (this.publicHashes.size >= MAX_PUBLIC_HASHES) this.publicHashes.clear();
+      this.publicHashes.set(apiKey, hash);
+    }
+    return hash;
+  }
+
+  private readonly publicHashes = new Map<string, string>();
 
   /** Reads the key's row (remembering it when there is a cache) and records its use. */
   private async readKey(hash: string, now: Date): Promise<KeyIdentity | undefined> {

@@ -36,6 +36,10 @@ export type Failure =
   | { kind: "rejected"; message: string; details?: FailureDetails }
   /** A backing service the change needs cannot be reached; retrying later may succeed. */
   | { kind: "unavailable"; message: string; retryAfterSeconds?: number; details?: FailureDetails }
+  /** A publishable key used from a page outside its allowed origins (null: no Origin or Referer). */
+  | { kind: "origin_not_allowed"; origin: string | null }
+  /** The key requires a CAPTCHA and its token did not verify (`reason`: the provider's codes). */
+  | { kind: "captcha_failed"; reason: string }
   | LimitRefusal;
 
 /** A failure on its way out of a service. */

@@ -6,7 +6,13 @@ export type LimitRefusal =
   /** Not enough credits for an upfront charge. Amounts in milli-credits. */
   | { kind: "insufficient_credits"; requiredMilli: number; availableMilli: number }
   /** A per-key request rate limit. `label` names the limit, e.g. "60 requests per minute". */
-  | { kind: "rate_limited"; label: string; retryAfterMs: number }
+  | {
+      kind: "rate_limited";
+      label: string;
+      retryAfterMs: number;
+      /** Which limit and its size, for a client that shows it (the widget's abuse limits). */
+      details?: Record<string, unknown>;
+    }
   /** Too many batches running for the account. */
   | { kind: "concurrent_batch_limit"; limit: number; retryAfterSeconds: number }
   /** The account's validations per UTC day are spent (refused until midnight). */

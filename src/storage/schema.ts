@@ -157,6 +157,7 @@ export interface Schema {
   erasure_tombstones: ErasureTombstonesTable;
   account_settings: AccountSettingsTable;
   account_exports: AccountExportsTable;
+  widget_stats_daily: WidgetStatsDailyTable;
 }
 
 /** One account's re-validation schedule (src/revalidation, migration 0033). */
@@ -373,6 +374,15 @@ export interface ValidationJobsTable {
   completed_at: string | null;
   deadline_at: string;
   expires_at: string;
+}
+
+/** Widget counts per publishable key, UTC day and metric (src/widget/widget-stats.ts, migration 0052). */
+interface WidgetStatsDailyTable {
+  account_id: string;
+  key_id: string;
+  day: string;
+  metric: string;
+  count: number;
 }
 
 interface UsageDailyTable {

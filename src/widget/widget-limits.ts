@@ -67,18 +67,20 @@ export interface WidgetLimiterDeps {
 export class WidgetLimiter {
   readonly marks: DayMarks;
   private readonly limiters = new Map<string, RateLimiterAbstract>();
+  private today = { day: "", endMs: 0 };
 
   constructor(private readonly deps: WidgetLimiterDeps) {
     this.marks = deps.redis ? new RedisMarks(deps.redis) : new MemoryMarks(deps.nowMs);
   }
 
-  /** The UTC day ("2026-11-28") and when it ends, ms. */
+  /** The UTC day ("2026-11-28") and when it ends, ms; worked out once a day, not per request. */
   day(): { day: string; endMs: number } {
     const now = this.deps.nowMs();
-    return {
-      day: new Date(now).toISOString().slice(0, 10),
-      endMs: Math.floor(now / DAY_MS) * DAY_MS + DAY_MS,
-    };
+    const today = this.today;
+    if (now < today.endMs && now >= today.endMs - DAY_MS) return today;
+    const endMs = Math.floor(now / DAY_MS) * DAY_MS + DAY_MS;
+    this.today = { day: new Date(now).toISOString().slice(0, 10), endMs };
+    return this.today;
   }
 
   /** Takes one point of `limit` for `subject`; refused when the window's points are spent. */

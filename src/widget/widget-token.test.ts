@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createHmac } from "node:crypto";
 import { test } from "node:test";
 import { emailHashOf, readToken, signToken, type TokenClaims } from "./widget-token.js";
 
@@ -43,4 +44,14 @@ test("a changed payload, signature or secret is forged", () => {
   ])
     assert.equal(readToken(SECRET, bad, 0).kind, "forged", bad);
   assert.equal(readToken("t".repeat(40), token, 0).kind, "forged");
+});
+
+test("signs with exactly HMAC-SHA256, for short secrets and secrets longer than a block", () => {
+  for (const secret of [SECRET, "k".repeat(100), "ünïcode-secret-of-32-characters-at-least"]) {
+    const token = signToken(secret, claims);
+    const [version, payload, mac] = token.split(".");
+    const expected = createHmac("sha256", secret).update(`${version}.${payload}`).digest("base64url");
+    assert.equal(mac, expected, secret);
+    assert.equal(readToken(secret, token, 0).kind, "valid");
+  }
 });

@@ -1,18 +1,21 @@
 // The signup-form widget's rules (issue 24, docs/widget.md): a publishable key's check from a
-// visitor's browser, and its confirmation by the form's backend with a secret key. Outcomes come
-// back as values; src/widget/widget.routes.ts maps them to HTTP. Order of a check: origin, CAPTCHA,
-// per-IP and per-address rates, distinct addresses per IP per day, then the charge (once per
-// address, key and UTC day, counted against the key's daily cap), then the answer within the
-// deadline. A charge the balance cannot cover answers unknown/unavailable: the form is never
-// blocked because the customer ran out of credits.
+// visitor's browser, and its confirmation by the form's backend with a secret key. Refusals are
+// thrown as domain failures (ADR 0075: origin_not_allowed, captcha_failed, rate_limited, invalid);
+// src/http/errors.ts maps them. Order of a check: origin, CAPTCHA, per-IP and per-address rates,
+// distinct addresses per IP per day, then the charge (once per address, key and UTC day, counted
+// against the key's daily cap), then the answer within the deadline. A charge the balance cannot
+// cover answers unknown/unavailable: the form is never blocked because the customer ran out of
+// credits. Every answer and refusal is counted where it is decided (widget-stats.ts).
 
 import type { WidgetConfig } from "../config/widget-config.js";
 import type { CreditsService } from "../credits/credits.service.js";
 import { type KeyPolicy, originAllowed, type WidgetLimits } from "../keys/key-policy.js";
 import type { KeysService } from "../keys/keys.service.js";
+import { type DomainError, fail } from "../lib/errors.js";
 import type { CaptchaVerifier } from "./captcha.js";
 import type { WidgetChecker } from "./widget-checker.js";
-import type { LimitName, WidgetLimiter } from "./widget-limits.js";
+import type { LimitName, LimitOutcome, WidgetLimiter } from "./widget-limits.js";
+import { flagReasonOf, type StatsMetric, type WidgetStatsRecorder } from "./widget-stats.js";
 import { emailHashOf, readToken, signToken } from "./widget-token.js";
 import { quickLook, type WidgetVerdict } from "./widget-verdict.js";
 
@@ -20,19 +23,24 @@ export interface WidgetServiceDeps {
   config: WidgetConfig;
   priceMilli: number;
   credits: CreditsService;
-  keys: KeysService;
+  keys: Pick<KeysService, "activeKeyOf">;
   checker: WidgetChecker;
   limiter: WidgetLimiter;
   captcha: CaptchaVerifier;
+  stats: WidgetStatsRecorder;
   nowMs: () => number;
   /** A concurrent debit with the same idempotency key lost the race: already charged. */
   isUniqueViolation: (error: unknown) => boolean;
 }
 
-export interface WidgetCheckInput {
+/** The publishable key a widget request came with, and the data space it acts on. */
+export interface WidgetCaller {
   accountId: string;
   keyId: string;
   policy: KeyPolicy;
+}
+
+export interface WidgetCheckInput extends WidgetCaller {
   /** From Origin, else Referer; null when neither names one. */
   origin: string | null;
   ip: string;
@@ -40,29 +48,37 @@ export interface WidgetCheckInput {
   captchaToken: string | undefined;
 }
 
-interface WidgetAnswer extends WidgetVerdict {
+export interface WidgetAnswer extends WidgetVerdict {
   token: string;
 }
 
-export type WidgetCheckOutcome =
-  | { kind: "answered"; answer: WidgetAnswer; charged: boolean }
-  | { kind: "origin_not_allowed"; origin: string | null }
-  | { kind: "captcha_failed"; reason: string }
-  | { kind: "limited"; limit: LimitName; points: number; retryAfterMs: number };
-
 type TokenProblem = "forged" | "expired" | "email_mismatch" | "key_mismatch";
 
-export type WidgetConfirmOutcome =
-  | {
-      kind: "confirmed";
-      email: string;
-      keyId: string;
-      checkedAt: string;
-      /** true when the visitor's verdict was unknown and this one was looked up now. */
-      fresh: boolean;
-      verdict: WidgetVerdict;
-    }
-  | { kind: "token_refused"; problem: TokenProblem; message: string };
+export interface WidgetConfirmation {
+  email: string;
+  keyId: string;
+  checkedAt: string;
+  /** true when the visitor's verdict was unknown and this one was looked up now. */
+  fresh: boolean;
+  verdict: WidgetVerdict;
+}
+
+/** The field a token problem is about, for the 422's field errors. */
+const TOKEN_FIELDS: Record<TokenProblem, string> = {
+  forged: "token",
+  expired: "token",
+  email_mismatch: "email",
+  key_mismatch: "token",
+};
+
+function tokenRefused(problem: TokenProblem, message: string): DomainError {
+  return fail({
+    kind: "invalid",
+    message,
+    errors: [{ field: TOKEN_FIELDS[problem], message, type: problem }],
+    details: { reason: problem },
+  });
+}
 
 const UNAVAILABLE: WidgetVerdict = {
   status: "unknown",
@@ -73,25 +89,43 @@ const UNAVAILABLE: WidgetVerdict = {
   free: null,
 };
 
+type ChargeOutcome = { kind: "charged" | "already" | "unpaid" } | Extract<LimitOutcome, { kind: "limited" }>;
+
 export class WidgetService {
   constructor(private readonly deps: WidgetServiceDeps) {}
 
+  /** Limits per policy object: a cached key keeps its policy object, so this is one lookup. */
+  private readonly limitsByPolicy = new WeakMap<KeyPolicy, WidgetLimits>();
+
   /** A key's limits: its own where set, the configured defaults otherwise. */
   limitsOf(policy: KeyPolicy): WidgetLimits {
-    return { ...this.deps.config.defaults, ...(policy.widgetLimits ?? {}) };
+    let limits = this.limitsByPolicy.get(policy);
+    if (!limits) {
+      limits = { ...this.deps.config.defaults, ...(policy.widgetLimits ?? {}) };
+      this.limitsByPolicy.set(policy, limits);
+    }
+    return limits;
   }
 
-  originAllowed(policy: KeyPolicy, origin: string | null): boolean {
-    return origin !== null && originAllowed(policy.allowedOrigins, origin);
+  /**
+   * The page's origin when the key allows it; otherwise the refusal, counted against the key
+   * (a forged or missing Origin, a page on another site, a preflight from one).
+   */
+  admitOrigin(caller: WidgetCaller, origin: string | null): string {
+    if (origin !== null && originAllowed(caller.policy.allowedOrigins, origin)) return origin;
+    this.count(caller, "cap:origin");
+    throw fail({ kind: "origin_not_allowed", origin });
   }
 
-  async check(input: WidgetCheckInput): Promise<WidgetCheckOutcome> {
+  async check(input: WidgetCheckInput): Promise<WidgetAnswer> {
     const { policy, keyId, ip } = input;
-    if (!this.originAllowed(policy, input.origin))
-      return { kind: "origin_not_allowed", origin: input.origin };
+    this.admitOrigin(input, input.origin);
     if (policy.captcha) {
       const captcha = await this.deps.captcha.verify(policy.captcha, input.captchaToken, ip);
-      if (captcha.kind === "failed") return { kind: "captcha_failed", reason: captcha.reason };
+      if (captcha.kind === "failed") {
+        this.count(input, "cap:captcha");
+        throw fail({ kind: "captcha_failed", reason: captcha.reason });
+      }
     }
     const limits = this.limitsOf(policy);
     const { limiter } = this.deps;
@@ -101,8 +135,7 @@ export class WidgetService {
       ["perIpPerMinute", `${keyId}|${ip}`],
       ["perEmailPerMinute", `${keyId}|${emailHash}`],
     ] as const) {
-      const taken = await limiter.take(limit, limits[limit], subject);
-      if (taken.kind === "limited") return taken;
+      this.refuseWhenLimited(input, await limiter.take(limit, limits[limit], subject));
     }
     const { day, endMs } = limiter.day();
     const ipScope = `ip:${keyId}:${day}:${ip}`;
@@ -112,21 +145,19 @@ export class WidgetService {
         limits.distinctEmailsPerIpPerDay,
         `${keyId}|${ip}`,
       );
-      if (taken.kind === "limited") {
-        await limiter.marks.unmark(ipScope, emailHash);
-        return taken;
-      }
+      if (taken.kind === "limited") await limiter.marks.unmark(ipScope, emailHash);
+      this.refuseWhenLimited(input, taken);
     }
 
-    let charged = false;
     let verdict: WidgetVerdict;
+    const counted: StatsMetric[] = ["checks"];
     // One look at the address serves the charge decision and the answer (it was half of a check's CPU).
     const quick = quickLook(email);
     const parses = quick.parsed !== null;
     if (policy.mode === "live" && parses) {
       const charge = await this.chargeOnce(input.accountId, keyId, emailHash, limits.dailyCap, day, endMs);
-      if (charge.kind === "limited") return charge;
-      charged = charge.kind === "charged";
+      this.refuseWhenLimited(input, charge);
+      if (charge.kind === "charged" || charge.kind === "unpaid") counted.push(charge.kind);
       verdict =
         charge.kind === "unpaid"
           ? UNAVAILABLE
@@ -134,6 +165,10 @@ export class WidgetService {
     } else {
       verdict = await this.deps.checker.look(email, this.deps.config.deadlineMs, policy.mode, quick);
     }
+    if (verdict.status === "unknown") counted.push("unknown");
+    const flag = flagReasonOf(verdict);
+    if (flag !== null) counted.push(`flag:${flag}`);
+    this.deps.stats.count(input.accountId, keyId, ...counted);
     const now = this.deps.nowMs();
     const token = signToken(this.deps.config.tokenSecret, {
       keyId,
@@ -144,7 +179,24 @@ export class WidgetService {
       mode: policy.mode,
       verdict,
     });
-    return { kind: "answered", answer: { ...verdict, token }, charged };
+    return { ...verdict, token };
+  }
+
+  private count(caller: WidgetCaller, metric: StatsMetric): void {
+    this.deps.stats.count(caller.accountId, caller.keyId, metric);
+  }
+
+  /** A limit that refused: counted against the key, then thrown as the 429 it is. */
+  private refuseWhenLimited(caller: WidgetCaller, outcome: LimitOutcome | ChargeOutcome): void {
+    if (outcome.kind !== "limited") return;
+    const { limit, points, retryAfterMs } = outcome;
+    this.count(caller, `cap:${limit satisfies LimitName}`);
+    throw fail({
+      kind: "rate_limited",
+      label: `widget ${limit} (${points})`,
+      retryAfterMs,
+      details: { limit, points },
+    });
   }
 
   /** Charges the address once per key and UTC day; the mark is dropped again when nothing was charged. */
@@ -155,10 +207,7 @@ export class WidgetService {
     dailyCap: number,
     day: string,
     endMs: number,
-  ): Promise<
-    | { kind: "charged" | "already" | "unpaid" }
-    | { kind: "limited"; limit: LimitName; points: number; retryAfterMs: number }
-  > {
+  ): Promise<ChargeOutcome> {
     const scope = `charge:${keyId}:${day}`;
     const { limiter } = this.deps;
     if (!(await limiter.marks.markFirst(scope, emailHash, endMs))) return { kind: "already" };
@@ -185,47 +234,30 @@ export class WidgetService {
     }
   }
 
-  /** The verdict a visitor saw, for the form's backend (a secret key of the same account). Free. */
-  async confirm(accountId: string, token: string, email: string): Promise<WidgetConfirmOutcome> {
+  /**
+   * The verdict a visitor saw, for the form's backend (a secret key of the same data space). Free.
+   * A forged, expired or mismatched token is an `invalid` failure naming the problem.
+   */
+  async confirm(accountId: string, token: string, email: string): Promise<WidgetConfirmation> {
     const reading = readToken(this.deps.config.tokenSecret, token, this.deps.nowMs());
     if (reading.kind === "forged")
-      return {
-        kind: "token_refused",
-        problem: "forged",
-        message: "The token was not issued by this service or was altered",
-      };
+      throw tokenRefused("forged", "The token was not issued by this service or was altered");
     if (reading.kind === "expired")
-      return {
-        kind: "token_refused",
-        problem: "expired",
-        message: `The token expired at ${reading.expiredAt}`,
-      };
+      throw tokenRefused("expired", `The token expired at ${reading.expiredAt}`);
     const { claims } = reading;
     if (claims.emailHash !== emailHashOf(email))
-      return {
-        kind: "token_refused",
-        problem: "email_mismatch",
-        message: "The token was issued for another email address",
-      };
+      throw tokenRefused("email_mismatch", "The token was issued for another email address");
     const key =
       claims.accountId === accountId ? await this.deps.keys.activeKeyOf(accountId, claims.keyId) : undefined;
     if (!key)
-      return {
-        kind: "token_refused",
-        problem: "key_mismatch",
-        message: "The token was issued for a publishable key that is not an active key of this account",
-      };
+      throw tokenRefused(
+        "key_mismatch",
+        "The token was issued for a publishable key that is not an active key of this account",
+      );
     const fresh = claims.verdict.status === "unknown";
     const verdict = fresh
       ? await this.deps.checker.look(email.trim(), this.deps.config.deadlineMs, key.mode)
       : claims.verdict;
-    return {
-      kind: "confirmed",
-      email: email.trim(),
-      keyId: claims.keyId,
-      checkedAt: claims.checkedAt,
-      fresh,
-      verdict,
-    };
+    return { email: email.trim(), keyId: claims.keyId, checkedAt: claims.checkedAt, fresh, verdict };
   }
 }

@@ -126,7 +126,7 @@ describe("API keys and Connections pages in Chromium", { skip }, () => {
     const form = page.getByTestId("create-key-form");
     await form.getByLabel(/^Secret/).check();
     await form.getByLabel("Name", { exact: true }).fill("Reporting job");
-    assert.equal(await form.getByTestId("test-mode").isDisabled(), true, "test secret keys are refused");
+    assert.equal(await form.getByTestId("test-mode").isChecked(), false, "a new key is live unless asked");
     await form.getByTestId("all-permissions").uncheck();
     const submit = form.getByRole("button", { name: "Create secret key" });
     assert.equal(await submit.isDisabled(), true, "no permission chosen");

@@ -83,4 +83,24 @@ describe("widget limits through Redis", async () => {
       redis.disconnect();
     }
   });
+
+  it("sums both instances' counts in the widget stats", { skip }, async () => {
+    // The first test's answers and refusals: five 200s (a@ twice, n0-n2) and one 429, split over
+    // both instances; each report adds the counts its own instance still holds.
+    const keyId = (await w.h.services.keys.list(ACCT)).find((k) => k.type === "publishable")?.key_id;
+    const read = async (app: App) => {
+      const res = await app.inject({
+        method: "GET",
+        url: `/v1/widget/stats?keyId=${keyId}`,
+        headers: { authorization: `Bearer ${await w.h.token(ACCT)}` },
+      });
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json();
+    };
+    await read(w.h.app);
+    const report = await read(second.app);
+    assert.equal(report.totals.checks, 5);
+    assert.equal(report.totals.charged, 4);
+    assert.equal(report.capHits.distinctEmailsPerIpPerDay, 1);
+  });
 });

@@ -3,6 +3,7 @@
 import { useId } from "react";
 import { useApi } from "../api.js";
 import { ROLE_TEXT, useMe } from "../me.js";
+import { isTestSpace, liveAccountOf, testSpaceOf } from "../pages/test-mode.js";
 
 export function AccountSwitcher({ onSwitch }: { onSwitch(accountId: string): void }) {
   const me = useMe();
@@ -12,8 +13,8 @@ export function AccountSwitcher({ onSwitch }: { onSwitch(accountId: string): voi
   return (
     <>
       <span data-testid="signed-in-as" className="signed-in-as">
-        {me.accounts.length > 1 ? null : me.accountId}
-        {who && who !== me.accountId ? <span className="muted"> {who}</span> : null}
+        {me.accounts.length > 1 ? null : liveAccountOf(me.accountId)}
+        {who && who !== liveAccountOf(me.accountId) ? <span className="muted"> {who}</span> : null}
         {me.role ? (
           <span className="badge" data-testid="my-role" title={ROLE_TEXT[me.role]}>
             {me.role}
@@ -26,8 +27,11 @@ export function AccountSwitcher({ onSwitch }: { onSwitch(accountId: string): voi
           <select
             id={id}
             data-testid="account-switcher"
-            value={me.accountId}
-            onChange={(event) => onSwitch(event.target.value)}
+            value={liveAccountOf(me.accountId)}
+            // The test view follows to the other account's test data.
+            onChange={(event) =>
+              onSwitch(isTestSpace(me.accountId) ? testSpaceOf(event.target.value) : event.target.value)
+            }
           >
             {me.accounts.map((account) => (
               <option key={account.accountId} value={account.accountId}>

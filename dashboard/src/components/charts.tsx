@@ -33,8 +33,18 @@ export interface Slice {
   color: string;
 }
 
-/** A doughnut of parts of a whole, e.g. leads by verdict. */
-export function DoughnutChart({ title, slices, testId }: { title: string; slices: Slice[]; testId: string }) {
+/** A doughnut of parts of a whole, e.g. leads by verdict. `head`: the table's column names. */
+export function DoughnutChart({
+  title,
+  slices,
+  testId,
+  head = ["Verdict", "Leads"],
+}: {
+  title: string;
+  slices: Slice[];
+  testId: string;
+  head?: [string, string];
+}) {
   const total = slices.reduce((sum, s) => sum + s.value, 0);
   const summary = `${title}: ${slices.map((s) => `${s.label} ${formatNumber(s.value)}`).join(", ")}`;
   return (
@@ -63,7 +73,7 @@ export function DoughnutChart({ title, slices, testId }: { title: string; slices
       </div>
       <DataTable
         caption={title}
-        head={["Verdict", "Leads", "Share"]}
+        head={[...head, "Share"]}
         rows={slices.map((s) => [
           s.label,
           formatNumber(s.value),

@@ -5,6 +5,8 @@ import type { ApiKeyCreateInput, CreatedApiKey } from "../../../sdk/src/api-type
 import { useApi } from "../api.js";
 import { ErrorMessage } from "../components/ui.js";
 import { cidrProblem, type KeyMode, originProblem, PERMISSION_LABELS, PERMISSIONS } from "../key-rules.js";
+import { useMe } from "../me.js";
+import { isTestSpace } from "./test-mode.js";
 
 type KeyType = "secret" | "publishable";
 
@@ -16,10 +18,13 @@ const lines = (text: string) =>
 
 export function CreateKey({ onCreated }: { onCreated(key: CreatedApiKey): void }) {
   const { client, guard } = useApi();
+  const me = useMe();
   const [name, setName] = useState("");
   const [description, setDescription] = useState("");
   const [type, setType] = useState<KeyType>("secret");
-  const [mode, setMode] = useState<KeyMode>("live");
+  // In the test view a new key starts as a test key: it sees the data on screen.
+  const defaultMode: KeyMode = isTestSpace(me.accountId) ? "test" : "live";
+  const [mode, setMode] = useState<KeyMode>(defaultMode);
   const [origins, setOrigins] = useState<string[]>([]);
   const [allPermissions, setAllPermissions] = useState(true);
   const [permissions, setPermissions] = useState<Set<string>>(new Set());
@@ -45,12 +50,6 @@ export function CreateKey({ onCreated }: { onCreated(key: CreatedApiKey): void }
     ...(secret && !allPermissions && permissions.size === 0 ? ["permissions"] : []),
   ];
 
-  const chooseType = (next: KeyType) => {
-    setType(next);
-    // Test mode is for publishable keys only in this release (the API refuses test secret keys).
-    if (next === "secret") setMode("live");
-  };
-
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (problems.length > 0) return;
@@ -73,6 +72,8 @@ export function CreateKey({ onCreated }: { onCreated(key: CreatedApiKey): void }
       setOrigins([]);
       setIps("");
       setExpires("");
+      // Each key's mode is a choice of its own: the next one starts from the default again.
+      setMode(defaultMode);
       onCreated(key);
     } catch (e) {
       setError(e);
@@ -87,7 +88,7 @@ export function CreateKey({ onCreated }: { onCreated(key: CreatedApiKey): void }
       <fieldset className="choice-row">
         <legend>Type</legend>
         <label>
-          <input type="radio" name="key-type" checked={secret} onChange={() => chooseType("secret")} />
+          <input type="radio" name="key-type" checked={secret} onChange={() => setType("secret")} />
           Secret (<code>sk_</code>): for your server, the CLI and the SDK
         </label>
         <label>
@@ -95,7 +96,7 @@ export function CreateKey({ onCreated }: { onCreated(key: CreatedApiKey): void }
             type="radio"
             name="key-type"
             checked={!secret}
-            onChange={() => chooseType("publishable")}
+            onChange={() => setType("publishable")}
             data-testid="type-publishable"
           />
           Publishable (<code>pk_</code>): for the signup-form widget in visitors' browsers
@@ -113,13 +114,17 @@ export function CreateKey({ onCreated }: { onCreated(key: CreatedApiKey): void }
         <input
           type="checkbox"
           checked={mode === "test"}
-          disabled={secret}
           onChange={(e) => setMode(e.target.checked ? "test" : "live")}
           data-testid="test-mode"
         />
-        Test mode: scripted answers, no network, never charged
-        {secret ? <span className="muted"> (publishable keys only in this release)</span> : null}
+        Test mode: its own empty data space, scripted answers from magic inputs, no network, never charged
       </label>
+      {mode === "test" ? (
+        <p className="hint" data-testid="test-mode-hint">
+          A test key has the same format as a live one; switch to production by changing the key. What it
+          makes shows under “Test data” in the header.
+        </p>
+      ) : null}
       {secret ? (
         <>
           <fieldset data-testid="permissions">

@@ -8,8 +8,9 @@ import { useApi, useLoader } from "../api.js";
 import { DataTable } from "../components/data-table.js";
 import { ConfirmDialog, Empty, ErrorMessage, formatDate, Loading, SecretField } from "../components/ui.js";
 import { widgetSnippet } from "../key-rules.js";
+import { useMe } from "../me.js";
 import { CreateKey } from "./key-create.js";
-import { TestModeBanner } from "./test-mode.js";
+import { isTestSpace, TestModeBanner } from "./test-mode.js";
 
 type KeySummary = ApiKeyList["keys"][number];
 
@@ -35,6 +36,7 @@ export function KeysPage() {
 
 function Keys() {
   const { client, guard } = useApi();
+  const me = useMe();
   const keys = useLoader((_api, signal) => client.keys.list({ signal }), []);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [revoking, setRevoking] = useState<KeySummary | null>(null);
@@ -93,6 +95,11 @@ function Keys() {
       </p>
       <ErrorMessage error={actionError} />
       <h2>Your keys</h2>
+      {isTestSpace(me.accountId) ? (
+        <p className="muted" data-testid="keys-whole-account">
+          Keys belong to the whole account: live and test keys are listed together, in the test view too.
+        </p>
+      ) : null}
       {testKeys.length > 0 ? (
         <TestModeBanner>
           {testKeys.length === 1 ? "One key below is" : `${testKeys.length} keys below are`} in test mode:

@@ -1,6 +1,6 @@
 // The signup-form widget (docs/widget.md): publishable keys with their allowed origins and the
-// abuse limits in force, a new widget key with its limits and CAPTCHA, the one script tag to copy,
-// and a live preview of the widget in a form on this page (a key must allow this page's origin).
+// abuse limits in force, a new widget key with its limits and CAPTCHA, the widget's activity (checks
+// per day, flagged answers, refused requests), the one script tag to copy, and a live preview of the widget in a form on this page (a key must allow this page's origin).
 import { useState } from "react";
 import type { ApiKeyList } from "../../../sdk/src/api-types.js";
 import { useApi, useLoader } from "../api.js";
@@ -10,6 +10,7 @@ import { widgetSnippet } from "../key-rules.js";
 import { TestModeBanner } from "./test-mode.js";
 import { WidgetKeyForm } from "./widget-key-form.js";
 import { WidgetPreview } from "./widget-preview.js";
+import { WidgetStatsPanel } from "./widget-stats.js";
 
 export type WidgetKey = ApiKeyList["keys"][number] & { api_key: string };
 
@@ -99,6 +100,7 @@ export function WidgetPage() {
           )}
         />
       ) : null}
+      {widgetKeys.length > 0 ? <WidgetStatsPanel widgetKeys={widgetKeys} /> : null}
       {chosen ? (
         <>
           <h2>Your snippet</h2>

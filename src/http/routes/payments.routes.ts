@@ -45,7 +45,7 @@ export async function paymentsRoutes(app: App, deps: PaymentsRoutesDeps): Promis
   app.post(
     "/v1/payments/checkout",
     {
-      config: { auth: "data", permission: "billing:write" },
+      config: { auth: "data", permission: "billing:write", liveOnly: true },
       schema: {
         ...common,
         operationId: "createCheckout",

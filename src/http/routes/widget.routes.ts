@@ -1,49 +1,61 @@
 // The widget's HTTP face: POST /v1/widget/check-email (publishable key in ?key= or X-API-Key, from
 // an allowed origin, with its CORS preflight), POST /v1/widget/confirm (secret key, the form's
-// backend) and GET /widget.js (the script itself).
+// backend), GET /v1/widget/stats (the dashboard's figures) and GET /widget.js (the script itself).
+// Refusals come out of the service as domain failures (src/http/errors.ts maps them).
 
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Type } from "@sinclair/typebox";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest, LogLevel } from "fastify";
 import { requestOrigin } from "../../keys/key-policy.js";
-import { fail } from "../../lib/errors.js";
-import { Confirmation, KeyQuery, WidgetAnswer } from "../../widget/widget.schemas.js";
-import type { WidgetService } from "../../widget/widget.service.js";
+import {
+  Confirmation,
+  KeyQuery,
+  StatsQuery,
+  WidgetAnswer,
+  WidgetStatsReport,
+} from "../../widget/widget.schemas.js";
+import type { WidgetCaller, WidgetService } from "../../widget/widget.service.js";
+import {
+  STATS_DEFAULT_DAYS,
+  STATS_MAX_DAYS,
+  type WidgetStatsService,
+} from "../../widget/widget-stats.service.js";
 import type { App } from "../app-types.js";
 import { principalOf } from "../auth.js";
-import { AppError, rateLimited } from "../errors.js";
+import { AppError } from "../errors.js";
 import { DATA_SECURITY } from "../schemas.js";
 
 const SCRIPT = readFileSync(new URL("../../widget/widget.js", import.meta.url));
 const SCRIPT_ETAG = `"${createHash("sha256").update(SCRIPT).digest("base64url").slice(0, 27)}"`;
 
-const PUBLISHABLE_SECURITY: { [scheme: string]: string[] }[] = [{ publishableKey: [] }, { apiKey: [] }];
+const LEVELS: readonly LogLevel[] = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
 
-const TOKEN_FIELDS = {
-  forged: "token",
-  expired: "token",
-  email_mismatch: "email",
-  key_mismatch: "token",
-} as const;
-
-function originRefused(origin: string | null): AppError {
-  return new AppError(
-    "ORIGIN_NOT_ALLOWED",
-    origin === null
-      ? "Neither Origin nor Referer names the page: the widget answers only pages on the key's allowed origins"
-      : "This origin is not allowed for this publishable key",
-    { origin },
-  );
+/** Visitors' checks arrive at a page's traffic: no two info lines per request (incoming, completed);
+ *  warnings and errors are still logged, unless the app logs even less. */
+function quietLevel(appLevel: string | undefined): LogLevel {
+  const index = LEVELS.indexOf(appLevel as LogLevel);
+  return index > LEVELS.indexOf("warn") ? (LEVELS[index] as LogLevel) : "warn";
 }
+
+const PUBLISHABLE_SECURITY: { [scheme: string]: string[] }[] = [{ publishableKey: [] }, { apiKey: [] }];
 
 export interface WidgetRouteDeps {
   widget: WidgetService;
+  widgetStats: WidgetStatsService;
+}
+
+/** The publishable key the auth hook found (the route's `auth: "publishable"` guarantees one). */
+function callerOf(request: FastifyRequest): WidgetCaller {
+  const { accountId, keyId, policy } = principalOf(request);
+  if (keyId === null || policy === null) throw new AppError("UNAUTHORIZED", "Missing publishable key");
+  return { accountId, keyId, policy };
 }
 
 export async function widgetRoutes(app: App, deps: WidgetRouteDeps): Promise<void> {
   const { widget } = deps;
   const publishable = { auth: "publishable" as const, permission: "publishable" as const };
+  const HOT_ROUTE_LOG_LEVEL = quietLevel(app.log.level);
 
   const allowOrigin = (reply: FastifyReply, origin: string) => {
     reply.header("Access-Control-Allow-Origin", origin);
@@ -54,16 +66,12 @@ export async function widgetRoutes(app: App, deps: WidgetRouteDeps): Promise<voi
     "/v1/widget/check-email",
     {
       config: publishable,
+      logLevel: HOT_ROUTE_LOG_LEVEL,
       schema: { hide: true, querystring: KeyQuery },
     },
     async (request, reply) => {
-      const { policy } = principalOf(request);
-      const origin = requestOrigin(request.headers.origin, undefined);
-      if (!policy || !widget.originAllowed(policy, origin))
-        throw new AppError("ORIGIN_NOT_ALLOWED", "This origin is not allowed for this publishable key", {
-          origin,
-        });
-      allowOrigin(reply, origin!);
+      const origin = widget.admitOrigin(callerOf(request), requestOrigin(request.headers.origin, undefined));
+      allowOrigin(reply, origin);
       reply.header("Access-Control-Allow-Methods", "POST");
       reply.header("Access-Control-Allow-Headers", "Content-Type, X-API-Key");
       reply.header("Access-Control-Max-Age", "600");
@@ -71,17 +79,23 @@ export async function widgetRoutes(app: App, deps: WidgetRouteDeps): Promise<voi
     },
   );
 
-  // Before the body is read: a page on another origin learns nothing, not even a 422.
-  const originFirst = async (request: FastifyRequest) => {
-    const { policy } = principalOf(request);
-    const origin = requestOrigin(request.headers.origin, request.headers.referer);
-    if (!policy || !widget.originAllowed(policy, origin)) throw originRefused(origin);
+  // Before the body is read: a page on another origin learns nothing, not even a 422. Past this,
+  // the page may read every answer, refusals (429, CAPTCHA) included.
+  const originFirst = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    try {
+      const origin = requestOrigin(request.headers.origin, request.headers.referer);
+      allowOrigin(reply, widget.admitOrigin(callerOf(request), origin));
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
   };
 
   app.post(
     "/v1/widget/check-email",
     {
       config: publishable,
+      logLevel: HOT_ROUTE_LOG_LEVEL,
       onRequest: originFirst,
       schema: {
         tags: ["widget"],
@@ -103,34 +117,31 @@ export async function widgetRoutes(app: App, deps: WidgetRouteDeps): Promise<voi
         response: { 200: WidgetAnswer },
       },
     },
-    async (request, reply) => {
-      const principal = principalOf(request);
-      const origin = requestOrigin(request.headers.origin, request.headers.referer);
-      const outcome = await widget.check({
-        accountId: principal.accountId,
-        keyId: principal.keyId!,
-        policy: principal.policy!,
-        origin,
+    async (request) =>
+      widget.check({
+        ...callerOf(request),
+        origin: requestOrigin(request.headers.origin, request.headers.referer),
         ip: request.ip,
         email: request.body.email,
         captchaToken: request.body.captchaToken,
-      });
-      if (outcome.kind === "origin_not_allowed") throw originRefused(origin);
-      allowOrigin(reply, origin!);
-      if (outcome.kind === "captcha_failed")
-        throw new AppError("FORBIDDEN", "The CAPTCHA was not solved", { reason: outcome.reason });
-      if (outcome.kind === "limited")
-        throw rateLimited(
-          `Widget limit reached: ${outcome.limit} (${outcome.points})`,
-          outcome.retryAfterMs / 1000,
-          "RATE_LIMIT_EXCEEDED",
-          {
-            limit: outcome.limit,
-            points: outcome.points,
-          },
-        );
-      return outcome.answer;
+      }),
+  );
+
+  app.get(
+    "/v1/widget/stats",
+    {
+      config: { auth: "data", permission: "credits:read" },
+      schema: {
+        tags: ["widget"],
+        security: DATA_SECURITY,
+        operationId: "widgetStats",
+        summary: "Widget checks per day, flagged answers by reason and abuse-limit hits",
+        description: `For one publishable key (keyId) or every key of the data space, over the last days (default ${STATS_DEFAULT_DAYS}, at most ${STATS_MAX_DAYS}) UTC days up to today. A test-mode key's counts are test data (livemode false). 404 for a key that is not an active publishable key of the account.`,
+        querystring: StatsQuery,
+        response: { 200: WidgetStatsReport },
+      },
     },
+    async (request) => deps.widgetStats.report(principalOf(request).accountId, request.query),
   );
 
   app.post(
@@ -153,15 +164,7 @@ export async function widgetRoutes(app: App, deps: WidgetRouteDeps): Promise<voi
     },
     async (request) => {
       const { accountId } = principalOf(request);
-      const outcome = await widget.confirm(accountId, request.body.token, request.body.email);
-      if (outcome.kind === "token_refused")
-        throw fail({
-          kind: "invalid",
-          message: outcome.message,
-          errors: [{ field: TOKEN_FIELDS[outcome.problem], message: outcome.message, type: outcome.problem }],
-          details: { reason: outcome.problem },
-        });
-      const { verdict, ...rest } = outcome;
+      const { verdict, ...rest } = await widget.confirm(accountId, request.body.token, request.body.email);
       return { ...rest, ...verdict };
     },
   );

@@ -22,6 +22,7 @@ import * as m0034 from "./0034-hubspot-portal.js";
 import * as m0040 from "./0040-audit-log.js";
 import * as m0041 from "./0041-data-lifecycle.js";
 import * as m0050 from "./0050-key-policies.js";
+import * as m0052 from "./0052-widget-stats.js";
 import * as m0060 from "./0060-teams.js";
 import * as m0061 from "./0061-sso-sessions.js";
 
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   "0041-data-lifecycle": m0041,
   "0060-teams": m0060,
   "0061-sso-sessions": m0061,
+  "0052-widget-stats": m0052,
 };
