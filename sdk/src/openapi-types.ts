@@ -3079,6 +3079,7 @@ export interface operations {
               source: string;
               externalSource: string | null;
               externalId: string | null;
+              externalUrl: string | null;
               syncedAt: string | null;
               customFields: {
                 [key: string]: unknown;
@@ -3395,6 +3396,7 @@ export interface operations {
             source: string;
             externalSource: string | null;
             externalId: string | null;
+            externalUrl: string | null;
             syncedAt: string | null;
             customFields: {
               [key: string]: unknown;
@@ -3770,6 +3772,7 @@ export interface operations {
             source: string;
             externalSource: string | null;
             externalId: string | null;
+            externalUrl: string | null;
             syncedAt: string | null;
             customFields: {
               [key: string]: unknown;
@@ -4079,6 +4082,7 @@ export interface operations {
             source: string;
             externalSource: string | null;
             externalId: string | null;
+            externalUrl: string | null;
             syncedAt: string | null;
             customFields: {
               [key: string]: unknown;
@@ -8824,6 +8828,7 @@ export interface operations {
               createdAt: string;
               lastSyncAt: string | null;
               clientEmail: string | null;
+              portalId: string | null;
               watches?: {
                 watchId: string;
                 everyMinutes: number;
@@ -8947,6 +8952,7 @@ export interface operations {
             createdAt: string;
             lastSyncAt: string | null;
             clientEmail: string | null;
+            portalId: string | null;
             watches?: {
               watchId: string;
               everyMinutes: number;
@@ -9057,6 +9063,7 @@ export interface operations {
             createdAt: string;
             lastSyncAt: string | null;
             clientEmail: string | null;
+            portalId: string | null;
             watches?: {
               watchId: string;
               everyMinutes: number;

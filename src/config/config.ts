@@ -181,7 +181,8 @@ export interface Config {
     /** HubSpot's per-account rolling limit: requests per window (100 per 10 s). */
     hubspotRequestsPerWindow: number;
     hubspotWindowMs: number;
-    /** Google's per-user limit: requests per window (60 per minute). */
+    /** Google's per-user limits: read requests, and write requests, each so many per window
+     *  (60 per minute of each). */
     googleRequestsPerWindow: number;
     googleWindowMs: number;
     /** Retries of one call after a 429 or 5xx, with jittered exponential backoff. */
@@ -191,6 +192,8 @@ export interface Config {
     requestTimeoutMs: number;
     /** How often a sync waiting for its validation batch looks again. */
     syncPollMs: number;
+    /** Sheet rows written per values.batchUpdate (each after its own re-read of the sheet). */
+    sheetWriteRows: number;
     /** The length of a watch's "minute" (tests shorten it). */
     watchMinuteMs: number;
   };
@@ -474,6 +477,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       retryMaxDelayMs: int(env, "INTEGRATION_RETRY_MAX_DELAY_MS", 60_000, 1),
       requestTimeoutMs: int(env, "INTEGRATION_REQUEST_TIMEOUT_MS", 30_000, 1),
       syncPollMs: int(env, "SYNC_POLL_INTERVAL_MS", 2000, 10),
+      sheetWriteRows: int(env, "SYNC_SHEET_WRITE_ROWS", 2000, 1),
       watchMinuteMs: int(env, "WATCH_MINUTE_MS", 60_000, 1),
     },
     widget: loadWidgetConfig(env),

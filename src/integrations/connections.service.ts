@@ -3,6 +3,7 @@
 // key's `token_uri` is dropped: tokens come only from the configured token URL (ADR 0030).
 import { createPrivateKey } from "node:crypto";
 import type { Clock } from "../lib/clock.js";
+import { fail, invalid, notFound } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import type { Database } from "../storage/db.js";
 import type { ConnectionsTable } from "../storage/schema.js";
@@ -27,11 +28,6 @@ export interface GatewayFactory {
   sheets(account: ServiceAccount): SheetsGateway;
 }
 
-export type CreateConnectionOutcome =
-  | { kind: "created"; connection: ConnectionView }
-  | { kind: "invalid_credentials"; field: string; message: string }
-  | { kind: "secret_key_missing" };
-
 export interface ConnectionsDeps {
   database: Database;
   repo: IntegrationsRepo;
@@ -43,18 +39,28 @@ export interface ConnectionsDeps {
 export class ConnectionsService {
   constructor(private readonly deps: ConnectionsDeps) {}
 
-  async create(accountId: string, input: ConnectionCreateInput): Promise<CreateConnectionOutcome> {
+  /** Verifies the credentials with one cheap call, then stores them sealed. Throws unavailable
+   *  (no LEADCHECK_SECRET_KEY: connections are off) or invalid (the credentials are malformed or
+   *  the provider refused them; nothing is stored). */
+  async create(accountId: string, input: ConnectionCreateInput): Promise<ConnectionView> {
     const { cipher } = this.deps;
-    if (!cipher) return { kind: "secret_key_missing" };
+    if (!cipher)
+      throw fail({
+        kind: "unavailable",
+        message: "Connections are off: the operator has not set LEADCHECK_SECRET_KEY",
+      });
     const parsed = parseCredentials(input);
-    if ("message" in parsed) return { kind: "invalid_credentials", ...parsed };
+    if ("message" in parsed) throw invalidCredentials(parsed.field, parsed.message);
+    let portalId: string | null = null;
     try {
-      if (parsed.kind === "hubspot") await this.deps.gateways.hubspot(parsed.accessToken).verify();
-      else await this.deps.gateways.sheets(parsed).verify();
+      if (parsed.kind === "hubspot") {
+        const gateway = this.deps.gateways.hubspot(parsed.accessToken);
+        await gateway.verify();
+        portalId = await portalOf(gateway);
+      } else await this.deps.gateways.sheets(parsed).verify();
     } catch (error) {
       if (!(error instanceof RemoteError)) throw error;
-      const field = parsed.kind === "hubspot" ? "accessToken" : "serviceAccount";
-      return { kind: "invalid_credentials", field, message: error.message };
+      throw invalidCredentials(parsed.kind === "hubspot" ? "accessToken" : "serviceAccount", error.message);
     }
     const now = this.deps.clock.now().toISOString();
     const id = newId("con", this.deps.clock.now().getTime());
@@ -66,6 +72,7 @@ export class ConnectionsService {
       status: "active",
       status_reason: null,
       client_email: parsed.kind === "google_sheets" ? parsed.client_email : null,
+      portal_id: portalId,
       credentials: cipher.seal(id, JSON.stringify(parsed)),
       created_at: now,
       updated_at: now,
@@ -73,7 +80,7 @@ export class ConnectionsService {
       deleted_at: null,
     };
     await this.deps.repo.insertConnection(this.deps.database.db, row);
-    return { kind: "created", connection: toConnectionView(row) };
+    return toConnectionView(row);
   }
 
   async list(accountId: string): Promise<{ connections: ConnectionView[]; total: number }> {
@@ -81,15 +88,18 @@ export class ConnectionsService {
     return { connections: rows.map(toConnectionView), total: rows.length };
   }
 
-  async get(accountId: string, connectionId: string): Promise<ConnectionView | null> {
+  /** Throws not_found for a connection that is deleted or another account's. */
+  async get(accountId: string, connectionId: string): Promise<ConnectionView> {
     const row = await this.deps.repo.findLiveConnection(this.deps.database.db, accountId, connectionId);
-    return row ? toConnectionView(row) : null;
+    if (!row) throw notFound("Connection");
+    return toConnectionView(row);
   }
 
-  /** Soft delete; the credentials are overwritten so nothing usable stays behind. */
-  async delete(accountId: string, connectionId: string): Promise<boolean> {
+  /** Soft delete; the credentials are overwritten so nothing usable stays behind. Throws
+   *  not_found as `get` does. */
+  async delete(accountId: string, connectionId: string): Promise<void> {
     const row = await this.deps.repo.findLiveConnection(this.deps.database.db, accountId, connectionId);
-    if (!row) return false;
+    if (!row) throw notFound("Connection");
     const now = this.deps.clock.now().toISOString();
     await this.deps.repo.updateConnection(this.deps.database.db, connectionId, {
       deleted_at: now,
@@ -97,7 +107,6 @@ export class ConnectionsService {
       status: "disabled",
       credentials: "",
     });
-    return true;
   }
 
   /** The stored credentials of a live connection (for the sync's gateways). */
@@ -122,6 +131,16 @@ export class ConnectionsService {
     });
   }
 
+  /** A HubSpot connection's portal id: the stored one, else read now and stored (connections made
+   *  before it was recorded); null when HubSpot will not say. */
+  async hubspotPortal(row: ConnectionsTable, gateway: HubSpotGateway): Promise<string | null> {
+    if (row.portal_id) return row.portal_id;
+    const portalId = await portalOf(gateway);
+    if (portalId)
+      await this.deps.repo.updateConnection(this.deps.database.db, row.id, { portal_id: portalId });
+    return portalId;
+  }
+
   async touchLastSync(connectionId: string, at: Date): Promise<void> {
     await this.deps.repo.updateConnection(this.deps.database.db, connectionId, {
       last_sync_at: at.toISOString(),
@@ -137,6 +156,21 @@ export class ConnectionsService {
         `${count} integration connection(s) are stored but LEADCHECK_SECRET_KEY is not set; set it to start`,
       );
   }
+}
+
+/** The portal id, or null when the account-info call is refused (a token without access to it
+ *  still syncs; its leads just link to no contact record). */
+async function portalOf(gateway: HubSpotGateway): Promise<string | null> {
+  try {
+    return await gateway.portalId();
+  } catch (error) {
+    if (error instanceof RemoteError && error.kind !== "auth") return null;
+    throw error;
+  }
+}
+
+function invalidCredentials(field: string, message: string) {
+  return invalid([{ field, message, type: "credentials" }], message);
 }
 
 function parseCredentials(
@@ -186,5 +220,6 @@ function toConnectionView(row: ConnectionsTable): ConnectionView {
     createdAt: row.created_at,
     lastSyncAt: row.last_sync_at,
     clientEmail: row.client_email,
+    portalId: row.portal_id ?? null,
   };
 }

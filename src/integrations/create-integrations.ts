@@ -1,6 +1,7 @@
 // Wires the integrations module from configuration: the gateways to Google Sheets and HubSpot
 // (official clients over the guarded transport), the credentials cipher, and the connections
 // and syncs services, and the sync job for the catalog.
+import { createHash } from "node:crypto";
 import type { BatchesService } from "../batches/batches.service.js";
 import type { Config } from "../config/config.js";
 import type { EventBus } from "../events/events.js";
@@ -12,11 +13,12 @@ import type { DnsResolver } from "../net/dns.js";
 import type { Database } from "../storage/db.js";
 import { ConnectionsService, type GatewayFactory } from "./connections.service.js";
 import { CredentialsCipher } from "./credentials-cipher.js";
-import { SheetsGateway } from "./google-sheets.gateway.js";
+import { type SheetsGates, SheetsGateway, sheetsGates } from "./google-sheets.gateway.js";
 import { guardedAgent, guardedFetch } from "./guarded-transport.js";
-import { HubSpotGateway } from "./hubspot.gateway.js";
+import { HubSpotGateway, hubspotGate } from "./hubspot.gateway.js";
 import { integrationJobDefinitions } from "./integrations.jobs.js";
 import { IntegrationsRepo } from "./integrations.repo.js";
+import type { RateGate } from "./remote-error.js";
 import { SyncPreviewService } from "./sync-preview.js";
 import { SyncRunner } from "./sync-runner.js";
 import { SyncsService } from "./syncs.service.js";
@@ -52,6 +54,23 @@ export function createIntegrations(
   };
   const fetch = guardedFetch(guard);
   const agent = guardedAgent(settings.hubspotApiUrl, guard);
+  // One window per HubSpot token, and one pair of quotas per service account, in this process: a
+  // sync's attempts (a new client each), its preview and a connect share them.
+  const hubspotGates = new Map<string, RateGate>();
+  const gateFor = (accessToken: string) => {
+    const key = createHash("sha256").update(accessToken).digest("base64url");
+    const gate =
+      hubspotGates.get(key) ?? hubspotGate(settings.hubspotRequestsPerWindow, settings.hubspotWindowMs);
+    hubspotGates.set(key, gate);
+    return gate;
+  };
+  const googleGates = new Map<string, SheetsGates>();
+  const gatesFor = (clientEmail: string) => {
+    const gates =
+      googleGates.get(clientEmail) ?? sheetsGates(settings.googleRequestsPerWindow, settings.googleWindowMs);
+    googleGates.set(clientEmail, gates);
+    return gates;
+  };
   const gateways: GatewayFactory = {
     hubspot: (accessToken) =>
       new HubSpotGateway(accessToken, {
@@ -60,6 +79,7 @@ export function createIntegrations(
         backoff,
         requestsPerWindow: settings.hubspotRequestsPerWindow,
         windowMs: settings.hubspotWindowMs,
+        gate: gateFor(accessToken),
       }),
     sheets: (account) =>
       new SheetsGateway(account, {
@@ -70,6 +90,7 @@ export function createIntegrations(
         requestsPerWindow: settings.googleRequestsPerWindow,
         windowMs: settings.googleWindowMs,
         requestTimeoutMs: settings.requestTimeoutMs,
+        gates: gatesFor(account.client_email),
       }),
   };
   const repo = new IntegrationsRepo();
@@ -92,6 +113,7 @@ export function createIntegrations(
     gateways,
     queue: deps.queue,
     watchMinuteMs: settings.watchMinuteMs,
+    sheetWriteRows: settings.sheetWriteRows,
   });
   return {
     services: {

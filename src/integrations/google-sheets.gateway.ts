@@ -3,8 +3,9 @@
 // google-auth-library fixes both to Google's own, so ConfiguredTokenJWT overrides the one method
 // that fetches the token. A `token_uri` in the pasted key is never used (it comes from a user and
 // would be an SSRF path). gaxios retries 429 and 5xx (values.batchUpdate too: it writes absolute
-// values to fixed cells, so a repeat is harmless) with our jittered backoff, and a RateGate keeps
-// each client under Google's per-user quota.
+// values to fixed cells, so a repeat is harmless) with our jittered backoff, and two RateGates
+// keep each client under Google's per-user quotas, which count read and write requests apart
+// (60 of each per minute per user).
 import { sign } from "node:crypto";
 import { sheets, type sheets_v4 } from "@googleapis/sheets";
 import { type Credentials, JWT } from "google-auth-library";
@@ -29,6 +30,15 @@ export interface GoogleSettings {
   requestsPerWindow: number;
   windowMs: number;
   requestTimeoutMs: number;
+  /** The service account's quotas, shared by its clients in the process (else its own). */
+  gates?: SheetsGates;
+}
+
+export type SheetsGates = Record<"read" | "write", RateGate>;
+
+export function sheetsGates(requestsPerWindow: number, windowMs: number): SheetsGates {
+  const gate = () => new RateGate(requestsPerWindow, windowMs, (ms) => sleep(ms));
+  return { read: gate(), write: gate() };
 }
 
 type TokenResponse = { tokens: Credentials; res: null };
@@ -95,14 +105,15 @@ export interface SheetInfo {
 export class SheetsGateway {
   private readonly auth: ConfiguredTokenJWT;
   private readonly api: sheets_v4.Sheets;
-  private readonly gate: RateGate;
+  /** Google counts read requests (get) and write requests (batchUpdate) against separate quotas. */
+  private readonly gates: SheetsGates;
 
   constructor(
     readonly account: ServiceAccount,
     settings: GoogleSettings,
   ) {
     this.auth = new ConfiguredTokenJWT(account, settings.tokenUrl, settings.fetch, settings.requestTimeoutMs);
-    this.gate = new RateGate(settings.requestsPerWindow, settings.windowMs, (ms) => sleep(ms));
+    this.gates = settings.gates ?? sheetsGates(settings.requestsPerWindow, settings.windowMs);
     this.api = sheets({
       version: "v4",
       auth: this.auth,
@@ -127,11 +138,11 @@ export class SheetsGateway {
 
   /** One cheap call that proves the key: a token from the token endpoint. */
   async verify(): Promise<void> {
-    await this.call("token", () => this.auth.getAccessToken());
+    await this.call("token", null, () => this.auth.getAccessToken());
   }
 
   async spreadsheet(spreadsheetId: string): Promise<SheetInfo> {
-    const res = await this.call(`spreadsheet ${spreadsheetId}`, () =>
+    const res = await this.call(`spreadsheet ${spreadsheetId}`, "read", () =>
       this.api.spreadsheets.get({
         spreadsheetId,
         fields: "properties.title,sheets.properties(sheetId,title)",
@@ -148,7 +159,7 @@ export class SheetsGateway {
 
   /** The cells of `range` as shown (formatted values), trailing empties omitted as Google does. */
   async values(spreadsheetId: string, range: string): Promise<string[][]> {
-    const res = await this.call(`range ${range}`, () =>
+    const res = await this.call(`range ${range}`, "read", () =>
       this.api.spreadsheets.values.get({
         spreadsheetId,
         range,
@@ -163,7 +174,7 @@ export class SheetsGateway {
 
   /** One values.batchUpdate: RAW values into exactly these ranges. Returns the cells updated. */
   async write(spreadsheetId: string, data: { range: string; values: string[][] }[]): Promise<number> {
-    const res = await this.call(`write ${spreadsheetId}`, () =>
+    const res = await this.call(`write ${spreadsheetId}`, "write", () =>
       this.api.spreadsheets.values.batchUpdate({
         spreadsheetId,
         requestBody: { valueInputOption: "RAW", data },
@@ -172,8 +183,9 @@ export class SheetsGateway {
     return res.data.totalUpdatedCells ?? 0;
   }
 
-  private async call<T>(what: string, run: () => Promise<T>): Promise<T> {
-    await this.gate.take();
+  /** `quota`: which per-user quota the call counts against (null: the token endpoint's own). */
+  private async call<T>(what: string, quota: "read" | "write" | null, run: () => Promise<T>): Promise<T> {
+    if (quota) await this.gates[quota].take();
     try {
       return await run();
     } catch (error) {

@@ -1,11 +1,19 @@
-// HubSpot CRM v3 through @hubspot/api-client. The client's own limiter (Bottleneck) is configured
-// with HubSpot's per-account rolling window (a reservoir of N requests refilled every window);
-// its retry decorator is not used (numberOfApiCallRetries unset) because it waits a fixed
-// 10 s x attempt without jitter and logs to the console: `call` retries 429 and 5xx with our
-// jittered backoff instead (docs/decisions/0030). Contacts are read in batches, never one by one.
+// HubSpot CRM v3 through @hubspot/api-client. The client's own limiter (Bottleneck) bounds the
+// calls in flight; HubSpot's per-account rolling window is kept by a RateGate shared by every
+// client of the same token in the process (Bottleneck's reservoir refills on a fixed timer of its
+// own client, so each new client, one per sync attempt, started with a full window:
+// docs/decisions/0032). The client's retry decorator is not used (numberOfApiCallRetries unset)
+// because it waits a fixed 10 s x attempt without jitter and logs to the console: `call` retries
+// 429 and 5xx with our jittered backoff instead (docs/decisions/0030), each attempt through the
+// gate. Contacts are read in batches, never one by one.
 
 import type http from "node:http";
 import { Client } from "@hubspot/api-client";
+import {
+  createConfiguration,
+  HttpMethod,
+  RequestContext,
+} from "@hubspot/api-client/lib/codegen/crm/contacts/index.js";
 import { FilterOperatorEnum } from "@hubspot/api-client/lib/codegen/crm/contacts/models/Filter.js";
 import {
   PropertyCreateFieldTypeEnum,
@@ -13,7 +21,7 @@ import {
 } from "@hubspot/api-client/lib/codegen/crm/properties/models/PropertyCreate.js";
 import { type BackoffSettings, backoffDelayMs, sleep } from "./backoff.js";
 import { refusalIn } from "./guarded-transport.js";
-import { RemoteError } from "./remote-error.js";
+import { RateGate, RemoteError } from "./remote-error.js";
 
 export interface HubSpotSettings {
   apiUrl: string;
@@ -21,6 +29,8 @@ export interface HubSpotSettings {
   backoff: BackoffSettings;
   requestsPerWindow: number;
   windowMs: number;
+  /** The token's share of the account's window, shared by its clients (else one of its own). */
+  gate?: RateGate;
   signal?: AbortSignal;
 }
 
@@ -39,21 +49,18 @@ export class HubSpotGateway {
   private readonly opts: never;
   /** Calls made, retries included (figures for the benchmark). */
   calls = 0;
+  private readonly gate: RateGate;
 
   constructor(
-    accessToken: string,
+    private readonly accessToken: string,
     private readonly settings: HubSpotSettings,
   ) {
     this.client = new Client({
       accessToken,
       basePath: settings.apiUrl,
-      limiterOptions: {
-        maxConcurrent: 4,
-        reservoir: settings.requestsPerWindow,
-        reservoirRefreshAmount: settings.requestsPerWindow,
-        reservoirRefreshInterval: settings.windowMs,
-      },
+      limiterOptions: { maxConcurrent: 4 },
     });
+    this.gate = settings.gate ?? hubspotGate(settings.requestsPerWindow, settings.windowMs);
     const agent = settings.agent;
     this.opts = {
       middleware: [
@@ -74,6 +81,28 @@ export class HubSpotGateway {
     await this.call("read contact properties", () =>
       this.client.crm.properties.coreApi.getAll("contacts", undefined, undefined, this.opts),
     );
+  }
+
+  /** The portal id the token reaches (GET /account-info/v3/details), for links to contact
+   *  records. 13.x has no generated API for account-info and its `apiRequest` drops the agent (the
+   *  SSRF guard), so the request goes through the HTTP library of the client's generated APIs
+   *  (its default configuration's httpApi), which takes the agent per request. */
+  async portalId(): Promise<string> {
+    const info = await this.call("read account details", async () => {
+      const request = new RequestContext(`${this.settings.apiUrl}/account-info/v3/details`, HttpMethod.GET);
+      request.setHeaderParam("Authorization", `Bearer ${this.accessToken}`);
+      request.setHeaderParam("Accept", "application/json");
+      if (this.settings.agent) request.setAgent(this.settings.agent);
+      const response = await createConfiguration().httpApi.send(request).toPromise();
+      const body = await response.body.text();
+      // The same shape the generated APIs throw, so hubspotFailure reads it alike.
+      if (response.httpStatusCode >= 300)
+        throw Object.assign(new Error(body), { code: response.httpStatusCode, body });
+      return JSON.parse(body) as { portalId?: number };
+    });
+    if (typeof info.portalId !== "number")
+      throw new RemoteError("refused", "HubSpot's account details name no portal");
+    return String(info.portalId);
   }
 
   /** The `leadcheck` group and our properties, created when missing (a 409 means it exists). */
@@ -234,6 +263,7 @@ export class HubSpotGateway {
   private async call<T>(what: string, run: () => Promise<T>): Promise<T> {
     const { backoff } = this.settings;
     for (let attempt = 0; ; attempt++) {
+      await this.gate.take();
       this.calls++;
       try {
         return await run();
@@ -244,6 +274,12 @@ export class HubSpotGateway {
       }
     }
   }
+}
+
+/** At most `limit` calls start in any window, plus 1 % (at least 50 ms) for calls that reach
+ *  HubSpot a little later than others started before them. */
+export function hubspotGate(limit: number, windowMs: number): RateGate {
+  return new RateGate(limit, windowMs + Math.max(50, Math.ceil(windowMs / 100)), (ms) => sleep(ms));
 }
 
 function toContact(object: { id: string; properties: Record<string, string | null> }): HubSpotContact {

@@ -30,7 +30,7 @@ export function integrationJobDefinitions(
       policy: SYNC_POLICY,
       concurrency: 2,
       handler: async (job) => {
-        const outcome = await runner.run(job.data.syncId);
+        const outcome = await runner.run(job.data.syncId, job.signal);
         if (outcome === "waiting") {
           await queue.send(
             SYNC_JOB,

@@ -79,11 +79,12 @@ export class IntegrationsRepo {
     return ex.selectFrom("sync_items").selectAll().where("sync_id", "=", syncId).orderBy("seq").execute();
   }
 
-  async markWritten(ex: Executor, syncId: string, keys: string[]) {
+  /** written: 0 pending, 2 sent and not yet confirmed (a resumed pass checks the source), 1 done. */
+  async markWritten(ex: Executor, syncId: string, keys: string[], state: 1 | 2 = 1) {
     if (keys.length === 0) return;
     await ex
       .updateTable("sync_items")
-      .set({ written: 1 })
+      .set({ written: state })
       .where("sync_id", "=", syncId)
       .where("item_key", "in", keys)
       .execute();

@@ -35,6 +35,9 @@ export const Connection = Type.Object({
   clientEmail: Nullable(
     Type.String({ description: "Google: the service account's email; share the sheet with it" }),
   ),
+  portalId: Nullable(
+    Type.String({ description: "HubSpot: the portal (account) id the token reaches, read when connecting" }),
+  ),
   watches: Type.Optional(
     Type.Array(
       Type.Object({

@@ -81,4 +81,28 @@ describe("sheet write-back plan", () => {
     const plan = planSheetWrite("Q4 'hot' leads", [["Email"], ["a@x.test"]], 0, lookup);
     assert.equal(plan.rows[0]!.writes[0]!.range, "'Q4 ''hot'' leads'!B2:F2");
   });
+
+  it("marks a row that already shows its verdict (a resumed pass), and only when all five match", () => {
+    const header = [
+      "Email",
+      "leadcheck_status",
+      "leadcheck_reason",
+      "leadcheck_score",
+      "leadcheck_recommendation",
+      "leadcheck_verified_at",
+    ];
+    const rows = [
+      header,
+      ["a@x.test", "valid", "deliverable", "92", "high_priority", "2026-11-28T09:00:00.000Z"],
+      ["b@x.test", "unknown", "smtp_timeout", "unknown", "research", "an older date"],
+    ];
+    const plan = planSheetWrite("Leads", rows, 0, lookup);
+    assert.deepEqual(
+      plan.rows.map((r) => [r.email, r.holds]),
+      [
+        ["a@x.test", true],
+        ["b@x.test", false],
+      ],
+    );
+  });
 });

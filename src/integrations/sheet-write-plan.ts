@@ -2,7 +2,8 @@
 // our five columns (added at the right of the header when missing, found by header wherever the
 // user moved them), and in them only the rows whose email has a verdict. A row inserted or sorted
 // since the import is matched by its email, not its position, so it never gets another lead's
-// verdict. No other cell is ever in the plan. Pure: no I/O.
+// verdict. A row that already shows its verdict is marked, so a resumed pass does not write it a
+// second time. No other cell is ever in the plan. Pure: no I/O.
 import { foldHeader } from "./sheet-mapping.js";
 
 const LEADCHECK_COLUMNS = [
@@ -24,8 +25,10 @@ export interface SheetWrite {
 export interface SheetWritePlan {
   /** The header cells of our missing columns (first chunk only), or none. */
   header: SheetWrite | null;
-  /** One write per matched row (its run of our columns), in sheet order. */
-  rows: { email: string; writes: SheetWrite[] }[];
+  /** One write per matched row (its run of our columns), in sheet order. `holds`: the row already
+   *  shows exactly these values (an earlier attempt wrote them and died before recording it), so
+   *  writing them again would change nothing. */
+  rows: { email: string; writes: SheetWrite[]; holds: boolean }[];
 }
 
 export function quoteSheet(title: string): string {
@@ -73,8 +76,11 @@ export function planSheetWrite(
     if (!email) continue;
     const cells = verdictFor(email);
     if (!cells) continue;
+    const row = rows[r] ?? [];
+    const holds = missing.length === 0 && columns.every((column, i) => (row[column] ?? "") === cells[i]);
     planned.push({
       email,
+      holds,
       writes: runs(columns, cells).map((run) => ({
         range: `${quoteSheet(sheet)}!${columnLetters(run.start)}${r + 1}:${columnLetters(run.start + run.values.length - 1)}${r + 1}`,
         values: [run.values],

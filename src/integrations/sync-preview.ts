@@ -4,6 +4,7 @@
 // same), planned against the account's leads, so the cost is exact. HubSpot: one search (the
 // total and the first 5) or a list's members counted (up to 40 pages of 250): an upper bound.
 import type { LeadsService } from "../leads/leads.service.js";
+import { fail, notFound } from "../lib/errors.js";
 import type { ConnectionsService, GatewayFactory } from "./connections.service.js";
 import type { HubSpotContact } from "./hubspot.gateway.js";
 import type { PreviewInput, SyncPreviewView } from "./integrations.schemas.js";
@@ -11,16 +12,10 @@ import { RemoteError } from "./remote-error.js";
 import { LEAD_FIELDS, mapHeader } from "./sheet-mapping.js";
 import { quoteSheet } from "./sheet-write-plan.js";
 import { CONTACT_FIELD_PAIRS, contactItem, rowInput, type SourceItem } from "./sync-sources.js";
+import { invalidSource, needsReauth } from "./syncs.service.js";
 
 const SHOWN = 5;
 const LIST_PAGES = 40;
-
-export type PreviewOutcome =
-  | { kind: "preview"; preview: SyncPreviewView }
-  | { kind: "connection_not_found" }
-  | { kind: "needs_reauth"; reason: string | null }
-  | { kind: "invalid"; field: string; message: string }
-  | { kind: "unavailable"; message: string };
 
 export interface SyncPreviewDeps {
   connections: ConnectionsService;
@@ -33,41 +28,38 @@ export interface SyncPreviewDeps {
 export class SyncPreviewService {
   constructor(private readonly deps: SyncPreviewDeps) {}
 
-  async preview(accountId: string, connectionId: string, input: PreviewInput): Promise<PreviewOutcome> {
+  /** What a sync would read. Throws not_found (no such live connection), conflict (it needs to be
+   *  connected again; a token refused now sets that), invalid (the body or the source: no such
+   *  sheet or list) or unavailable (the remote's limits or errors outlasted the retries). */
+  async preview(accountId: string, connectionId: string, input: PreviewInput): Promise<SyncPreviewView> {
     const found = await this.deps.connections.credentials(accountId, connectionId);
-    if (!found) return { kind: "connection_not_found" };
-    if (found.row.status !== "active") return { kind: "needs_reauth", reason: found.row.status_reason };
+    if (!found) throw notFound("Connection");
+    if (found.row.status !== "active") throw needsReauth(found.row.status_reason);
     const { credentials } = found;
+    if (credentials.kind === "google_sheets") {
+      if (!input.spreadsheetId)
+        throw invalidSource("spreadsheetId", "a Google Sheets preview needs spreadsheetId", "source");
+      if (input.listId) throw invalidSource("listId", "listId is for HubSpot connections", "source");
+    } else if (input.spreadsheetId || input.sheet || input.mapping) {
+      throw invalidSource("spreadsheetId", "a HubSpot preview takes listId only", "source");
+    }
     try {
-      if (credentials.kind === "google_sheets") {
-        if (!input.spreadsheetId)
-          return {
-            kind: "invalid",
-            field: "spreadsheetId",
-            message: "a Google Sheets preview needs spreadsheetId",
-          };
-        if (input.listId)
-          return { kind: "invalid", field: "listId", message: "listId is for HubSpot connections" };
-        return {
-          kind: "preview",
-          preview: await this.sheet(accountId, this.deps.gateways.sheets(credentials), input),
-        };
-      }
-      if (input.spreadsheetId || input.sheet || input.mapping)
-        return { kind: "invalid", field: "spreadsheetId", message: "a HubSpot preview takes listId only" };
-      return { kind: "preview", preview: await this.hubspot(credentials.accessToken, input.listId) };
+      return credentials.kind === "google_sheets"
+        ? await this.sheet(accountId, this.deps.gateways.sheets(credentials), input)
+        : await this.hubspot(credentials.accessToken, input.listId);
     } catch (error) {
       if (!(error instanceof RemoteError)) throw error;
       if (error.kind === "auth") {
         await this.deps.connections.setStatus(connectionId, "needs_reauth", error.message);
-        return { kind: "needs_reauth", reason: error.message };
+        throw needsReauth(error.message);
       }
-      if (error.kind === "unavailable") return { kind: "unavailable", message: error.message };
-      return {
-        kind: "invalid",
-        field: credentials.kind === "hubspot" ? "listId" : "spreadsheetId",
-        message: error.message,
-      };
+      if (error.kind === "unavailable")
+        throw fail({ kind: "unavailable", message: error.message, retryAfterSeconds: 30 });
+      throw invalidSource(
+        credentials.kind === "hubspot" ? "listId" : "spreadsheetId",
+        error.message,
+        "source",
+      );
     }
   }
 

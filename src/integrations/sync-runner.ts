@@ -12,13 +12,13 @@ import type { LeadsService } from "../leads/leads.service.js";
 import type { Clock } from "../lib/clock.js";
 import { failureOf } from "../lib/errors.js";
 import type { Database } from "../storage/db.js";
-import type { Schema, SyncsTable } from "../storage/schema.js";
+import type { ConnectionsTable, Schema, SyncsTable } from "../storage/schema.js";
 import { runInTransaction } from "../storage/transaction.js";
 import type { ConnectionsService, GatewayFactory, StoredCredentials } from "./connections.service.js";
 import type { IntegrationsRepo } from "./integrations.repo.js";
 import { type SyncCountsView, WATCH_JOB } from "./integrations.schemas.js";
 import { RemoteError } from "./remote-error.js";
-import { readHubSpotPage, readSheetPage, type SourcePage } from "./sync-sources.js";
+import { readHubSpotPage, readSheet, type SourcePage, sheetPage } from "./sync-sources.js";
 import { type SyncState, writeHubSpot, writeSheet } from "./sync-write-back.js";
 import { type SyncParams, ZERO_COUNTS } from "./syncs.service.js";
 
@@ -34,6 +34,8 @@ export interface SyncRunnerDeps {
   queue: JobQueue;
   /** The length of a watch's minute (WATCH_MINUTE_MS). */
   watchMinuteMs: number;
+  /** Sheet rows per values.batchUpdate (SYNC_SHEET_WRITE_ROWS). */
+  sheetWriteRows: number;
 }
 
 const MAX_ERRORS = 200;
@@ -41,8 +43,10 @@ const MAX_ERRORS = 200;
 export class SyncRunner {
   constructor(private readonly deps: SyncRunnerDeps) {}
 
-  /** Advances the sync as far as it can; "waiting" when its batch is still validating. */
-  async run(syncId: string): Promise<"done" | "waiting"> {
+  /** Advances the sync as far as it can; "waiting" when its batch is still validating. `signal`
+   *  (the job attempt's expiry) stops it between pages and chunks, so an attempt declared dead
+   *  never writes beside the retry that replaces it. */
+  async run(syncId: string, signal?: AbortSignal): Promise<"done" | "waiting"> {
     const sync = await this.deps.repo.findSync(this.deps.database.db, syncId);
     if (sync?.status !== "running") return "done";
     const params = JSON.parse(sync.params) as SyncParams;
@@ -63,7 +67,7 @@ export class SyncRunner {
       },
     };
     try {
-      return await this.advance(state, found.credentials);
+      return await this.advance(state, found, signal);
     } catch (error) {
       if (error instanceof RemoteError && error.kind !== "unavailable") {
         if (error.kind === "auth")
@@ -79,18 +83,29 @@ export class SyncRunner {
     }
   }
 
-  private async advance(state: SyncState, credentials: StoredCredentials): Promise<"done" | "waiting"> {
+  private async advance(
+    state: SyncState,
+    connection: { row: ConnectionsTable; credentials: StoredCredentials },
+    signal: AbortSignal | undefined,
+  ): Promise<"done" | "waiting"> {
     const { sync, params } = state;
+    const { credentials } = connection;
     const accountId = sync.account_id;
     const sheets = credentials.kind === "google_sheets" ? this.deps.gateways.sheets(credentials) : undefined;
     const hubspot =
       credentials.kind === "hubspot" ? this.deps.gateways.hubspot(credentials.accessToken) : undefined;
     if (sync.phase === "import") {
       let cursor = sync.cursor;
+      // The sheet is read once per attempt and imported a page at a time from that copy; a
+      // resumed attempt reads it again and starts at the stored cursor.
+      const rows = sheets ? await readSheet(sheets, params.spreadsheetId!, params.sheet!) : undefined;
+      // Contacts remember their portal, so a lead links back to its record.
+      const portalId = hubspot ? await this.deps.connections.hubspotPortal(connection.row, hubspot) : null;
       for (;;) {
-        const page: SourcePage = sheets
-          ? await readSheetPage(sheets, params.spreadsheetId!, params.sheet!, params.mapping, cursor)
-          : await readHubSpotPage(hubspot!, params.listId, cursor, sync.since_ms ?? null);
+        signal?.throwIfAborted();
+        const page: SourcePage = rows
+          ? sheetPage(rows, params.spreadsheetId!, params.sheet!, params.mapping, cursor)
+          : await readHubSpotPage(hubspot!, params.listId, cursor, sync.since_ms ?? null, portalId);
         await this.importPage(state, page);
         cursor = page.next;
         await state.save({ cursor });
@@ -129,8 +144,9 @@ export class SyncRunner {
     }
     if (sync.phase === "write") {
       if (params.writeBack) {
-        if (sheets) await writeSheet(state, this.deps, sheets);
-        else await writeHubSpot(state, this.deps, hubspot!);
+        const writeDeps = { ...this.deps, signal };
+        if (sheets) await writeSheet(state, writeDeps, sheets);
+        else await writeHubSpot(state, writeDeps, hubspot!);
       }
       await this.complete(state);
     }

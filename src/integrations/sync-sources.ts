@@ -22,16 +22,21 @@ export interface SourcePage {
   next: string | null;
 }
 
-const SHEET_PAGE_ROWS = 500;
+const SHEET_PAGE_ROWS = 2000;
 
-export async function readSheetPage(
-  gateway: SheetsGateway,
+/** The whole sheet in one values.get (one read request of the per-user quota). */
+export function readSheet(gateway: SheetsGateway, spreadsheetId: string, sheet: string): Promise<string[][]> {
+  return gateway.values(spreadsheetId, `${quoteSheet(sheet)}!A1:ZZ`);
+}
+
+/** The page of rows after `cursor` (a row index; null: the first data row). */
+export function sheetPage(
+  rows: string[][],
   spreadsheetId: string,
   sheet: string,
   explicit: Partial<Record<string, string>> | undefined,
   cursor: string | null,
-): Promise<SourcePage> {
-  const rows = await gateway.values(spreadsheetId, `${quoteSheet(sheet)}!A1:ZZ`);
+): SourcePage {
   const mapping = mapHeader(rows[0] ?? [], explicit);
   if (mapping.email === undefined)
     throw new RemoteError(
@@ -74,6 +79,8 @@ export async function readHubSpotPage(
   cursor: string | null,
   /** A watch's pass over all contacts: only those modified since (search on lastmodifieddate). */
   sinceMs: number | null = null,
+  /** The connection's HubSpot portal, recorded with each lead for the link to its record. */
+  portalId: string | null = null,
 ): Promise<SourcePage> {
   let contacts: HubSpotContact[];
   let next: string | undefined;
@@ -90,7 +97,7 @@ export async function readHubSpotPage(
     contacts = page.contacts;
     next = page.next;
   }
-  return { items: contacts.map(contactItem), next: next ?? null };
+  return { items: contacts.map((contact) => contactItem(contact, portalId)), next: next ?? null };
 }
 
 /** Lead field -> the HubSpot contact property it is read from. */
@@ -104,7 +111,7 @@ export const CONTACT_FIELD_PAIRS: [string, string][] = [
   ["website", "website"],
 ];
 
-export function contactItem(contact: HubSpotContact): SourceItem {
+export function contactItem(contact: HubSpotContact, portalId: string | null = null): SourceItem {
   const p = contact.properties;
   const input: Record<string, string> = {};
   for (const [field, property] of CONTACT_FIELD_PAIRS) {
@@ -114,6 +121,6 @@ export function contactItem(contact: HubSpotContact): SourceItem {
   return {
     label: `contact ${contact.id}`,
     key: contact.id,
-    lead: { input: input as never, externalId: contact.id },
+    lead: { input: input as never, externalId: contact.id, externalAccount: portalId },
   };
 }

@@ -3,7 +3,10 @@
 // the chunk's cells of our columns and nothing else. HubSpot: the `leadcheck` group and our five
 // properties are created idempotently, then batch/update writes at most 100 contacts at a time,
 // only our properties, never an empty value. Items are marked written after each chunk, so a
-// resumed pass writes only what is left.
+// resumed pass writes only what is left; and what an attempt sent just before it died (written,
+// never recorded) is found already in place and not sent again: a sheet row that shows its
+// verdict on the re-read, a contact (marked in flight before its batch is sent) whose properties
+// read back equal. So each row or contact gets its verdict written once, even across a kill -9.
 
 import type { LeadView } from "../leads/leads.schemas.js";
 import type { LeadsService } from "../leads/leads.service.js";
@@ -34,13 +37,16 @@ interface WriteDeps {
   repo: IntegrationsRepo;
   leads: LeadsService;
   clock: Clock;
+  /** Rows per values.batchUpdate (SYNC_SHEET_WRITE_ROWS). */
+  sheetWriteRows: number;
+  /** Aborted when the job's attempt expires: stop between chunks, never in the middle of one. */
+  signal?: AbortSignal;
 }
 
-const SHEET_WRITE_CHUNK_ROWS = 500;
 const HUBSPOT_BATCH = 100;
 
 async function pending(deps: WriteDeps, sync: SyncsTable) {
-  const items = (await deps.repo.items(deps.database.db, sync.id)).filter((i) => i.written === 0);
+  const items = (await deps.repo.items(deps.database.db, sync.id)).filter((i) => i.written !== 1);
   const leads = await deps.leads.getMany(sync.account_id, [...new Set(items.map((i) => i.lead_id))]);
   return { items, leadById: new Map<string, LeadView>(leads.map((l) => [l.id, l])) };
 }
@@ -63,7 +69,9 @@ export async function writeSheet(state: SyncState, deps: WriteDeps, gateway: She
     Pick<SyncParams, "spreadsheetId" | "sheet">
   > &
     SyncParams;
+  const chunkRows = deps.sheetWriteRows;
   for (;;) {
+    deps.signal?.throwIfAborted();
     const { items, leadById } = await pending(deps, state.sync);
     if (items.length === 0) return;
     const byKey = new Map(items.map((i) => [i.item_key, i]));
@@ -76,16 +84,19 @@ export async function writeSheet(state: SyncState, deps: WriteDeps, gateway: She
       const lead = item && leadById.get(item.lead_id);
       return lead ? verdictCells(lead) : undefined;
     });
-    const chunk = plan.rows.slice(0, SHEET_WRITE_CHUNK_ROWS);
+    const chunk = plan.rows.slice(0, chunkRows);
     const keys = new Set(chunk.map((r) => r.email.toLowerCase()));
     const done = items.filter((i) => keys.has(i.item_key));
-    if (chunk.length > 0) {
-      const data: SheetWrite[] = [...(plan.header ? [plan.header] : []), ...chunk.flatMap((r) => r.writes)];
+    // Rows already showing their verdict were written by an attempt that died before recording
+    // it: they count as written and are not sent again.
+    const toSend = chunk.filter((r) => !r.holds);
+    if (toSend.length > 0) {
+      const data: SheetWrite[] = [...(plan.header ? [plan.header] : []), ...toSend.flatMap((r) => r.writes)];
       await gateway.write(spreadsheetId, data);
-      state.counts.written += chunk.length;
     }
+    state.counts.written += chunk.length;
     // Items whose row is no longer in the sheet (deleted meanwhile) are not written anywhere.
-    const gone = chunk.length < SHEET_WRITE_CHUNK_ROWS ? items.filter((i) => !keys.has(i.item_key)) : [];
+    const gone = chunk.length < chunkRows ? items.filter((i) => !keys.has(i.item_key)) : [];
     for (const item of gone)
       state.addError(item.item_key, "row not found in the sheet at write time; not written");
     await markWritten(deps, state, [...done, ...gone]);
@@ -100,12 +111,32 @@ export async function writeHubSpot(
 ): Promise<void> {
   await gateway.ensureProperties(HUBSPOT_PROPERTIES);
   const { items, leadById } = await pending(deps, state.sync);
-  for (let i = 0; i < items.length; i += HUBSPOT_BATCH) {
-    const chunk = items.slice(i, i + HUBSPOT_BATCH);
-    const inputs = chunk.flatMap((item) => {
-      const lead = leadById.get(item.lead_id);
-      return lead ? [{ id: item.item_key, properties: hubspotProperties(lead) }] : [];
-    });
+  const inputFor = (item: SyncItemsTable) => {
+    const lead = leadById.get(item.lead_id);
+    return lead ? { id: item.item_key, properties: hubspotProperties(lead) } : undefined;
+  };
+  const landed = await alreadyWritten(
+    gateway,
+    items.filter((i) => i.written === 2),
+    inputFor,
+  );
+  if (landed.length > 0) {
+    state.counts.written += landed.length;
+    await markWritten(deps, state, landed);
+    await state.save({});
+  }
+  const rest = items.filter((i) => !landed.includes(i));
+  for (let i = 0; i < rest.length; i += HUBSPOT_BATCH) {
+    deps.signal?.throwIfAborted();
+    const chunk = rest.slice(i, i + HUBSPOT_BATCH);
+    const inputs = chunk.flatMap((item) => inputFor(item) ?? []);
+    // In flight: if this attempt dies before recording the chunk, the next one reads it back.
+    await deps.repo.markWritten(
+      deps.database.db,
+      state.sync.id,
+      chunk.map((c) => c.item_key),
+      2,
+    );
     let written = inputs.length;
     try {
       await gateway.update(inputs);
@@ -123,12 +154,40 @@ export async function writeHubSpot(
       for (const input of inputs)
         if (!alive.has(input.id))
           state.addError(`contact ${input.id}`, "contact deleted during the sync; not written");
-      const rest = inputs.filter((x) => alive.has(x.id));
-      if (rest.length > 0) await gateway.update(rest);
-      written = rest.length;
+      const left = inputs.filter((x) => alive.has(x.id));
+      if (left.length > 0) await gateway.update(left);
+      written = left.length;
     }
     state.counts.written += written;
     await markWritten(deps, state, chunk);
     await state.save({});
   }
+}
+
+/** Items sent by an attempt that died before recording them, whose contact already holds exactly
+ *  our values (one batch read per 100; a deleted contact or other values: sent again). */
+async function alreadyWritten(
+  gateway: HubSpotGateway,
+  inFlight: SyncItemsTable[],
+  inputFor: (item: SyncItemsTable) => { id: string; properties: Record<string, string> } | undefined,
+): Promise<SyncItemsTable[]> {
+  const names = HUBSPOT_PROPERTIES.map((p) => p.name);
+  const landed: SyncItemsTable[] = [];
+  for (let i = 0; i < inFlight.length; i += HUBSPOT_BATCH) {
+    const chunk = inFlight.slice(i, i + HUBSPOT_BATCH);
+    const contacts = new Map(
+      (
+        await gateway.readContacts(
+          chunk.map((c) => c.item_key),
+          names,
+        )
+      ).map((c) => [c.id, c.properties]),
+    );
+    for (const item of chunk) {
+      const wanted = inputFor(item)?.properties;
+      const held = contacts.get(item.item_key);
+      if (wanted && held && names.every((name) => held[name] === wanted[name])) landed.push(item);
+    }
+  }
+  return landed;
 }

@@ -2,6 +2,7 @@
 // id or per connection. The body's shape depends on the connection's kind.
 import type { JobQueue } from "../jobs/job-queue.js";
 import type { Clock } from "../lib/clock.js";
+import { conflict, invalid, notFound } from "../lib/errors.js";
 import { newId } from "../lib/ids.js";
 import type { Database } from "../storage/db.js";
 import type { SyncsTable, SyncWatchesTable } from "../storage/schema.js";
@@ -34,37 +35,33 @@ export interface SyncParams {
   mapping?: Record<string, string>;
 }
 
-export type StartSyncOutcome =
-  | { kind: "started"; sync: SyncView }
-  | { kind: "connection_not_found" }
-  | { kind: "needs_reauth"; reason: string | null }
-  | { kind: "invalid"; field: string; message: string };
-
 export class SyncsService {
   constructor(
     private readonly deps: { database: Database; repo: IntegrationsRepo; clock: Clock; queue: JobQueue },
   ) {}
 
-  async start(accountId: string, connectionId: string, input: SyncCreateInput): Promise<StartSyncOutcome> {
+  /** Starts a pass. Throws not_found (no such live connection), conflict (it needs to be
+   *  connected again) or invalid (the body does not fit the connection's kind). */
+  async start(accountId: string, connectionId: string, input: SyncCreateInput): Promise<SyncView> {
     const { db } = this.deps.database;
     const connection = await this.deps.repo.findLiveConnection(db, accountId, connectionId);
-    if (!connection) return { kind: "connection_not_found" };
-    if (connection.status !== "active") return { kind: "needs_reauth", reason: connection.status_reason };
+    if (!connection) throw notFound("Connection");
+    if (connection.status !== "active") throw needsReauth(connection.status_reason);
     const kind = connection.kind as SyncParams["kind"];
     if (kind === "google_sheets" && (!input.spreadsheetId || !input.sheet))
-      return {
-        kind: "invalid",
-        field: input.spreadsheetId ? "sheet" : "spreadsheetId",
-        message: "a Google Sheets sync needs spreadsheetId and sheet",
-      };
+      throw invalidSource(
+        input.spreadsheetId ? "sheet" : "spreadsheetId",
+        "a Google Sheets sync needs spreadsheetId and sheet",
+        "sync",
+      );
     if (kind === "hubspot" && (input.spreadsheetId || input.sheet || input.mapping))
-      return {
-        kind: "invalid",
-        field: "spreadsheetId",
-        message: "a HubSpot sync takes listId, validate and writeBack only",
-      };
+      throw invalidSource(
+        "spreadsheetId",
+        "a HubSpot sync takes listId, validate and writeBack only",
+        "sync",
+      );
     if (kind === "google_sheets" && input.listId)
-      return { kind: "invalid", field: "listId", message: "listId is for HubSpot connections" };
+      throw invalidSource("listId", "listId is for HubSpot connections", "sync");
     const params: SyncParams = {
       kind,
       ...(input.spreadsheetId ? { spreadsheetId: input.spreadsheetId } : {}),
@@ -92,7 +89,7 @@ export class SyncsService {
       await this.deps.repo.insertSync(trx, row);
       await this.deps.queue.send(SYNC_JOB, { syncId: row.id }, { trx });
     });
-    return { kind: "started", sync: toSyncView(row) };
+    return toSyncView(row);
   }
 
   /** The next pass of a watch, after `previousSyncId`; none when the watch was stopped or its
@@ -140,24 +137,27 @@ export class SyncsService {
     });
   }
 
-  stopWatch(accountId: string, connectionId: string, watchId: string): Promise<boolean> {
-    return this.deps.repo.stopWatch(
+  /** Throws not_found for a watch that is not live on this connection of this account. */
+  async stopWatch(accountId: string, connectionId: string, watchId: string): Promise<void> {
+    const stopped = await this.deps.repo.stopWatch(
       this.deps.database.db,
       accountId,
       connectionId,
       watchId,
       this.deps.clock.now().toISOString(),
     );
+    if (!stopped) throw notFound("Watch");
   }
 
-  async get(accountId: string, syncId: string): Promise<SyncView | null> {
+  async get(accountId: string, syncId: string): Promise<SyncView> {
     const row = await this.deps.repo.findSync(this.deps.database.db, syncId, accountId);
-    return row ? toSyncView(row) : null;
+    if (!row) throw notFound("Sync");
+    return toSyncView(row);
   }
 
-  async list(accountId: string, connectionId: string): Promise<{ syncs: SyncView[]; total: number } | null> {
+  async list(accountId: string, connectionId: string): Promise<{ syncs: SyncView[]; total: number }> {
     const { db } = this.deps.database;
-    if (!(await this.deps.repo.findLiveConnection(db, accountId, connectionId))) return null;
+    if (!(await this.deps.repo.findLiveConnection(db, accountId, connectionId))) throw notFound("Connection");
     const rows = await this.deps.repo.listSyncs(db, accountId, connectionId, 100);
     return { syncs: rows.map(toSyncView), total: rows.length };
   }
@@ -205,4 +205,16 @@ function toSyncView(row: SyncsTable): SyncView {
     createdAt: row.created_at,
     completedAt: row.completed_at,
   };
+}
+
+/** A connection whose credentials were refused: it must be connected again before it is used. */
+export function needsReauth(reason: string | null) {
+  return conflict(`The connection needs to be connected again: ${reason ?? "credentials refused"}`, {
+    reason: "needs_reauth",
+  });
+}
+
+/** One field of a sync or preview request that does not fit the connection or its source. */
+export function invalidSource(field: string, message: string, type: "sync" | "source") {
+  return invalid([{ field, message, type }], message);
 }

@@ -15,6 +15,8 @@ export interface SyncedLeadItem {
   input: LeadCreateInput;
   /** `<spreadsheetId>!<sheet>` or the contact id. */
   externalId: string;
+  /** The HubSpot portal id (for the link to the contact record). */
+  externalAccount?: string | null;
 }
 
 export interface SyncedLeadsResult {
@@ -81,7 +83,12 @@ export class LeadSyncImport {
         result[index] = { error: built.errors.map((e) => `${e.field}: ${e.message}`).join("; ") };
         return;
       }
-      const row: LeadsTable = { ...built.row, external_source: source, external_id: item.externalId };
+      const row: LeadsTable = {
+        ...built.row,
+        external_source: source,
+        external_id: item.externalId,
+        external_account: item.externalAccount ?? null,
+      };
       const first = firstIndexOf.get(row.normalized_email);
       if (first !== undefined) {
         result[index] = { error: `same mailbox as item ${first + 1} of this pass` };

@@ -58,10 +58,27 @@ export function toLeadView(row: LeadsTable): LeadView {
     source: row.source,
     externalSource: row.external_source ?? null,
     externalId: row.external_id ?? null,
+    externalUrl: externalUrl(row),
     syncedAt: row.synced_at ?? null,
     customFields: JSON.parse(row.custom_fields),
     metadata: JSON.parse(row.metadata),
     created: row.created_at,
     updated: row.updated_at,
   };
+}
+
+/** Where a synced lead lives outside leadcheck: its spreadsheet, or its HubSpot contact record
+ *  (which needs the portal id, recorded since migration 0034; null for contacts synced before). */
+function externalUrl(row: LeadsTable): string | null {
+  const id = row.external_id;
+  if (!id) return null;
+  if (row.external_source === "hubspot")
+    return row.external_account
+      ? `https://app.hubspot.com/contacts/${encodeURIComponent(row.external_account)}/record/0-1/${encodeURIComponent(id)}`
+      : null;
+  if (row.external_source === "google_sheets") {
+    const bang = id.indexOf("!");
+    return `https://docs.google.com/spreadsheets/d/${encodeURIComponent(bang < 0 ? id : id.slice(0, bang))}/edit`;
+  }
+  return null;
 }

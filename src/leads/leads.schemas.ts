@@ -202,6 +202,12 @@ export const Lead = Type.Object({
     Type.String({ description: "google_sheets or hubspot when the lead came from a sync" }),
   ),
   externalId: Nullable(Type.String({ description: "<spreadsheetId>!<sheet> or the HubSpot contact id" })),
+  externalUrl: Nullable(
+    Type.String({
+      description:
+        "The lead's spreadsheet, or its HubSpot contact record (https://app.hubspot.com/contacts/{portalId}/record/0-1/{contactId}); null when not synced or the portal is not known",
+    }),
+  ),
   syncedAt: Nullable(Timestamp),
   customFields: Type.Record(Type.String(), Type.Unknown()),
   metadata: Type.Record(Type.String(), Type.Unknown()),

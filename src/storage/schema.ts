@@ -199,6 +199,8 @@ export interface ConnectionsTable {
   status: string;
   status_reason: string | null;
   client_email: string | null;
+  /** HubSpot: the portal id the token reaches (account-info API, migration 0034). */
+  portal_id?: string | null;
   credentials: string;
   created_at: string;
   updated_at: string;
@@ -274,6 +276,8 @@ export interface LeadsTable {
   external_source?: string | null;
   /** `<spreadsheetId>!<sheet>` or the HubSpot contact id. */
   external_id?: string | null;
+  /** The HubSpot portal id of a contact's account (migration 0034); null for sheets. */
+  external_account?: string | null;
   /** When its verdict was last written back. */
   synced_at?: string | null;
   /** JSON object. */

@@ -310,6 +310,26 @@ describe("API keys and Connections pages in Chromium", { skip }, () => {
     await browser.screenshotNarrow(page, "lead-synced-phone");
   });
 
+  it("a synced HubSpot contact's lead page links to its record in the portal read at connect time", async () => {
+    const connections = (await api("GET", "/v1/connections")).body.connections as {
+      name: string;
+      portalId: string | null;
+    }[];
+    const portalId = connections.find((c) => c.name === "Sales HubSpot")?.portalId;
+    assert.match(portalId ?? "", /^\d+$/, "the portal id from HubSpot's account details");
+    const contact = [...hubspot.contacts.values()].find((c) => c.properties.email === "carol@acme.test")!;
+    const found = (await api("GET", "/v1/leads?search=carol%40acme.test")).body.leads as { id: string }[];
+    await page.goto(`${service.url}/dashboard/leads/${found[0]!.id}`);
+    const link = page.getByTestId("external-source").getByRole("link");
+    assert.equal(
+      await link.getAttribute("href"),
+      `https://app.hubspot.com/contacts/${portalId}/record/0-1/${contact.id}`,
+    );
+    assert.match(await text(link), /Open its HubSpot contact/);
+    await browser.screenshotNarrow(page, "lead-hubspot-phone");
+    assert.deepEqual(browser.problems, []);
+  });
+
   it("sets a re-validation schedule from the Connections page; verdicts older than its age show as stale", async () => {
     const found = (await api("GET", "/v1/leads?search=alice%40acme.test")).body.leads as {
       id: string;

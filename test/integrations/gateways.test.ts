@@ -127,6 +127,11 @@ describe("integration gateways against the fakes", () => {
       gateway.verify(),
       (error: unknown) => error instanceof RemoteError && error.kind === "refused",
     );
+    // The account-info call goes outside the generated APIs; it is guarded all the same.
+    await assert.rejects(
+      gateway.portalId(),
+      (error: unknown) => error instanceof RemoteError && error.kind === "refused",
+    );
   });
 
   it("HubSpot: verifies a token, reads contacts in batches, and tells a revoked token apart", async () => {
@@ -139,6 +144,7 @@ describe("integration gateways against the fakes", () => {
       windowMs: 10_000,
     });
     await gateway.verify();
+    assert.match(await gateway.portalId(), /^\d+$/, "the portal id from the account details");
     const a = hubspot.addContact({ email: "a@x.test", firstname: "A" });
     const b = hubspot.addContact({ email: "b@x.test" });
     hubspot.contacts.delete(b.id);

@@ -12,39 +12,40 @@ export interface SyncWorld {
   net: FakeInternet;
   google: FakeGoogle;
   hubspot: FakeHubSpot;
+  /** The service's environment (a worker subprocess started on the same database takes it). */
+  env: Record<string, string>;
   close(): Promise<void>;
 }
 
 export async function startSyncWorld(
   kind: DatabaseKind,
   env: Record<string, string> = {},
+  options: { workers?: boolean } = {},
 ): Promise<SyncWorld> {
   const net = await startFakeInternet();
   const google = await startFakeGoogle();
   const hubspot = await startFakeHubSpot();
-  const h = await startHarness(
-    kind,
-    {
-      ...UNLIMITED_RATE_ENV,
-      ...net.env,
-      DOMAIN_INTEL: "false",
-      ALLOW_PRIVATE_TARGETS: "true",
-      LEADCHECK_SECRET_KEY: "test-secret-key-for-connection-credentials",
-      GOOGLE_SHEETS_API_URL: google.sheetsUrl,
-      GOOGLE_OAUTH_TOKEN_URL: google.tokenUrl,
-      HUBSPOT_API_URL: hubspot.url,
-      INTEGRATION_RETRY_BASE_DELAY_MS: "10",
-      INTEGRATION_RETRY_MAX_DELAY_MS: "100",
-      SYNC_POLL_INTERVAL_MS: "50",
-      ...env,
-    },
-    { websiteCa: net.ca, workers: true },
-  );
+  const serviceEnv: Record<string, string> = {
+    ...UNLIMITED_RATE_ENV,
+    ...net.env,
+    DOMAIN_INTEL: "false",
+    ALLOW_PRIVATE_TARGETS: "true",
+    LEADCHECK_SECRET_KEY: "test-secret-key-for-connection-credentials",
+    GOOGLE_SHEETS_API_URL: google.sheetsUrl,
+    GOOGLE_OAUTH_TOKEN_URL: google.tokenUrl,
+    HUBSPOT_API_URL: hubspot.url,
+    INTEGRATION_RETRY_BASE_DELAY_MS: "10",
+    INTEGRATION_RETRY_MAX_DELAY_MS: "100",
+    SYNC_POLL_INTERVAL_MS: "50",
+    ...env,
+  };
+  const h = await startHarness(kind, serviceEnv, { websiteCa: net.ca, workers: options.workers ?? true });
   return {
     h,
     net,
     google,
     hubspot,
+    env: serviceEnv,
     async close() {
       await h.close();
       await Promise.all([net.close(), google.close(), hubspot.close()]);

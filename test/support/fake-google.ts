@@ -5,7 +5,7 @@
 // iat/exp within an hour) and hands out bearer tokens. The Sheets API serves spreadsheets.get,
 // values.get and values.batchUpdate with Google's request and response shapes (trailing empty
 // cells and rows omitted, A1 ranges with quoted sheet names, `{error:{code,message,status}}`
-// bodies), a per-user request quota (Google: 60 per minute per user; scaled down in tests), 403
+// bodies), per-user read and write quotas (Google: 60 of each per minute per user), 403
 // for a sheet not shared with the account, 404 for a deleted spreadsheet, 401 for a revoked token,
 // and scripted 5xx. Every cell written is recorded so tests can prove nothing else was touched.
 import { type createPublicKey, generateKeyPairSync, randomBytes, verify } from "node:crypto";
@@ -55,6 +55,10 @@ interface CellWrite {
   row: number;
   column: number;
   value: string;
+  /** The row's cells just before the batch that wrote this cell (tests find whose row it was). */
+  rowBefore: string[];
+  /** Which values.batchUpdate wrote it (index into batchUpdates). */
+  batch: number;
 }
 
 export interface FakeGoogle {
@@ -67,8 +71,13 @@ export interface FakeGoogle {
   /** values.batchUpdate bodies as received. */
   batchUpdates: { spreadsheetId: string; body: Record<string, unknown> }[];
   failures: ScriptedFailure[];
-  /** Requests per user per window (Google: 60 a minute). */
+  /** Read requests per user per window (Google: 60 a minute). */
   quota: WindowCounter;
+  /** Write requests per user per window (Google: 60 a minute, counted apart from reads). */
+  writeQuota: WindowCounter;
+  /** Awaited after a Sheets call took effect and before its answer is sent (tests kill the
+   *  caller there: the change is made, the caller never hears of it). */
+  beforeReply?: (method: string, path: string) => Promise<void> | void;
   /** Called after each values.get is answered (tests reorder rows between read and write). */
   afterValuesGet?: (spreadsheetId: string, range: string) => void;
   newServiceAccount(email?: string): ServiceAccountKey;
@@ -113,6 +122,7 @@ export async function startFakeGoogle(
     batchUpdates: [],
     failures: [],
     quota: new WindowCounter(options.perUserPerWindow ?? 60, options.windowMs ?? 60_000),
+    writeQuota: new WindowCounter(options.perUserPerWindow ?? 60, options.windowMs ?? 60_000),
     newServiceAccount(email) {
       const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
       const n = ++counter;
@@ -254,6 +264,8 @@ export async function startFakeGoogle(
     }
     const responses = [];
     let cells = 0;
+    const batch = fake.batchUpdates.length - 1;
+    const before = new Map<string[], string[]>();
     for (const { parsed, sheet, values } of targets) {
       const top = parsed.startRow ?? 0;
       const left = parsed.startColumn ?? 0;
@@ -264,6 +276,7 @@ export async function startFakeGoogle(
           const rowIndex = top + r;
           while (sheet.rows.length <= rowIndex) sheet.rows.push([]);
           const row = sheet.rows[rowIndex]!;
+          if (!before.has(row)) before.set(row, [...row]);
           while (row.length <= left + c) row.push("");
           row[left + c] = String(value);
           fake.writes.push({
@@ -272,6 +285,8 @@ export async function startFakeGoogle(
             row: rowIndex,
             column: left + c,
             value: String(value),
+            rowBefore: before.get(row)!,
+            batch,
           });
           cells++;
         });
@@ -340,21 +355,24 @@ export async function startFakeGoogle(
       );
       return;
     }
-    const quota = fake.quota.take(user, now());
+    const isWrite = req.method === "POST";
+    const quota = (isWrite ? fake.writeQuota : fake.quota).take(user, now());
     if (!quota.allowed) {
       record(429, user);
+      const metric = isWrite ? "Write requests" : "Read requests";
       send(
         res,
         googleError(
           429,
           "RESOURCE_EXHAUSTED",
-          "Quota exceeded for quota metric 'Read requests' and limit 'Read requests per minute per user' of service 'sheets.googleapis.com' for consumer 'project_number:000000000000'.",
+          `Quota exceeded for quota metric '${metric}' and limit '${metric} per minute per user' of service 'sheets.googleapis.com' for consumer 'project_number:000000000000'.`,
         ),
       );
       return;
     }
     const reply = sheetsCall(req, user, path, body);
     record(reply.status, user);
+    await fake.beforeReply?.(req.method ?? "GET", path);
     send(res, reply);
   });
 

@@ -1,6 +1,6 @@
 // A local stand-in for HubSpot's CRM v3 API, on 127.0.0.1 (port 0), for @hubspot/api-client pointed
 // at it (HUBSPOT_API_URL). It serves what the sync uses with HubSpot's request and response shapes:
-// contact properties (read, create; 409 OBJECT_ALREADY_EXISTS), property groups, contacts list and
+// the account's details (portalId), contact properties (read, create; 409 OBJECT_ALREADY_EXISTS), property groups, contacts list and
 // batch read (207 with OBJECT_NOT_FOUND errors for deleted ids), list memberships (404 for a
 // deleted list), search on lastmodifieddate, and batch update (at most 100 inputs). It enforces the
 // per-account ten-second rolling limit (HubSpot: 100 requests per 10 s; scaled down in tests) with
@@ -66,6 +66,9 @@ export interface FakeHubSpot {
   afterBatchRead?: (ids: string[]) => void;
   /** Called after each batch update is applied (tests fail the calls that follow). */
   afterBatchUpdate?: (ids: string[]) => void;
+  /** Awaited after a call took effect and before its answer is sent (tests kill the caller
+   *  there: the change is made, the caller never hears of it). */
+  beforeReply?: (method: string, path: string) => Promise<void> | void;
   /** A private-app token for a new portal. */
   newToken(portalId?: number): string;
   revoke(token: string): void;
@@ -176,8 +179,30 @@ export async function startFakeHubSpot(
     };
   };
 
-  function route(method: string, path: string, query: URLSearchParams, body: unknown): JsonReply {
+  function route(
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    body: unknown,
+    portalId: number,
+  ): JsonReply {
     const input = (body ?? {}) as Record<string, unknown>;
+    if (method === "GET" && path === "/account-info/v3/details") {
+      return {
+        status: 200,
+        body: {
+          portalId,
+          accountType: "STANDARD",
+          timeZone: "Europe/Berlin",
+          companyCurrency: "EUR",
+          additionalCurrencies: [],
+          utcOffset: "+01:00",
+          utcOffsetMilliseconds: 3_600_000,
+          uiDomain: "app-eu1.hubspot.com",
+          dataHostingLocation: "eu1",
+        },
+      };
+    }
     if (method === "GET" && path === "/crm/v3/properties/contacts") {
       return { status: 200, body: { results: [...fake.properties.values()] } };
     }
@@ -434,8 +459,9 @@ export async function startFakeHubSpot(
       send(res, hubError(400, "VALIDATION_ERROR", "Invalid input JSON"));
       return;
     }
-    const reply = route(method, path, new URLSearchParams(queryString), body);
+    const reply = route(method, path, new URLSearchParams(queryString), body, account.portalId);
     record(reply.status);
+    await fake.beforeReply?.(method, path);
     send(res, { ...reply, headers: { ...rateHeaders, ...(reply.headers ?? {}) } });
   });
   fake.url = url;

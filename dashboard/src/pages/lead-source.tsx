@@ -1,6 +1,6 @@
 // Where a synced lead lives outside leadcheck: its sheet (the API names the spreadsheet and tab,
-// not the row) or its HubSpot contact (the API gives the contact id, not the portal id a direct
-// HubSpot address needs).
+// not the row) or its HubSpot contact record (the API's externalUrl, built with the portal id the
+// connection read from HubSpot; plain text for contacts synced before it was recorded).
 import type { Lead } from "../../../sdk/src/api-types.js";
 import { formatDate } from "../components/ui.js";
 
@@ -28,7 +28,15 @@ export function ExternalSource({ lead }: { lead: Lead }) {
   if (lead.externalSource === "hubspot") {
     return (
       <span data-testid="external-source">
-        HubSpot contact <code>{lead.externalId}</code>
+        {lead.externalUrl ? (
+          <a href={lead.externalUrl} target="_blank" rel="noreferrer">
+            Open its HubSpot contact <code>{lead.externalId}</code>
+          </a>
+        ) : (
+          <>
+            HubSpot contact <code>{lead.externalId}</code>
+          </>
+        )}
         {lead.syncedAt ? (
           <span className="muted"> · verdict written back {formatDate(lead.syncedAt)}</span>
         ) : null}

@@ -11,7 +11,6 @@ import {
   SyncPreview,
   WatchParams,
 } from "../../integrations/integrations.schemas.js";
-import { conflict, fail, invalid, notFound } from "../../lib/errors.js";
 import type { App } from "../app-types.js";
 import { principalOf } from "../auth.js";
 import { DATA_SECURITY } from "../schemas.js";
@@ -41,23 +40,8 @@ export async function connectionsRoutes(app: App, deps: ConnectionsRoutesDeps): 
         response: { 201: Connection },
       },
     },
-    async (request, reply) => {
-      const outcome = await connections.create(principalOf(request).accountId, request.body);
-      switch (outcome.kind) {
-        case "created":
-          return reply.status(201).send(outcome.connection);
-        case "invalid_credentials":
-          throw invalid(
-            [{ field: outcome.field, message: outcome.message, type: "credentials" }],
-            outcome.message,
-          );
-        case "secret_key_missing":
-          throw fail({
-            kind: "unavailable",
-            message: "Connections are off: the operator has not set LEADCHECK_SECRET_KEY",
-          });
-      }
-    },
+    async (request, reply) =>
+      reply.status(201).send(await connections.create(principalOf(request).accountId, request.body)),
   );
 
   app.get(
@@ -89,7 +73,6 @@ export async function connectionsRoutes(app: App, deps: ConnectionsRoutesDeps): 
     async (request) => {
       const accountId = principalOf(request).accountId;
       const found = await connections.get(accountId, request.params.connectionId);
-      if (!found) throw notFound("Connection");
       return { ...found, watches: await syncs.watches(accountId, request.params.connectionId) };
     },
   );
@@ -107,8 +90,7 @@ export async function connectionsRoutes(app: App, deps: ConnectionsRoutesDeps): 
       },
     },
     async (request, reply) => {
-      const deleted = await connections.delete(principalOf(request).accountId, request.params.connectionId);
-      if (!deleted) throw notFound("Connection");
+      await connections.delete(principalOf(request).accountId, request.params.connectionId);
       return reply.status(204).send(null);
     },
   );
@@ -126,25 +108,10 @@ export async function connectionsRoutes(app: App, deps: ConnectionsRoutesDeps): 
         response: { 202: Sync },
       },
     },
-    async (request, reply) => {
-      const outcome = await syncs.start(
-        principalOf(request).accountId,
-        request.params.connectionId,
-        request.body,
-      );
-      switch (outcome.kind) {
-        case "started":
-          return reply.status(202).send(outcome.sync);
-        case "connection_not_found":
-          throw notFound("Connection");
-        case "needs_reauth":
-          throw conflict(
-            `The connection needs to be connected again: ${outcome.reason ?? "credentials refused"}`,
-          );
-        case "invalid":
-          throw invalid([{ field: outcome.field, message: outcome.message, type: "sync" }], outcome.message);
-      }
-    },
+    async (request, reply) =>
+      reply
+        .status(202)
+        .send(await syncs.start(principalOf(request).accountId, request.params.connectionId, request.body)),
   );
 
   app.post(
@@ -162,30 +129,8 @@ export async function connectionsRoutes(app: App, deps: ConnectionsRoutesDeps): 
         response: { 200: SyncPreview },
       },
     },
-    async (request) => {
-      const outcome = await preview.preview(
-        principalOf(request).accountId,
-        request.params.connectionId,
-        request.body,
-      );
-      switch (outcome.kind) {
-        case "preview":
-          return outcome.preview;
-        case "connection_not_found":
-          throw notFound("Connection");
-        case "needs_reauth":
-          throw conflict(
-            `The connection needs to be connected again: ${outcome.reason ?? "credentials refused"}`,
-          );
-        case "invalid":
-          throw invalid(
-            [{ field: outcome.field, message: outcome.message, type: "source" }],
-            outcome.message,
-          );
-        case "unavailable":
-          throw fail({ kind: "unavailable", message: outcome.message, retryAfterSeconds: 30 });
-      }
-    },
+    async (request) =>
+      preview.preview(principalOf(request).accountId, request.params.connectionId, request.body),
   );
 
   app.get(
@@ -200,11 +145,7 @@ export async function connectionsRoutes(app: App, deps: ConnectionsRoutesDeps): 
         response: { 200: Type.Object({ syncs: Type.Array(Sync), total: Type.Integer() }) },
       },
     },
-    async (request) => {
-      const listed = await syncs.list(principalOf(request).accountId, request.params.connectionId);
-      if (!listed) throw notFound("Connection");
-      return listed;
-    },
+    async (request) => syncs.list(principalOf(request).accountId, request.params.connectionId),
   );
 
   app.get(
@@ -219,11 +160,7 @@ export async function connectionsRoutes(app: App, deps: ConnectionsRoutesDeps): 
         response: { 200: Sync },
       },
     },
-    async (request) => {
-      const found = await syncs.get(principalOf(request).accountId, request.params.syncId);
-      if (!found) throw notFound("Sync");
-      return found;
-    },
+    async (request) => syncs.get(principalOf(request).accountId, request.params.syncId),
   );
 
   app.delete(
@@ -240,8 +177,7 @@ export async function connectionsRoutes(app: App, deps: ConnectionsRoutesDeps): 
     },
     async (request, reply) => {
       const { connectionId, watchId } = request.params;
-      const stopped = await syncs.stopWatch(principalOf(request).accountId, connectionId, watchId);
-      if (!stopped) throw notFound("Watch");
+      await syncs.stopWatch(principalOf(request).accountId, connectionId, watchId);
       return reply.status(204).send(null);
     },
   );
