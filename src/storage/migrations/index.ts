@@ -19,6 +19,7 @@ import * as m0031 from "./0031-lead-external-source.js";
 import * as m0032 from "./0032-sync-watches.js";
 import * as m0033 from "./0033-revalidation.js";
 import * as m0034 from "./0034-hubspot-portal.js";
+import * as m0035 from "./0035-partial-validated-index.js";
 import * as m0040 from "./0040-audit-log.js";
 import * as m0041 from "./0041-data-lifecycle.js";
 import * as m0050 from "./0050-key-policies.js";
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   "0032-sync-watches": m0032,
   "0033-revalidation": m0033,
   "0034-hubspot-portal": m0034,
+  "0035-partial-validated-index": m0035,
   "0050-key-policies": m0050,
   "0040-audit-log": m0040,
   "0041-data-lifecycle": m0041,
