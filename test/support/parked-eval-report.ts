@@ -46,6 +46,9 @@ export function runEvaluation(options: {
   variant?: Variant;
   log?: (line: string) => void;
   judged?: Judged[];
+  /** Also report the held-out figures of the pages whose manifest note contains this text
+   *  (for example "first sight (r3s4)"): pages read after the detector last changed. */
+  notes?: string;
 }): EvaluationResult {
   const log = options.log ?? (() => {});
   const started = Date.now();
@@ -96,6 +99,22 @@ export function runEvaluation(options: {
   if (options.full) {
     log(`\nmissed (${missed.length}): ${missed.map((o) => `${o.page.file} (${o.score})`).join(", ")}`);
     log(`false parked (${wrong.length}): ${wrong.map((o) => `${o.page.file} (${o.score})`).join(", ")}`);
+  }
+
+  if (options.notes) {
+    const subset = held.filter((o) => o.page.note.includes(options.notes!));
+    const f = figures(subset);
+    log(
+      `\npages whose note contains "${options.notes}" (${subset.length}), held out: recall ${line(f.recall, f.found, f.positives)}, false parked ${line(f.falseParkedRate, f.falseParked, f.negatives)}`,
+    );
+    for (const [group, g] of byKey(subset, (o) => o.page.group))
+      log(
+        `  ${group.padEnd(40)} ${g.positives ? line(g.recall, g.found, g.positives) : "-"}  ${g.negatives ? `false ${g.falseParked}/${g.negatives}` : ""}`,
+      );
+    const missedHere = subset.filter((o) => o.page.label !== "live" && !o.parked);
+    const wrongHere = subset.filter((o) => o.page.label === "live" && o.parked);
+    log(`  missed: ${missedHere.map((o) => `${o.page.file} (${o.score})`).join(", ") || "none"}`);
+    log(`  false parked: ${wrongHere.map((o) => `${o.page.file} (${o.score})`).join(", ") || "none"}`);
   }
 
   const failures: string[] = [];

@@ -41,6 +41,15 @@ export interface PageFacts {
   headline: string;
   /** The robots meta tag's content, lowercased ("" when absent). */
   robots: string;
+  /** Alternative texts of images, joined (capped): what an image-only page shows. */
+  alts: string;
+  /** Inputs a visitor types an e-mail address into (type email, or a text input named for mail). */
+  emailInputs: number;
+  /** Other inputs a visitor types into (text, tel, password, search...; not hidden, buttons or boxes). */
+  textInputs: number;
+  /** Distinct kinds named by class or id attributes (`countdown`, `coming-soon`, `maintenance`...),
+   *  lowercased, at most MAX_MARKERS: markup names what a page is in every language. */
+  markers: string[];
 }
 
 const RAW_TEXT = new Set(["script", "style", "textarea", "title", "xmp", "noembed", "noframes"]);
@@ -59,6 +68,25 @@ const URL_ATTRS: Record<string, { element: RefElement; attr: string }[]> = {
 };
 const MAX_INLINE_SCRIPT = 128 * 1024;
 const MAX_TEXT = 64 * 1024;
+const MAX_ALTS = 2000;
+/** Input types a visitor does not type text into. */
+const NOT_TYPED = new Set([
+  "hidden",
+  "submit",
+  "button",
+  "checkbox",
+  "radio",
+  "image",
+  "reset",
+  "file",
+  "range",
+  "color",
+]);
+const MAIL_NAME = /mail/i;
+const MAX_MARKERS = 10;
+/** Class and id words of launch timers, holding, maintenance and for-sale pages (template names). */
+const KIND_MARKER =
+  /count-?_?down|coming-?_?soon|under-?_?construction|maintenance|maintainance|parked|domain-?_?(for-?_?)?sale/i;
 
 export function scanHtml(html: string): PageFacts {
   const refs: PageRef[] = [];
@@ -73,6 +101,10 @@ export function scanHtml(html: string): PageFacts {
   let headline = "";
   let robots = "";
   let headlineFrom = -1;
+  let alts = "";
+  let emailInputs = 0;
+  let textInputs = 0;
+  const markers: string[] = [];
   let i = 0;
   const n = html.length;
 
@@ -124,6 +156,21 @@ export function scanHtml(html: string): PageFacts {
     tags.set(name, (tags.get(name) ?? 0) + 1);
     if (name === "h1" && headlineFrom === -1) headlineFrom = text.length;
     if (name === "html" && tag.attrs.lang) lang = tag.attrs.lang.toLowerCase();
+    if (name === "img" && tag.attrs.alt && alts.length < MAX_ALTS) alts += ` ${tag.attrs.alt}`;
+    if (name === "input") {
+      const type = (tag.attrs.type ?? "text").toLowerCase();
+      if (
+        type === "email" ||
+        (type === "text" && MAIL_NAME.test(`${tag.attrs.name} ${tag.attrs.id} ${tag.attrs.placeholder}`))
+      )
+        emailInputs++;
+      else if (!NOT_TYPED.has(type)) textInputs++;
+    }
+    if ((tag.attrs.class || tag.attrs.id) && markers.length < MAX_MARKERS) {
+      const m = KIND_MARKER.exec(`${tag.attrs.class ?? ""} ${tag.attrs.id ?? ""}`);
+      const marker = m?.[0].toLowerCase().replace(/[-_]/g, "");
+      if (marker && !markers.includes(marker)) markers.push(marker);
+    }
     if (name === "meta") {
       const equiv = (tag.attrs["http-equiv"] ?? "").toLowerCase();
       if ((tag.attrs.name ?? "").toLowerCase() === "robots") robots = (tag.attrs.content ?? "").toLowerCase();
@@ -184,6 +231,10 @@ export function scanHtml(html: string): PageFacts {
     tags,
     headline,
     robots,
+    alts: collapse(alts).slice(0, MAX_ALTS),
+    emailInputs,
+    textInputs,
+    markers,
   };
 }
 

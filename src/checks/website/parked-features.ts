@@ -6,6 +6,7 @@
 import { getDomain } from "tldts";
 import type { PageFacts } from "./html-scan.js";
 import { foldText, LEXICON_CATEGORIES, type Lexicon, scanLexicon } from "./parked-lexicon.js";
+import { isPanelUrl, isSocial, KIND_FEATURES, kindFeatures, type LinkSummary } from "./parked-page-kind.js";
 
 const STRUCTURE_FEATURES = [
   "words_log",
@@ -40,6 +41,7 @@ const STRUCTURE_FEATURES = [
   "noindex",
   "title_short",
   "frame_domain_param",
+  ...KIND_FEATURES,
 ] as const;
 
 const WORDING_FEATURES = [
@@ -74,9 +76,13 @@ export interface PageFeatures {
   values: Record<string, number>;
   /** Lexicon phrases found, per category (for the evidence list). */
   hits: Record<string, string[]>;
+  /** What a kind feature saw (a path, a port, a vendor's domain), by feature (for the evidence list). */
+  found: Record<string, string>;
 }
 
 const LEXICON_TEXT_CHARS = 8000;
+/** Image alternative texts are read as page text on a page of at most this many words. */
+const ALT_TEXT_WORDS = 30;
 /** Lexicon hits count in full on a page of at most this many words, in proportion beyond. */
 const DENSE_WORDS = 200;
 const log = (n: number, top: number) => Math.min(1, Math.log1p(n) / Math.log1p(top));
@@ -111,6 +117,7 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
     return d;
   };
   let anchors = 0;
+  /** Anchors to the site itself; "#" and javascript: lead nowhere (a dead menu is no navigation). */
   let internal = 0;
   let foreignAnchors = 0;
   let contact = false;
@@ -120,13 +127,31 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
   let frameDomainParam = false;
   const foreignCounts = new Map<string, number>();
   let refTotal = 0;
+  const links: LinkSummary = { anchors: 0, ownPages: 0, vendorAnchors: new Map(), panel: null, paths: [] };
+  const ownPages = new Set<string>();
+  const baseUrl = urlOf(ctx.base, ctx.base);
+  const here = baseUrl ? pageKey(baseUrl) : "";
   for (const ref of facts.refs) {
     const raw = ref.url.toLowerCase();
     if (ref.element === "a" && (raw.startsWith("mailto:") || raw.startsWith("tel:"))) contact = true;
-    const target = hostOf(ref.url, ctx.base);
-    if (ref.element === "a" || ref.element === "area") anchors++;
-    if (target === null) continue;
+    const isAnchor = ref.element === "a" || ref.element === "area";
+    if (isAnchor) anchors++;
+    const url = urlOf(ref.url, ctx.base);
+    if (url === null) continue;
+    const target = url.hostname.toLowerCase().replace(/\.$/, "");
     const foreign = !ctx.ownHosts.has(target) && domainOf(target) !== ownDomain;
+    // A "#" or the page itself leads nowhere: a dead menu is not navigation (ADR 0092).
+    const leads = isAnchor && !raw.startsWith("#");
+    if (leads) links.anchors++;
+    if (!foreign && ref.element === "a" && raw !== "#" && !raw.startsWith("javascript:")) internal++;
+    if (leads && !foreign) {
+      const key = pageKey(url);
+      if (key !== here) ownPages.add(key);
+    }
+    if (leads && foreign && !isSocial(domainOf(target)))
+      links.vendorAnchors.set(domainOf(target), (links.vendorAnchors.get(domainOf(target)) ?? 0) + 1);
+    if (links.panel === null && isPanelUrl(url.href)) links.panel = url.href;
+    if (links.paths.length < 200) links.paths.push(url.pathname.toLowerCase());
     if (foreign && lexicon.softwareHosts.some((h) => target === h || target.endsWith(`.${h}`)))
       software = true;
     if (ref.element === "script" && AD_SCRIPT.test(raw)) adScript = true;
@@ -140,14 +165,12 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
     if ((ref.element === "refresh" || ref.element === "js_redirect") && foreign) redirectForeign = true;
     if (ref.element === "link" || ref.element === "img") continue;
     refTotal++;
-    if (!foreign) {
-      if (ref.element === "a") internal++;
-      continue;
-    }
+    if (!foreign) continue;
     if (ref.element === "a" || ref.element === "area") foreignAnchors++;
     const key = domainOf(target);
     foreignCounts.set(key, (foreignCounts.get(key) ?? 0) + 1);
   }
+  links.ownPages = ownPages.size;
   const top = Math.max(0, ...foreignCounts.values());
   const tag = (name: string) => facts.tags.get(name) ?? 0;
   const scripts = tag("script");
@@ -203,7 +226,11 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
   v.frame_domain_param = frameDomainParam ? 1 : 0;
 
   const title = foldText(facts.title);
-  const text = foldText(`${facts.headline} ${textHead} ${scriptSentences(facts)}`);
+  const kind = kindFeatures(facts, links, title);
+  Object.assign(v, kind.values);
+  // An image-only page says what it is in its alternative texts; "C O M I N G  S O O N" is a word.
+  const alts = words <= ALT_TEXT_WORDS ? facts.alts : "";
+  const text = joinSpacedLetters(foldText(`${facts.headline} ${textHead} ${scriptSentences(facts)} ${alts}`));
   const titleScan = scanLexicon(title, lexicon);
   const textScan = scanLexicon(text, lexicon);
   const titleHits = titleScan.hits;
@@ -225,8 +252,14 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
   v.lex_categories = (Math.min(3, categories) / 3) * density;
   v.domain_density = Math.min(1, (10 * (titleScan.domainWords + textScan.domainWords)) / Math.max(words, 10));
   v.rules_page = Math.min(100, ctx.rulesPageScore) / 100;
-  return { values: v, hits };
+  return { values: v, hits, found: kind.found };
 }
+
+/** Letters set one by one ("c o m i n g s o o n", four or more) read as one word. */
+function joinSpacedLetters(folded: string): string {
+  return folded.includes(" ") ? folded.replace(SPACED_LETTERS, (m) => m.replace(/ /g, "")) : folded;
+}
+const SPACED_LETTERS = /(?<!\p{L})\p{L}(?: \p{L}){3,}(?!\p{L})/gu;
 
 /** On a nearly empty page, the sentences its inline scripts would write. */
 function scriptSentences(facts: PageFacts): string {
@@ -264,14 +297,20 @@ function carriesDomain(raw: string, base: string, ownDomain: string): boolean {
   return false;
 }
 
-function hostOf(raw: string, base: string): string | null {
+function urlOf(raw: string, base: string): URL | null {
   try {
     const url = new URL(raw.startsWith("///") ? `https:${raw.slice(1)}` : raw, base);
     if (url.protocol !== "http:" && url.protocol !== "https:") return null;
-    return url.hostname.toLowerCase().replace(/\.$/, "");
+    return url;
   } catch {
     return null;
   }
+}
+
+/** Host and path of a link, without query or fragment, "/index.html" read as "/": one page, one key. */
+function pageKey(url: URL): string {
+  const path = url.pathname.replace(/\/(index|default)\.[a-z]+$/i, "/");
+  return `${url.hostname.replace(/^www\./, "")}${path}`;
 }
 
 function registrable(host: string): string {

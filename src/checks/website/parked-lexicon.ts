@@ -15,6 +15,9 @@ export const LEXICON_CATEGORIES = [
   "construction",
   "expired",
   "ads",
+  // An installer's or host's instructions ("next steps", "control panel", "via FTP"): common on live
+  // pages too, so never a specific sign alone (ADR 0092).
+  "install",
 ] as const;
 type LexiconCategory = (typeof LEXICON_CATEGORIES)[number];
 

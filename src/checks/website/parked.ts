@@ -57,6 +57,11 @@ const SPECIFIC_FEATURES = [
   "title_is_domain",
   "headline_is_domain",
   "frame_domain_param",
+  // Kinds of page (ADR 0092): a vendor's or host's page, web-root paths, control-panel links.
+  "vendor_links",
+  "title_names_link",
+  "install_path",
+  "panel_link",
 ];
 /** The page rules' points (rules_page) that count as a specific sign: a medium observation. */
 const SPECIFIC_RULES = 0.3;
@@ -171,8 +176,11 @@ export function combineWithModel(
   // sign the model's points stay below the probe's reach.
   const specific =
     SPECIFIC_FEATURES.some((f) => (x[f] ?? 0) > 0) ||
+    // Holding-page file or class names are a sign on a nearly empty page (an image that says
+    // "under construction"); live sites keep such names in their templates too.
+    ((x.kind_markup ?? 0) > 0 && (x.words_le_30 ?? 0) > 0) ||
     (x.rules_page ?? 0) >= SPECIFIC_RULES ||
-    Object.entries(x).some(([f, v]) => /^lex_(?!ads|categories)/.test(f) && v >= SPECIFIC_WORDING);
+    Object.entries(x).some(([f, v]) => /^lex_(?!ads|install|categories)/.test(f) && v >= SPECIFIC_WORDING);
   const raw = Math.round(100 * sigmoid(logit(model, x)));
   const modelPoints = specific ? raw : Math.min(raw, UNSPECIFIC_CAP);
   // "Coming soon" on a page with its own navigation is a section of a live site, not a site
@@ -188,7 +196,7 @@ export function combineWithModel(
   const ruleKind = typeWeights(rules.evidence);
   const zero = (e: ParkedEvidence) => ({ ...e, weight: 0 });
   const pageRules = rules.evidence.filter((e) => !INFRA_SIGNALS.has(e.signal));
-  const modelSays = modelEvidence(model, x, features?.hits ?? {}, modelPoints);
+  const modelSays = modelEvidence(model, features, modelPoints);
   const evidence: ParkedEvidence[] = [
     ...infra,
     ...(rulesWin ? pageRules : pageRules.map(zero)),
@@ -209,7 +217,9 @@ export function combineWithModel(
   let kind: ParkedKind | null = null;
   if (isParked) {
     const lex = features?.hits ?? {};
-    const placeholderWords = ["registered", "hosting", "construction"].filter((c) => lex[c]).length;
+    const placeholderWords = ["registered", "hosting", "construction", "install"].filter(
+      (c) => lex[c],
+    ).length;
     const parkedWords = ["sale", "parking", "ads", "expired"].filter((c) => lex[c]).length;
     if (ruleKind.placeholder !== ruleKind.other)
       kind = ruleKind.placeholder > ruleKind.other ? "placeholder" : "parked";
@@ -220,15 +230,25 @@ export function combineWithModel(
 
 const FAMILY: Record<string, { signal: ParkedSignal; describe: string }> = {
   rules_page: { signal: "rules", describe: "the page rules scored it" },
+  // Kinds of page (ADR 0092), named for the user; the value adds what was seen.
+  vendor_links: { signal: "structure", describe: "links lead only to one other site (a vendor or host)" },
+  title_names_link: { signal: "structure", describe: "the title names the site the page links to" },
+  install_path: { signal: "structure", describe: "a web-root path or default file name" },
+  panel_link: { signal: "structure", describe: "a link to a hosting control panel" },
+  kind_markup: { signal: "structure", describe: "file, class or id names of a holding page" },
+  countdown: { signal: "structure", describe: "a launch countdown" },
+  subscribe_only: { signal: "structure", describe: "a form that asks only for an e-mail address" },
 };
 
 /** The model's page points shared among the features that pushed toward parked. */
 function modelEvidence(
   model: ParkedModel,
-  x: Record<string, number>,
-  hits: Record<string, string[]>,
+  features: PageFeatures | null,
   pagePoints: number,
 ): ParkedEvidence[] {
+  const x = features?.values ?? {};
+  const hits = features?.hits ?? {};
+  const found = features?.found ?? {};
   const parts = model.features
     .map((f, i) => ({ f, c: model.weights[i]! * (x[f] ?? 0) }))
     .filter((p) => p.c > 0)
@@ -248,9 +268,14 @@ function modelEvidence(
         ? `${family.describe} ${Math.round((x[f] ?? 0) * 100)}`
         : category
           ? `${f}: ${(hits[category] ?? []).slice(0, 5).join(", ")}`
-          : `${family.describe}${(x[f] ?? 0) < 1 ? ` (${(x[f] ?? 0).toFixed(2)})` : ""}`;
+          : found[f]
+            ? `${family.describe}: ${found[f]}`
+            : `${family.describe}${(x[f] ?? 0) < 1 ? ` (${(x[f] ?? 0).toFixed(2)})` : ""}`;
     const type =
-      category === "registered" || category === "hosting" || category === "construction"
+      category === "registered" ||
+      category === "hosting" ||
+      category === "construction" ||
+      category === "install"
         ? "placeholder"
         : "parking";
     out.push({

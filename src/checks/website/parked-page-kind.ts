@@ -1,0 +1,143 @@
+// Features that name the KIND of page rather than a product (ADR 0092): an installer's or host's
+// default page links only to its vendor and names it in the title, gives web-root paths and file
+// names, links to a control panel; a holding page says what it is in its file, class and id names,
+// runs a launch countdown, asks only for an e-mail address. Paths, ports, file names and markup
+// read the same in every language, which is why they carry over to products and wordings the
+// lexicon has never seen. Every value lies in [0, 1]; `found` says what was seen, for the evidence.
+import type { PageFacts } from "./html-scan.js";
+
+export const KIND_FEATURES = [
+  "vendor_links",
+  "title_names_link",
+  "install_path",
+  "panel_link",
+  "kind_markup",
+  "countdown",
+  "subscribe_only",
+] as const;
+
+/** The links of a page as the kind features read them (built once in pageFeatures). */
+export interface LinkSummary {
+  /** Anchors that lead somewhere: not "#...", javascript:, mailto: or tel:. */
+  anchors: number;
+  /** Distinct pages of the site itself that anchors lead to (the page itself left out). */
+  ownPages: number;
+  /** Anchors per registrable domain of other sites, social networks and messengers left out. */
+  vendorAnchors: Map<string, number>;
+  /** A control-panel URL among the refs, or null. */
+  panel: string | null;
+  /** Paths (lowercased) of the files the page loads and links on its own or other sites. */
+  paths: string[];
+}
+
+/** Pages longer than this are articles or sites: none of the default-page shapes is read there. */
+const KIND_PAGE_WORDS = 400;
+/** Holding-page shapes (markup names, e-mail-only form) are read on pages at most this long. */
+const HOLDING_PAGE_WORDS = 150;
+/** Share of a page's anchors that go to one other site for the page to be that site's. */
+const VENDOR_SHARE = 0.6;
+/** Share of the links to other sites that the site a title names must hold. */
+const TITLE_VENDOR_SHARE = 0.5;
+
+/** Sites a live business links to for contact or reach, never the page's vendor. */
+const SOCIAL =
+  /^(facebook|fb|instagram|twitter|x|linkedin|youtube|youtu|t|wa|whatsapp|pinterest|tiktok|vk|ok|telegram|google|goo|bit|tripadvisor|yelp|xing|threads|snapchat|discord|reddit|flickr|vimeo|spotify|soundcloud|behance|dribbble|medium|github|gitlab)\./;
+
+/** Web-root paths and default file names: how an installer or host tells its customer where the
+ *  site goes, the same in every language. */
+const INSTALL_PATH =
+  /(\/var\/www|public_html|private_html|htdocs|httpdocs|wwwroot|\/usr\/share\/nginx|\/usr\/local\/(apache|nginx|www)|\/etc\/(apache2?|httpd|nginx)\b|sites-(available|enabled)|documentroot|www-data|\.htaccess|web\.config|iisstart\.html?|hostingstart\.html|\bindex\.(html?|php|asp|aspx|jsp|cgi)\b|\bdefault\.(html?|aspx?|php)\b)/i;
+
+/** Control-panel and webmail-admin ports and paths (cPanel/WHM, Plesk, DirectAdmin, Hestia/Vesta,
+ *  CyberPanel, Webmin, ISPConfig, phpMyAdmin). A link there is a host's chrome, not a site's. */
+const PANEL_URL =
+  /^[a-z]+:\/\/[^/?#]+:(2082|2083|2086|2087|2095|2096|2222|2030|2031|8443|8880|8083|8090|7080|10000|20000)(\/|$)|^[^?#]*\/(cpanel|whm|plesk|phpmyadmin|cgi-sys\/|ispconfig|webmin|directadmin)(\/|$|\?)/i;
+
+/** File and folder names of holding, launch, maintenance and parking pages and their plugins. */
+const KIND_FILE =
+  /(under[-_ .]?constr?uc|coming[-_ .]?soon|comingsoon|maintenance|maintainance|mantenimiento|manutenzione|manutencao|onderhoud|wartung|baustelle|construccion|construcao|costruzione|en[-_ ]?construction|bientot|proximamente|binnenkort|launching[-_ ]?soon|parked|domain[-_]?(for[-_]?)?sale|defaultwebpage|default[-_]?page)/;
+
+const COUNTDOWN_SCRIPT = /countdown|86400000|1000\s*\*\s*60\s*\*\s*60\s*\*\s*24|1000\s*\*\s*3600\s*\*\s*24/i;
+
+export interface KindFeatures {
+  values: Record<(typeof KIND_FEATURES)[number], number>;
+  /** What each firing feature saw (a path, a port, a domain), for the evidence list. */
+  found: Partial<Record<(typeof KIND_FEATURES)[number], string>>;
+}
+
+export function kindFeatures(facts: PageFacts, links: LinkSummary, title: string): KindFeatures {
+  const words = facts.wordCount;
+  const found: KindFeatures["found"] = {};
+  const v = {} as KindFeatures["values"];
+  for (const f of KIND_FEATURES) v[f] = 0;
+  const short = words <= KIND_PAGE_WORDS;
+
+  // The page is another site's: most of its anchors go to one vendor or host, none to its own pages.
+  let top = "";
+  let topCount = 0;
+  for (const [domain, n] of links.vendorAnchors) if (n > topCount) [top, topCount] = [domain, n];
+  if (short && links.ownPages === 0 && topCount > 0 && topCount / links.anchors >= VENDOR_SHARE) {
+    v.vendor_links = 1;
+    found.vendor_links = top;
+  }
+  // The title names a site the page links to ("Welcome 320press.com - BlueHost.com", "... hosted by
+  // CloudTec.pl", "Test Page for the Apache HTTP Server" with a link to apache.org).
+  const vendorTotal = [...links.vendorAnchors.values()].reduce((a, b) => a + b, 0);
+  const titleWords = new Set(title.split(/[^a-z0-9\u00c0-\uffff]+/));
+  if (short && title) {
+    for (const [domain, n] of links.vendorAnchors) {
+      // The named site must be the page's main outside link: a live page names its partners too.
+      if (n / vendorTotal < TITLE_VENDOR_SHARE) continue;
+      const label = domain.split(".")[0] ?? "";
+      if (label.length >= 4 && titleWords.has(label)) {
+        v.title_names_link = 1;
+        found.title_names_link = domain;
+        break;
+      }
+    }
+  }
+  if (short) {
+    const path = INSTALL_PATH.exec(`${facts.text.slice(0, 8000)} ${facts.alts}`);
+    if (path) {
+      v.install_path = 1;
+      found.install_path = path[0];
+    }
+  }
+  if (short && links.panel) {
+    v.panel_link = 1;
+    found.panel_link = links.panel.slice(0, 100);
+  }
+  if (words <= HOLDING_PAGE_WORDS) {
+    const marker =
+      facts.markers.find((m) => m !== "countdown") ??
+      links.paths.map((p) => KIND_FILE.exec(p)?.[0]).find((m) => m !== undefined);
+    if (marker) {
+      v.kind_markup = 1;
+      found.kind_markup = marker;
+    }
+    if (facts.emailInputs > 0 && facts.textInputs === 0 && (facts.tags.get("textarea") ?? 0) === 0) {
+      v.subscribe_only = 1;
+      found.subscribe_only = `${facts.emailInputs} e-mail input`;
+    }
+  }
+  if (
+    short &&
+    (facts.markers.includes("countdown") ||
+      COUNTDOWN_SCRIPT.test(facts.inlineScript) ||
+      links.paths.some((p) => p.includes("countdown")))
+  ) {
+    v.countdown = 1;
+    found.countdown = "a launch countdown";
+  }
+  return { values: v, found };
+}
+
+/** Whether a registrable domain is a social network or messenger (not a vendor). */
+export function isSocial(domain: string): boolean {
+  return SOCIAL.test(domain);
+}
+
+/** A control-panel URL (port or path), tested on the absolute URL. */
+export function isPanelUrl(url: string): boolean {
+  return PANEL_URL.test(url);
+}
