@@ -224,7 +224,7 @@ export function scanHtml(html: string): PageFacts {
   return {
     title,
     text: visible,
-    wordCount: visible === "" ? 0 : visible.split(" ").length,
+    wordCount: wordCount(visible),
     lang,
     refs,
     inlineScript,
@@ -237,6 +237,16 @@ export function scanHtml(html: string): PageFacts {
     markers,
   };
 }
+
+/** Words of visible text; Han and Kana text has no spaces, so two of its characters count as a word. */
+function wordCount(visible: string): number {
+  if (visible === "") return 0;
+  const spaced = visible.split(" ").length;
+  if (!UNSPACED_SCRIPT.test(visible)) return spaced;
+  return spaced + Math.floor((visible.match(UNSPACED_CHARS)?.length ?? 0) / 2);
+}
+const UNSPACED_SCRIPT = /[\u3040-\u30ff\u3400-\u9fff]/;
+const UNSPACED_CHARS = /[\u3040-\u30ff\u3400-\u9fff]/g;
 
 const VOID = new Set([
   "area",

@@ -6,7 +6,15 @@
 import { getDomain } from "tldts";
 import type { PageFacts } from "./html-scan.js";
 import { foldText, LEXICON_CATEGORIES, type Lexicon, scanLexicon } from "./parked-lexicon.js";
-import { isPanelUrl, isSocial, KIND_FEATURES, kindFeatures, type LinkSummary } from "./parked-page-kind.js";
+import {
+  DEFAULT_PAGE_SIGNS,
+  defaultPageSigns,
+  isPanelUrl,
+  isSocial,
+  KIND_FEATURES,
+  kindFeatures,
+  type LinkSummary,
+} from "./parked-page-kind.js";
 
 const STRUCTURE_FEATURES = [
   "words_log",
@@ -99,7 +107,7 @@ const SOFTWARE_TEXT_WORDS = 300;
 /** Words up to which a product name counts at all: default pages are short (the longest in the
  *  corpus has about 400 words), an article about Apache or nginx is not (ADR 0091). */
 const SOFTWARE_PAGE_WORDS = 600;
-const EMAIL = /[a-z0-9._%+-]+@[a-z0-9-]+(\.[a-z0-9-]+)+\.[a-z]{2,}/i;
+const EMAIL = /[a-z0-9._%+-]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}/i;
 const PHONE = /(\+|\(0|\b0)\d[\d ().\-/]{7,}\d/;
 
 export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexicon): PageFeatures {
@@ -117,7 +125,6 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
     return d;
   };
   let anchors = 0;
-  /** Anchors to the site itself; "#" and javascript: lead nowhere (a dead menu is no navigation). */
   let internal = 0;
   let foreignAnchors = 0;
   let contact = false;
@@ -140,10 +147,10 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
     if (url === null) continue;
     const target = url.hostname.toLowerCase().replace(/\.$/, "");
     const foreign = !ctx.ownHosts.has(target) && domainOf(target) !== ownDomain;
-    // A "#" or the page itself leads nowhere: a dead menu is not navigation (ADR 0092).
+    // "#" or the page itself leads nowhere: not a page of the site, not a vendor's (ADR 0092).
     const leads = isAnchor && !raw.startsWith("#");
     if (leads) links.anchors++;
-    if (!foreign && ref.element === "a" && raw !== "#" && !raw.startsWith("javascript:")) internal++;
+    if (!foreign && ref.element === "a") internal++;
     if (leads && !foreign) {
       const key = pageKey(url);
       if (key !== here) ownPages.add(key);
@@ -226,7 +233,7 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
   v.frame_domain_param = frameDomainParam ? 1 : 0;
 
   const title = foldText(facts.title);
-  const kind = kindFeatures(facts, links, title);
+  const kind = kindFeatures(facts, links, title, foldText(facts.headline));
   Object.assign(v, kind.values);
   // An image-only page says what it is in its alternative texts; "C O M I N G  S O O N" is a word.
   const alts = words <= ALT_TEXT_WORDS ? facts.alts : "";
@@ -250,6 +257,9 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
     }
   }
   v.lex_categories = (Math.min(3, categories) / 3) * density;
+  const signs = defaultPageSigns(words, links.ownPages, v, kind.found, hits);
+  v.default_page_signs = Math.min(DEFAULT_PAGE_SIGNS, signs.length) / DEFAULT_PAGE_SIGNS;
+  if (signs.length > 0) kind.found.default_page_signs = signs.join("; ");
   v.domain_density = Math.min(1, (10 * (titleScan.domainWords + textScan.domainWords)) / Math.max(words, 10));
   v.rules_page = Math.min(100, ctx.rulesPageScore) / 100;
   return { values: v, hits, found: kind.found };

@@ -45,6 +45,8 @@ const FOR_SALE_WEIGHT = 40;
 /** All non-specific wording of a long page together counts at most this. */
 const LONG_PAGE_WORDING_CAP = 30;
 export const RANDOM_PATH_WEIGHT = 30;
+/** Points of three or more default-page signs together: a strong observation. */
+const DEFAULT_PAGE_WEIGHT = 60;
 const WILDCARD_WEIGHT = 10;
 /** Features that are a specific sign of parking or a placeholder (lexicon hits count too). */
 const SPECIFIC_FEATURES = [
@@ -179,6 +181,8 @@ export function combineWithModel(
     // Holding-page file or class names are a sign on a nearly empty page (an image that says
     // "under construction"); live sites keep such names in their templates too.
     ((x.kind_markup ?? 0) > 0 && (x.words_le_30 ?? 0) > 0) ||
+    // Two installer instructions on a short page ("log in with SSH", "quickstart guide").
+    ((features?.hits.install?.length ?? 0) >= 2 && (x.words_le_150 ?? 0) > 0) ||
     (x.rules_page ?? 0) >= SPECIFIC_RULES ||
     Object.entries(x).some(([f, v]) => /^lex_(?!ads|install|categories)/.test(f) && v >= SPECIFIC_WORDING);
   const raw = Math.round(100 * sigmoid(logit(model, x)));
@@ -188,14 +192,21 @@ export function combineWithModel(
   const section =
     (x.internal_links_log ?? 0) >= SECTION_LINKS && !PROVIDER_FEATURES.some((f) => (x[f] ?? 0) > 0);
   const onlyConstruction = Object.keys(features?.hits ?? {}).every((c) => c === "construction");
-  const rulesPoints = section ? assessment.specificRulesScore : assessment.rulesPageScore;
+  // Three default-page signs decide as a strong rule would (ADR 0092): the model cannot learn a
+  // product's dashboard that also has a site's navigation (XAMPP) from pages it has never seen.
+  const defaultPage = defaultPageEvidence(x, features?.found ?? {});
+  const rulesPoints = Math.min(
+    100,
+    (section ? assessment.specificRulesScore : assessment.rulesPageScore) + (defaultPage?.weight ?? 0),
+  );
   const pageModel = section && onlyConstruction ? Math.min(modelPoints, UNSPECIFIC_CAP) : modelPoints;
   const rulesWin = model.combine === "max" && rulesPoints >= pageModel;
   const pagePoints = rulesWin ? rulesPoints : pageModel;
   const infra = rules.evidence.filter((e) => INFRA_SIGNALS.has(e.signal) && e.signal !== "random_path");
-  const ruleKind = typeWeights(rules.evidence);
+  const ruleKind = typeWeights(defaultPage ? [...rules.evidence, defaultPage] : rules.evidence);
   const zero = (e: ParkedEvidence) => ({ ...e, weight: 0 });
   const pageRules = rules.evidence.filter((e) => !INFRA_SIGNALS.has(e.signal));
+  if (defaultPage) pageRules.push(defaultPage);
   const modelSays = modelEvidence(model, features, modelPoints);
   const evidence: ParkedEvidence[] = [
     ...infra,
@@ -228,6 +239,23 @@ export function combineWithModel(
   return { isParked, kind, score, threshold: PARKED_THRESHOLD, evidence, botProtection: rules.botProtection };
 }
 
+/** Three or more default-page signs (parked-page-kind.ts) as one strong observation, else null. */
+function defaultPageEvidence(
+  x: Record<string, number>,
+  found: Record<string, string>,
+): ParkedEvidence | null {
+  if ((x.default_page_signs ?? 0) < 1) return null;
+  return {
+    signal: "structure",
+    value: `default-page signs: ${found.default_page_signs ?? ""}`.slice(0, 200),
+    provider: "page kind",
+    type: "placeholder",
+    strength: "strong",
+    weight: DEFAULT_PAGE_WEIGHT,
+    source: "parked-page-kind.ts (ADR 0092)",
+  };
+}
+
 const FAMILY: Record<string, { signal: ParkedSignal; describe: string }> = {
   rules_page: { signal: "rules", describe: "the page rules scored it" },
   // Kinds of page (ADR 0092), named for the user; the value adds what was seen.
@@ -238,6 +266,8 @@ const FAMILY: Record<string, { signal: ParkedSignal; describe: string }> = {
   kind_markup: { signal: "structure", describe: "file, class or id names of a holding page" },
   countdown: { signal: "structure", describe: "a launch countdown" },
   subscribe_only: { signal: "structure", describe: "a form that asks only for an e-mail address" },
+  title_welcome: { signal: "structure", describe: "a greeting title" },
+  default_page_signs: { signal: "structure", describe: "default-page signs" },
 };
 
 /** The model's page points shared among the features that pushed toward parked. */

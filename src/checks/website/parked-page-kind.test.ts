@@ -1,0 +1,108 @@
+// The kind-of-page features (ADR 0092) on real saved pages of the corpus (test/fixtures/pages,
+// provenance in manifest.tsv): each fires on a page of its kind and stays silent on live pages.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { pageInputs, readManifest, readPage } from "../../../test/support/parked-corpus.js";
+import { scanHtml } from "./html-scan.js";
+import { assessPage, evaluateParked } from "./parked.js";
+import { loadLexicon } from "./parked-lexicon.js";
+import { isPanelUrl } from "./parked-page-kind.js";
+import { loadParkingIndicators } from "./parking-indicators.js";
+
+const indicators = loadParkingIndicators();
+const lexicon = loadLexicon();
+const pages = readManifest();
+
+function features(file: string) {
+  const page = pages.find((p) => p.file === file);
+  assert.ok(page, `${file} is in the manifest`);
+  const assessment = assessPage(pageInputs(page, readPage(page)), indicators, lexicon);
+  assert.ok(assessment.features);
+  return assessment.features;
+}
+
+describe("kind-of-page features on real pages", () => {
+  it("reads a host's stand-in page as the host's: links only to the host, the title names it", () => {
+    const f = features("placeholder/hosting-default-cloudtec-dekreij-pl.html.gz");
+    assert.equal(f.values.vendor_links, 1);
+    assert.equal(f.found.vendor_links, "cloudtec.pl");
+    assert.equal(f.values.title_names_link, 1);
+  });
+
+  it("finds a web-root path in a server's default page (Caddy: /var/www)", () => {
+    const f = features("placeholder/default-caddy.html.gz");
+    assert.equal(f.values.install_path, 1);
+    assert.match(f.found.install_path ?? "", /\/var\/www/);
+  });
+
+  it("finds a control-panel link (phpMyAdmin) and counts three default-page signs on XAMPP's dashboard", () => {
+    const f = features("placeholder/server-default-xampp-dashboard-es-721.html.gz");
+    assert.equal(f.values.panel_link, 1);
+    assert.equal(f.values.title_welcome, 1);
+    assert.equal(f.values.default_page_signs, 1);
+    assert.match(f.found.default_page_signs ?? "", /control-panel link/);
+  });
+
+  it("reads an image-only holding page from its file name", () => {
+    const f = features("placeholder/under-construction-accutest.html.gz");
+    assert.equal(f.values.kind_markup, 1);
+  });
+
+  it("sees a launch countdown and an e-mail-only sign-up form", () => {
+    assert.equal(features("placeholder/coming-soon-mmc-countdown.html.gz").values.countdown, 1);
+    assert.equal(features("placeholder/coming-soon-zumrut.html.gz").values.subscribe_only, 1);
+  });
+
+  it("stays silent on live pages: an article, a small business, a host's own marketing page", () => {
+    for (const file of ["live/readability-bbc-1.html.gz", "live/registrar-home-wirenet-chile-es.html.gz"]) {
+      const f = features(file);
+      for (const name of ["install_path", "panel_link", "vendor_links", "countdown", "subscribe_only"])
+        assert.equal(f.values[name], 0, `${file}: ${name}`);
+      assert.ok((f.values.default_page_signs ?? 0) < 1, `${file}: fewer than three default-page signs`);
+    }
+  });
+
+  it("names the default-page signs in the evidence of a parked verdict", () => {
+    const page = pages.find((p) => p.file === "placeholder/server-default-xampp-dashboard-es-721.html.gz")!;
+    const verdict = evaluateParked(pageInputs(page, readPage(page)), indicators);
+    assert.equal(verdict.isParked, true);
+    assert.equal(verdict.kind, "placeholder");
+    const sign = verdict.evidence.find((e) => e.value.startsWith("default-page signs"));
+    assert.ok(sign && sign.weight > 0, JSON.stringify(verdict.evidence));
+    assert.equal(
+      verdict.evidence.reduce((s, e) => s + e.weight, 0),
+      verdict.score,
+    );
+  });
+});
+
+describe("kind-of-page parsing", () => {
+  it("knows control-panel ports and paths, not ordinary links", () => {
+    for (const url of [
+      "https://example.com:2083/",
+      "https://host.example:8443/login",
+      "https://example.com/cpanel",
+      "http://localhost/phpmyadmin/",
+    ])
+      assert.ok(isPanelUrl(url), url);
+    for (const url of [
+      "https://example.com/",
+      "https://example.com:8080/shop",
+      "https://example.com/panel-discussion",
+    ])
+      assert.ok(!isPanelUrl(url), url);
+  });
+
+  it("reads alternative texts, e-mail inputs, kind markers and Han text as words", () => {
+    const facts = scanHtml(
+      `<div class="countdown-timer"></div><section id="coming_soon"><img src="x.png" alt="Under construction">
+      <form><input type="email" name="e"><input type="hidden" name="t"><input type="text" name="newsletter-mail"></form>
+      <p>本栏目内容正在紧张筹备中</p></section>`,
+    );
+    assert.equal(facts.alts, "Under construction");
+    assert.equal(facts.emailInputs, 2);
+    assert.equal(facts.textInputs, 0);
+    assert.deepEqual(facts.markers, ["countdown", "comingsoon"]);
+    assert.equal(facts.wordCount, 7, "one spaced token and twelve Han characters (six words)");
+  });
+});
