@@ -15,6 +15,7 @@ export const KIND_FEATURES = [
   "countdown",
   "subscribe_only",
   "title_welcome",
+  "stub_page",
   "default_page_signs",
 ] as const;
 
@@ -36,6 +37,8 @@ export interface LinkSummary {
 const KIND_PAGE_WORDS = 400;
 /** Holding-page shapes (markup names, e-mail-only form) are read on pages at most this long. */
 const HOLDING_PAGE_WORDS = 150;
+/** A stub: at most this many words, at most one link, no script, form or frame. */
+const STUB_WORDS = 10;
 /** Share of a page's anchors that go to one other site for the page to be that site's. */
 const VENDOR_SHARE = 0.6;
 /** Share of the links to other sites that the site a title names must hold. */
@@ -153,6 +156,17 @@ export function kindFeatures(
       v.title_welcome = 1;
       found.title_welcome = greeting.trim().slice(0, 80);
     }
+  }
+  // A stub ("hello!", a logo, "Welcome to Express"): a site not built. Live pages this small are
+  // script shells or carry a form or frame (0 of 356 live pages in the corpus at 769 pages).
+  const tag = (name: string) => facts.tags.get(name) ?? 0;
+  if (
+    words <= STUB_WORDS &&
+    facts.refs.filter((r) => r.element === "a").length <= 1 &&
+    tag("script") + tag("form") + tag("iframe") + tag("frame") + tag("frameset") === 0
+  ) {
+    v.stub_page = 1;
+    found.stub_page = `${words} words, no script or form`;
   }
   return { values: v, found };
 }

@@ -59,11 +59,12 @@ const SPECIFIC_FEATURES = [
   "title_is_domain",
   "headline_is_domain",
   "frame_domain_param",
-  // Kinds of page (ADR 0092): a vendor's or host's page, web-root paths, control-panel links.
+  // Kinds of page (ADR 0092): a vendor's or host's page, web-root paths, control-panel links, a stub.
   "vendor_links",
   "title_names_link",
   "install_path",
   "panel_link",
+  "stub_page",
 ];
 /** The page rules' points (rules_page) that count as a specific sign: a medium observation. */
 const SPECIFIC_RULES = 0.3;
@@ -267,6 +268,7 @@ const FAMILY: Record<string, { signal: ParkedSignal; describe: string }> = {
   countdown: { signal: "structure", describe: "a launch countdown" },
   subscribe_only: { signal: "structure", describe: "a form that asks only for an e-mail address" },
   title_welcome: { signal: "structure", describe: "a greeting title" },
+  stub_page: { signal: "structure", describe: "a stub page" },
   default_page_signs: { signal: "structure", describe: "default-page signs" },
 };
 
