@@ -48,15 +48,15 @@ const TITLE_VENDOR_SHARE = 0.5;
 const SOCIAL =
   /^(facebook|fb|instagram|twitter|x|linkedin|youtube|youtu|t|wa|whatsapp|pinterest|tiktok|vk|ok|telegram|google|goo|bit|tripadvisor|yelp|xing|threads|snapchat|discord|reddit|flickr|vimeo|spotify|soundcloud|behance|dribbble|medium|github|gitlab)\./;
 
-/** Web-root paths and default file names: how an installer or host tells its customer where the
- *  site goes, the same in every language. */
+/** Web-root paths, default file names and the shell lines of a setup (`ssh root@...`, `sudo`):
+ *  how an installer or host tells its customer where the site goes, the same in every language. */
 const INSTALL_PATH =
-  /(\/var\/www|public_html|private_html|htdocs|httpdocs|wwwroot|\/usr\/share\/nginx|\/usr\/local\/(apache|nginx|www)|\/etc\/(apache2?|httpd|nginx)\b|sites-(available|enabled)|documentroot|www-data|\.htaccess|web\.config|iisstart\.html?|hostingstart\.html|\bindex\.(html?|php|asp|aspx|jsp|cgi)\b|\bdefault\.(html?|aspx?|php)\b)/i;
+  /(\bssh\s+(-\S+\s+)*[a-z_][a-z0-9_-]*@|\bsudo\s+[a-z/]|\bapt(-get)?\s+install\b|\bsystemctl\s+[a-z]|\/opt\/[a-z]|\/var\/www|public_html|private_html|htdocs|httpdocs|wwwroot|\/usr\/share\/nginx|\/usr\/local\/(apache|nginx|www)|\/etc\/(apache2?|httpd|nginx)\b|sites-(available|enabled)|documentroot|www-data|\.htaccess|web\.config|iisstart\.html?|hostingstart\.html|\bindex\.(html?|php|asp|aspx|jsp|cgi)\b|\bdefault\.(html?|aspx?|php)\b)/i;
 
 /** Control-panel and webmail-admin ports and paths (cPanel/WHM, Plesk, DirectAdmin, Hestia/Vesta,
  *  CyberPanel, Webmin, ISPConfig, phpMyAdmin). A link there is a host's chrome, not a site's. */
 const PANEL_URL =
-  /^[a-z]+:\/\/[^/?#]+:(2082|2083|2086|2087|2095|2096|2222|2030|2031|8443|8880|8083|8090|7080|10000|20000)(\/|$)|^[^?#]*\/(cpanel|whm|plesk|phpmyadmin|cgi-sys\/|ispconfig|webmin|directadmin)(\/|$|\?)/i;
+  /^[a-z]+:\/\/(cpanel|whm|plesk|hpanel|directadmin)\.|^[a-z]+:\/\/[^/?#]+:(2082|2083|2086|2087|2095|2096|2222|2030|2031|8443|8880|8083|8090|7080|10000|20000)(\/|$)|^[^?#]*\/(cpanel|whm|plesk|phpmyadmin|cgi-sys\/|ispconfig|webmin|directadmin)(\/|$|\?)/i;
 
 /** File and folder names of holding, launch, maintenance and parking pages and their plugins. */
 const KIND_FILE =
@@ -188,6 +188,7 @@ export function defaultPageSigns(
   };
   seen("software_name", "a web-server or panel product name");
   seen("software_ref", "a link to a web-server or panel project");
+  seen("vendor_links", "links lead only to one other site");
   seen("install_path", "a web-root path or default file name");
   seen("panel_link", "a control-panel link");
   seen("title_names_link", "the title names the linked site");
