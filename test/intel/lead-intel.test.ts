@@ -45,14 +45,16 @@ describe("domain intelligence through the API (sqlite)", async () => {
         TXT: ["v=spf1 mx -all"],
       },
     });
-    net.sites.set("renewal.test", { body: "<html><h1>Renewal Co.</h1></html>" });
+    net.sites.set("renewal.test", {
+      body: "<html><h1>Renewal Co.</h1><p>Certificates and renewals for small firms. Call +1 555 0142 or write to desk@renewal.test.</p></html>",
+    });
     // A certificate that runs out in 10 days: the cert_expiring factor's case.
     net.sites.setCertificate(
       "renewal.test",
       await net.pki.issue(["renewal.test"], { notAfter: new Date(Date.now() + 10 * DAY) }),
     );
     net.sites.set("acme.test", {
-      body: "<html><h1>Acme Inc.</h1></html>",
+      body: "<html><h1>Acme Inc.</h1><p>Industrial fasteners and fixings since 1952. Call +1 555 0100 or write to sales@acme.test.</p></html>",
       headers: { "strict-transport-security": "max-age=31536000" },
     });
     rdap = await startRdapServer(

@@ -152,7 +152,10 @@ describe("scale-out: two API processes and two workers on one PostgreSQL and Red
     const { key } = await cluster.apiKey(account);
     await cluster.grant(account, 0.01);
     const [a, b] = cluster.apis as [ClusterNode, ClusterNode];
-    cluster.fake.sites.set("www.acme.test", { body: "<html>slow</html>", delayMs: 1500 });
+    cluster.fake.sites.set("www.acme.test", {
+      body: "<html><h1>Acme Inc.</h1><p>A slow page of a live site, answered after 1.5 s.</p></html>",
+      delayMs: 1500,
+    });
     const seenBefore = cluster.fake.sites.requests.length;
     const inFlight = fetch(`${b.url}/v1/check-website`, {
       method: "POST",

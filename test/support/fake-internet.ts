@@ -6,6 +6,8 @@ import { startSites, type TestSites } from "./http-servers.js";
 import { type MxBehaviour, startSmtpServer, type TestSmtpServer } from "./smtp-server.js";
 import { createTestPki, type TestPki } from "./test-ca.js";
 
+const ACME_PAGE =
+  "<html><h1>Acme Inc.</h1><p>Industrial fasteners and fixings since 1952. Call +1 555 0100 or write to sales@acme.test.</p></html>";
 const PARKED_PAGE = '<html><script src="//www.google.com/adsense/domains/caf.js"></script></html>';
 
 export interface FakeInternet {
@@ -36,10 +38,13 @@ export async function startFakeInternet(
   const leaf = await pki.issue(["acme.test", "www.acme.test", "parked.test", "catchall.test"]);
   const sites = await startSites(
     {
-      "acme.test": { body: "<html><h1>Acme Inc.</h1></html>" },
-      "www.acme.test": { body: "<html><h1>Acme Inc.</h1></html>" },
+      // Live sites say more than their name: a page that is only a heading is a stub (ADR 0092).
+      "acme.test": { body: ACME_PAGE },
+      "www.acme.test": { body: ACME_PAGE },
       "parked.test": { body: PARKED_PAGE },
-      "catchall.test": { body: "<html>catch all corp</html>" },
+      "catchall.test": {
+        body: "<html><h1>Catch All Corp</h1><p>Office supplies for small firms, delivered next day. Call +1 555 0199 or write to hello@catchall.test.</p></html>",
+      },
       "broken.test": { status: 503 },
     },
     { fallback: leaf },

@@ -34,7 +34,10 @@ const TIMEOUTS = {
 const SHORT = { firstTryTimeoutMs: 200, retryTimeoutMs: 300, fallbackTimeoutMs: 250 };
 
 const SITES: Record<string, Site> = {
-  "ok.test": { body: "<h1>Acme Plumbing</h1>" },
+  // A live page says more than its name: a page that is only a heading is a stub (ADR 0092).
+  "ok.test": {
+    body: "<h1>Acme Plumbing</h1><p>Emergency repairs, boilers and bathrooms in Leeds since 1998. Call 0113 496 0000 or write to office@acme-plumbing.test.</p>",
+  },
   "redir.test": { location: "https://redir.test/home" },
   "redir.test/home": { status: 301, location: "/welcome" },
   "redir.test/welcome": { body: "welcome" },
