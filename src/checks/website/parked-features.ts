@@ -157,7 +157,7 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
     }
     if (leads && foreign && !isSocial(domainOf(target)))
       links.vendorAnchors.set(domainOf(target), (links.vendorAnchors.get(domainOf(target)) ?? 0) + 1);
-    if (links.panel === null && isPanelUrl(url.href)) links.panel = url.href;
+    if (links.panel === null && isPanelUrl(url)) links.panel = url.href;
     if (links.paths.length < 200) links.paths.push(url.pathname.toLowerCase());
     if (foreign && lexicon.softwareHosts.some((h) => target === h || target.endsWith(`.${h}`)))
       software = true;
@@ -267,8 +267,11 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
 
 /** Letters set one by one ("c o m i n g s o o n", four or more) read as one word. */
 function joinSpacedLetters(folded: string): string {
-  return folded.includes(" ") ? folded.replace(SPACED_LETTERS, (m) => m.replace(/ /g, "")) : folded;
+  // Most pages have no run of one-character tokens: a cheap test before the Unicode one.
+  if (!SPACED_HINT.test(folded)) return folded;
+  return folded.replace(SPACED_LETTERS, (m) => m.replace(/ /g, ""));
 }
+const SPACED_HINT = /(?:^| )[^ ] [^ ] [^ ] [^ ](?: |$)/;
 const SPACED_LETTERS = /(?<!\p{L})\p{L}(?: \p{L}){3,}(?!\p{L})/gu;
 
 /** On a nearly empty page, the sentences its inline scripts would write. */

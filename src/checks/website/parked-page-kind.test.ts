@@ -83,14 +83,15 @@ describe("kind-of-page parsing", () => {
       "https://host.example:8443/login",
       "https://example.com/cpanel",
       "http://localhost/phpmyadmin/",
+      "https://cpanel.host.example/",
     ])
-      assert.ok(isPanelUrl(url), url);
+      assert.ok(isPanelUrl(new URL(url)), url);
     for (const url of [
       "https://example.com/",
       "https://example.com:8080/shop",
       "https://example.com/panel-discussion",
     ])
-      assert.ok(!isPanelUrl(url), url);
+      assert.ok(!isPanelUrl(new URL(url)), url);
   });
 
   it("reads alternative texts, e-mail inputs, kind markers and Han text as words", () => {

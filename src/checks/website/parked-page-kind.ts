@@ -53,10 +53,28 @@ const SOCIAL =
 const INSTALL_PATH =
   /(\bssh\s+(-\S+\s+)*[a-z_][a-z0-9_-]*@|\bsudo\s+[a-z/]|\bapt(-get)?\s+install\b|\bsystemctl\s+[a-z]|\/opt\/[a-z]|\/var\/www|public_html|private_html|htdocs|httpdocs|wwwroot|\/usr\/share\/nginx|\/usr\/local\/(apache|nginx|www)|\/etc\/(apache2?|httpd|nginx)\b|sites-(available|enabled)|documentroot|www-data|\.htaccess|web\.config|iisstart\.html?|hostingstart\.html|\bindex\.(html?|php|asp|aspx|jsp|cgi)\b|\bdefault\.(html?|aspx?|php)\b)/i;
 
-/** Control-panel and webmail-admin ports and paths (cPanel/WHM, Plesk, DirectAdmin, Hestia/Vesta,
- *  CyberPanel, Webmin, ISPConfig, phpMyAdmin). A link there is a host's chrome, not a site's. */
-const PANEL_URL =
-  /^[a-z]+:\/\/(cpanel|whm|plesk|hpanel|directadmin)\.|^[a-z]+:\/\/[^/?#]+:(2082|2083|2086|2087|2095|2096|2222|2030|2031|8443|8880|8083|8090|7080|10000|20000)(\/|$)|^[^?#]*\/(cpanel|whm|plesk|phpmyadmin|cgi-sys\/|ispconfig|webmin|directadmin)(\/|$|\?)/i;
+/** Control-panel ports and paths (cPanel/WHM, Plesk, DirectAdmin, Hestia/Vesta, CyberPanel,
+ *  Webmin, ISPConfig, phpMyAdmin) and panel host names. A link there is a host's chrome, not a site's. */
+const PANEL_PORTS = new Set([
+  "2082",
+  "2083",
+  "2086",
+  "2087",
+  "2095",
+  "2096",
+  "2222",
+  "2030",
+  "2031",
+  "8443",
+  "8880",
+  "8083",
+  "8090",
+  "7080",
+  "10000",
+  "20000",
+]);
+const PANEL_PATH = /^\/(cpanel|whm|plesk|phpmyadmin|cgi-sys|ispconfig|webmin|directadmin)(\/|$)/i;
+const PANEL_HOST = /^(cpanel|whm|plesk|hpanel|directadmin)\./;
 
 /** File and folder names of holding, launch, maintenance and parking pages and their plugins. */
 const KIND_FILE =
@@ -209,7 +227,7 @@ export function isSocial(domain: string): boolean {
   return SOCIAL.test(domain);
 }
 
-/** A control-panel URL (port or path), tested on the absolute URL. */
-export function isPanelUrl(url: string): boolean {
-  return PANEL_URL.test(url);
+/** A control-panel URL: its port, first path segment or host name. */
+export function isPanelUrl(url: URL): boolean {
+  return PANEL_PORTS.has(url.port) || PANEL_PATH.test(url.pathname) || PANEL_HOST.test(url.hostname);
 }
