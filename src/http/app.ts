@@ -222,6 +222,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   app.decorateRequest("principal", null);
   app.decorateRequest("pendingKeyCheck", null);
+  app.decorateRequest("routeOptionsSeen", null);
   const authenticate = authHook({ ...deps, adminToken: deps.config.auth.adminToken });
   const limit = new RateLimits(deps.config.rateLimits, deps.redis).hook();
   app.addHook("onRequest", async (request, reply) => {

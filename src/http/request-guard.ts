@@ -8,6 +8,7 @@ import type { FastifyRequest } from "fastify";
 import { type FieldError, invalid } from "../lib/errors.js";
 import { findUnsafeText } from "../lib/safe-text.js";
 import { AppError } from "./errors.js";
+import { routeOptionsOf } from "./route-options.js";
 
 /** The parts checked, with their name in `field` (Fastify's) and in `detail.loc` (the spec's). */
 const PARTS = [
@@ -33,7 +34,7 @@ export function guardRequest(request: FastifyRequest, _reply: unknown, done: (er
 }
 
 function checkRequest(request: FastifyRequest): void {
-  const schema = (request.routeOptions.schema ?? {}) as Record<string, unknown>;
+  const schema = (routeOptionsOf(request).schema ?? {}) as Record<string, unknown>;
   const contentType = request.headers["content-type"];
   if (schema.body && typeof contentType === "string" && !isJsonType(contentType)) {
     throw new AppError(
