@@ -1,8 +1,9 @@
 // The page as numbers for the parked model: structure (how much own content, where links, frames
 // and scripts go, whether the domain itself is the title or headline, navigation, forms and contact
-// details of a business, JS-only landers), wording counts per lexicon category, and the score of
-// the hand-written page rules. Every feature lies in [0, 1]; names are stable (the model file
-// keys its weights by them). See docs/decisions/0011-parked-page-evidence.md.
+// details of a business, JS-only landers), the kind of page (parked-page-kind.ts, ADR 0092),
+// wording counts per lexicon category, and the score of the hand-written page rules. Every feature
+// lies in [0, 1]; names are stable (the model file keys its weights by them). See
+// docs/decisions/0011-parked-page-evidence.md.
 import { getDomain } from "tldts";
 import type { PageFacts } from "./html-scan.js";
 import { foldText, LEXICON_CATEGORIES, type Lexicon, scanLexicon } from "./parked-lexicon.js";

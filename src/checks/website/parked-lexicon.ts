@@ -1,5 +1,5 @@
 // The multilingual wording of parked and placeholder pages, by category (data/parked-lexicon.tsv:
-// sale, parking, registered, hosting, construction, expired, ads, and the word "domain" itself in
+// sale, parking, registered, hosting, construction, expired, ads, install, and the word "domain" itself in
 // many languages). Phrases and page text are folded the same way (lowercase, accents and marks
 // dropped, a few letters spelled out) so one row matches "à vendre" and "a vendre", "została" and
 // "zostala". The model reads counts per category, never single phrases: a missing phrase costs a
