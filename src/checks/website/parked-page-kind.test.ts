@@ -76,6 +76,16 @@ describe("kind-of-page features on real pages", () => {
   });
 });
 
+describe("kind of a page the wording does not name", () => {
+  it("calls a stub a placeholder, not a parked domain", () => {
+    const page = pages.find((p) => p.file === "placeholder/stub-nginx-debian-arsen.html.gz")!;
+    const verdict = evaluateParked(pageInputs(page, readPage(page)), indicators);
+    assert.equal(verdict.isParked, true);
+    assert.equal(verdict.kind, "placeholder");
+    assert.ok(verdict.evidence.some((e) => e.value.startsWith("a stub page") && e.weight > 0));
+  });
+});
+
 describe("kind-of-page parsing", () => {
   it("knows control-panel ports and paths, not ordinary links", () => {
     for (const url of [

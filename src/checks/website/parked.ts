@@ -75,6 +75,16 @@ const SPECIFIC_WORDING = 0.3;
 const SECTION_LINKS = Math.log1p(5) / Math.log1p(100) - 1e-9;
 /** A parking or marketplace provider's marker on the page: lander or ad-feed script, for-sale deep link. */
 const PROVIDER_FEATURES = ["lander_ref", "sale_link", "ad_script", "redirect_foreign", "frame_domain_param"];
+/** Shapes of a placeholder (ADR 0092): they set the kind when the wording is silent. */
+const PLACEHOLDER_SHAPES = [
+  "stub_page",
+  "kind_markup",
+  "install_path",
+  "panel_link",
+  "title_welcome",
+  "default_page_signs",
+  "software_name",
+];
 /** The most a page without a specific sign scores: below the random-path probe's reach. */
 const UNSPECIFIC_CAP = PARKED_THRESHOLD - RANDOM_PATH_WEIGHT - 1;
 /** Evidence about the domain's infrastructure and serving, not the page: counted at rule weights. */
@@ -229,10 +239,14 @@ export function combineWithModel(
   let kind: ParkedKind | null = null;
   if (isParked) {
     const lex = features?.hits ?? {};
-    const placeholderWords = ["registered", "hosting", "construction", "install"].filter(
-      (c) => lex[c],
-    ).length;
-    const parkedWords = ["sale", "parking", "ads", "expired"].filter((c) => lex[c]).length;
+    // Wording first; without it the page's shape says which (a stub or a host's page is a
+    // placeholder, a lander's script or a sale link is parking).
+    const placeholderWords =
+      ["registered", "hosting", "construction", "install"].filter((c) => lex[c]).length +
+      PLACEHOLDER_SHAPES.filter((f) => (x[f] ?? 0) > 0).length;
+    const parkedWords =
+      ["sale", "parking", "ads", "expired"].filter((c) => lex[c]).length +
+      PROVIDER_FEATURES.filter((f) => (x[f] ?? 0) > 0).length;
     if (ruleKind.placeholder !== ruleKind.other)
       kind = ruleKind.placeholder > ruleKind.other ? "placeholder" : "parked";
     else kind = placeholderWords > parkedWords ? "placeholder" : "parked";
