@@ -27,6 +27,7 @@ import { AppError, errorHandler, notFoundHandler, sendError } from "./errors.js"
 import { OPENAPI_TAGS, openApiContact, publicBaseUrl } from "./openapi-meta.js";
 import { RATE_LIMIT_HEADERS, RateLimits } from "./rate-limit.js";
 import { guardRequest } from "./request-guard.js";
+import { lazyRequestLogger } from "./request-logger.js";
 import { type AccountExportRoutesDeps, accountExportRoutes } from "./routes/account-export.routes.js";
 import { type AdminRoutesDeps, adminRoutes } from "./routes/admin.routes.js";
 import { type AuditRoutesDeps, auditRoutes } from "./routes/audit.routes.js";
@@ -118,7 +119,9 @@ function partAwareValidator(): NonNullable<
 
 export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
-    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    ...(deps.logger
+      ? { loggerInstance: deps.logger, childLoggerFactory: lazyRequestLogger }
+      : { logger: false }),
     bodyLimit: deps.config.limits.maxBodyBytes,
     genReqId: (req) => {
       const given = req.headers["x-request-id"];
