@@ -48,7 +48,7 @@ import { type StatusRoutesDeps, statusRoutes } from "./routes/status.routes.js";
 import { type TeamRoutesDeps, teamRoutes } from "./routes/team.routes.js";
 import { type UsageRoutesDeps, usageRoutes } from "./routes/usage.routes.js";
 import { type WebhooksRoutesDeps, webhooksRoutes } from "./routes/webhooks.routes.js";
-import { type WidgetRouteDeps, widgetRoutes } from "./routes/widget.routes.js";
+import { type WidgetRouteDeps, widgetCheckRoutes, widgetRoutes } from "./routes/widget.routes.js";
 import { ErrorResponse } from "./schemas.js";
 import { nullableAwareSerializer } from "./serializer.js";
 
@@ -172,10 +172,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addContentTypeParser(["text/csv", "text/plain"], { parseAs: "buffer" }, (_req, body, done) =>
     done(null, body),
   );
-  app.addHook("preValidation", guardRequest);
-  await app.register(multipart, {
-    limits: { fileSize: deps.config.limits.maxBodyBytes, files: 1, fields: 10 },
-  });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
 
@@ -215,13 +211,22 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: true });
-
-  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
   if (deps.metrics) registerHttpMetrics(app, deps.metrics);
-
   app.decorateRequest("principal", null);
   app.decorateRequest("pendingKeyCheck", null);
+
+  // The widget's check and its preflight, a page's traffic, in a scope of their own: it takes
+  // the hooks above (request id, shutdown, metrics) and none below (the request guard runs as the
+  // route's own hook, authentication is the publishable key's alone, multipart is not accepted).
+  // Hooks added to the root from here on reach every other route, as before (ADR 0056).
+  await app.register(async (scope) => widgetCheckRoutes(scope as App, deps));
+
+  app.addHook("preValidation", guardRequest);
+  await app.register(multipart, {
+    limits: { fileSize: deps.config.limits.maxBodyBytes, files: 1, fields: 10 },
+  });
+  await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: true });
+  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
   const authenticate = authHook({ ...deps, adminToken: deps.config.auth.adminToken });
   const limit = new RateLimits(deps.config.rateLimits, deps.redis).hook();
   app.addHook("onRequest", async (request, reply) => {
