@@ -1,6 +1,7 @@
 // buildApp(deps): the HTTP face of the service. Routes declare TypeBox schemas (validation,
 // serialization and OpenAPI from one source), call one service and map the outcome to JSON.
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import { AjvCompiler } from "@fastify/ajv-compiler";
 import multipart from "@fastify/multipart";
 import swagger from "@fastify/swagger";
@@ -10,7 +11,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from "fast
 import type { Redis } from "ioredis";
 import type { Config } from "../config/config.js";
 import { MULTILINE } from "../lib/safe-text.js";
-import { registerHttpMetrics } from "../metrics/http-metrics.js";
+import { registerHttpMetrics, requestObserver } from "../metrics/http-metrics.js";
 import type { Metrics } from "../metrics/metrics.js";
 import { API_VERSION } from "../version.js";
 import type { App } from "./app-types.js";
@@ -51,6 +52,7 @@ import { type WebhooksRoutesDeps, webhooksRoutes } from "./routes/webhooks.route
 import { type WidgetRouteDeps, widgetCheckRoutes, widgetRoutes } from "./routes/widget.routes.js";
 import { ErrorResponse } from "./schemas.js";
 import { nullableAwareSerializer } from "./serializer.js";
+import { frontedServer, widgetFront } from "./widget-front.js";
 
 export type { App } from "./app-types.js";
 
@@ -116,14 +118,33 @@ function partAwareValidator(): NonNullable<
   };
 }
 
+/** A request's id: the client's X-Request-Id when it is well formed, else a new UUID. */
+function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers["x-request-id"];
+  return typeof given === "string" && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
+}
+
 export async function buildApp(deps: AppDeps): Promise<App> {
+  const observe = deps.metrics && requestObserver(deps.metrics);
+  // While the server closes, requests that still arrive (keep-alive, pipelined) are refused at
+  // once with the error body, and the connection is closed so the client goes elsewhere.
+  let isClosing = false;
+  // The widget's check meets its front before Fastify (ADR 0056); `app` is in place before any
+  // request arrives.
+  const front = widgetFront({
+    ...deps,
+    maxBodyBytes: deps.config.limits.maxBodyBytes,
+    requestIdOf,
+    isClosing: () => isClosing || deps.lifecycle.shuttingDown,
+    observe,
+    log: deps.logger ?? { error: () => {}, warn: () => {} },
+    replay: (options) => app.inject(options),
+  });
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     bodyLimit: deps.config.limits.maxBodyBytes,
-    genReqId: (req) => {
-      const given = req.headers["x-request-id"];
-      return typeof given === "string" && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
-    },
+    genReqId: requestIdOf,
+    serverFactory: (handler, options) => frontedServer(front, handler, options as never),
     schemaController: {
       compilersFactory: { buildValidator: partAwareValidator(), buildSerializer: nullableAwareSerializer() },
     },
@@ -141,9 +162,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // While the server closes, requests that still arrive (keep-alive, pipelined) are refused at
-  // once with the error body, and the connection is closed so the client goes elsewhere.
-  let isClosing = false;
   app.addHook("preClose", async () => {
     isClosing = true;
   });
@@ -211,7 +229,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
-  if (deps.metrics) registerHttpMetrics(app, deps.metrics);
+  if (deps.metrics && observe) registerHttpMetrics(app, observe, deps.metrics);
   app.decorateRequest("principal", null);
   app.decorateRequest("pendingKeyCheck", null);
 

@@ -302,6 +302,19 @@ const ROLE_CHECKED = (access: RouteAccess | undefined): access is RolePermission
   access !== "publishable";
 
 /**
+ * Whether a settled publishable key may use the widget's check from `ip` at `now`: the rules
+ * authorizeKey applies to a `publishable` route (expiry, source address, key type), for the
+ * widget's front (src/http/widget-front.ts), which hands every other case to the app.
+ */
+export function isUsablePublishableKey(policy: KeyPolicy, ip: string, now: Date): boolean {
+  return (
+    policy.type === "publishable" &&
+    (policy.expiresAt === null || policy.expiresAt > now.toISOString()) &&
+    ipAllowed(policy.allowedIps, ip)
+  );
+}
+
+/**
  * A member's role against the route's declared permission: 403 INSUFFICIENT_PERMISSIONS naming
  * the permission and the least role that holds it. Routes open to any identity (`identity`) pass.
  */

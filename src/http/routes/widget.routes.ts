@@ -9,6 +9,7 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyReply, FastifyRequest, LogLevel } from "fastify";
 import { requestOrigin } from "../../keys/key-policy.js";
 import {
+  CheckEmailBody,
   Confirmation,
   KeyQuery,
   StatsQuery,
@@ -191,15 +192,7 @@ export async function widgetCheckRoutes(app: App, deps: WidgetCheckRouteDeps): P
         description:
           "For /widget.js in a visitor's browser. Answers within WIDGET_DEADLINE_MS (default 3 s): syntax, typo, disposable and role lists, MX and a recent result; unknown/deadline when the mail server is slower (the probe goes on). Each address is charged once per key and UTC day at the email check's price; a short balance answers unknown (fail open). 403 ORIGIN_NOT_ALLOWED without an allowed Origin or Referer; 429 past the key's abuse limits.",
         querystring: KeyQuery,
-        body: Type.Object({
-          email: Type.String({ minLength: 1, maxLength: 320 }),
-          captchaToken: Type.Optional(
-            Type.String({
-              maxLength: 4096,
-              description: "Turnstile or hCaptcha response, when the key requires one",
-            }),
-          ),
-        }),
+        body: CheckEmailBody,
         response: { 200: WidgetAnswer },
       },
     },
