@@ -2,7 +2,7 @@
 // bound to the address (by hash: the token never carries the address itself) and to the
 // publishable key that asked, valid 15 minutes. The backend's secret key confirms it with
 // POST /v1/widget/confirm; forged, expired and mismatched tokens are told apart.
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash, hash, timingSafeEqual } from "node:crypto";
 import type { WidgetVerdict } from "./widget-verdict.js";
 
 const VERSION = "lcw1";
@@ -26,8 +26,8 @@ export type TokenReading =
   | { kind: "forged" }
   | { kind: "expired"; expiredAt: string };
 
-export const emailHashOf = (email: string) =>
-  createHash("sha256").update(email.trim().toLowerCase(), "utf8").digest("hex");
+/** One-shot `hash` (a third of createHash's cost for a short input). */
+export const emailHashOf = (email: string) => hash("sha256", email.trim().toLowerCase(), "hex");
 
 /**
  * HMAC-SHA256 (RFC 2104) with the key's inner and outer hash states worked out once per secret and
