@@ -232,6 +232,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   if (deps.metrics && observe) registerHttpMetrics(app, observe, deps.metrics);
   app.decorateRequest("principal", null);
   app.decorateRequest("pendingKeyCheck", null);
+  app.decorateRequest("routeOptionsSeen", null);
 
   // The widget's check and its preflight, a page's traffic, in a scope of their own: it takes
   // the hooks above (request id, shutdown, metrics) and none below (the request guard runs as the

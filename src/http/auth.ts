@@ -26,6 +26,7 @@ import {
 } from "../teams/roles.js";
 import type { TeamsService } from "../teams/teams.service.js";
 import { AppError } from "./errors.js";
+import { routeOptionsOf } from "./route-options.js";
 
 type AuthMode = "none" | "data" | "identity" | "admin" | "publishable";
 
@@ -207,7 +208,7 @@ export function authHook(deps: AuthDeps) {
     // `<account>~test` opens that account's test data space to its members, with their role there
     // (ADR 0054). Identity routes (keys, team, sign-on) manage the account itself: the live one.
     const live = liveAccountOf(named);
-    const accountId = request.routeOptions.config?.auth === "identity" ? live : named;
+    const accountId = routeOptionsOf(request).config?.auth === "identity" ? live : named;
     if (live === identity.accountId) await deps.credits.ensureAccount(live);
     const membership = await deps.teams.membership(live, identity.accountId, identity.email);
     // Not a member is the same 404 as an account that does not exist (decisions §8).
@@ -229,7 +230,7 @@ export function authHook(deps: AuthDeps) {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     request.principal = null;
     request.pendingKeyCheck = null;
-    const mode = request.routeOptions.config?.auth ?? "none";
+    const mode = routeOptionsOf(request).config?.auth ?? "none";
     if (mode === "none") return;
 
     if (mode === "admin") {
@@ -341,8 +342,8 @@ function authorizeMember(role: Role, access: RouteAccess | undefined): void {
 export function authorizeKey(request: FastifyRequest, now: Date): void {
   const principal = request.principal;
   if (principal?.member && isRole(principal.member.role)) {
-    authorizeMember(principal.member.role, request.routeOptions.config?.permission);
-    if (isTestSpace(principal.accountId)) refuseLiveOnly(request, request.routeOptions.config?.permission);
+    authorizeMember(principal.member.role, routeOptionsOf(request).config?.permission);
+    if (isTestSpace(principal.accountId)) refuseLiveOnly(request, routeOptionsOf(request).config?.permission);
     return;
   }
   const policy = principal?.policy;
@@ -352,11 +353,12 @@ export function authorizeKey(request: FastifyRequest, now: Date): void {
       reason: "expired",
       expiredAt: policy.expiresAt,
     });
-  if (!ipAllowed(policy.allowedIps, request.ip))
+  // request.ip is worked out on each read: only keys limited to addresses need it.
+  if (policy.allowedIps !== null && !ipAllowed(policy.allowedIps, request.ip))
     throw new AppError("IP_NOT_ALLOWED", `This API key is not allowed from ${request.ip}`, {
       ip: request.ip,
     });
-  const access = request.routeOptions.config?.permission;
+  const access = routeOptionsOf(request).config?.permission;
   if (access === "publishable") {
     if (policy.type !== "publishable")
       throw new AppError(
@@ -392,7 +394,7 @@ export function authorizeKey(request: FastifyRequest, now: Date): void {
 
 /** A test data space never reaches a third party: live-only routes refuse it (ADR 0051, 0054). */
 function refuseLiveOnly(request: FastifyRequest, required: RouteAccess | undefined): void {
-  if (!request.routeOptions.config?.liveOnly) return;
+  if (!routeOptionsOf(request).config?.liveOnly) return;
   throw new AppError(
     "INSUFFICIENT_PERMISSIONS",
     "Test data never reaches the network: this endpoint talks to a third party and needs live mode",

@@ -12,6 +12,7 @@ import {
 } from "rate-limiter-flexible";
 import type { Config } from "../config/config.js";
 import { fail } from "../lib/errors.js";
+import { routeOptionsOf } from "./route-options.js";
 
 interface NamedLimiter {
   limiter: RateLimiterAbstract;
@@ -62,7 +63,7 @@ export class RateLimits {
       const principal = request.principal;
       // Publishable keys are counted by the widget's own per-visitor limits (src/widget/).
       if (!principal || principal.via === "admin" || principal.via === "publishable_key") return;
-      const routeKey = `${request.method} ${request.routeOptions.url}`;
+      const routeKey = `${request.method} ${routeOptionsOf(request).url}`;
       const now = Date.now();
       const limiters = this.limitersFor(routeKey);
       // All counters at once: with Redis, one round trip instead of one per limit.

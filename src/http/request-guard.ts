@@ -8,6 +8,7 @@ import type { FastifyRequest } from "fastify";
 import { type FieldError, invalid } from "../lib/errors.js";
 import { findUnsafeText } from "../lib/safe-text.js";
 import { AppError } from "./errors.js";
+import { routeOptionsOf } from "./route-options.js";
 
 /** The parts checked, with their name in `field` (Fastify's) and in `detail.loc` (the spec's). */
 const PARTS = [
@@ -36,7 +37,7 @@ export function guardRequest(request: FastifyRequest, _reply: unknown, done: (er
  *  before the body is read; the guard calls it again after). */
 export function refuseNonJsonBody(request: FastifyRequest): void {
   const contentType = request.headers["content-type"];
-  if (request.routeOptions.schema?.body && typeof contentType === "string" && !isJsonType(contentType)) {
+  if (routeOptionsOf(request).schema?.body && typeof contentType === "string" && !isJsonType(contentType)) {
     throw new AppError(
       "UNSUPPORTED_MEDIA_TYPE",
       `This route takes a JSON body: send it as application/json, not ${contentType.split(";")[0]}`,
@@ -45,7 +46,7 @@ export function refuseNonJsonBody(request: FastifyRequest): void {
 }
 
 function checkRequest(request: FastifyRequest): void {
-  const schema = (request.routeOptions.schema ?? {}) as Record<string, unknown>;
+  const schema = (routeOptionsOf(request).schema ?? {}) as Record<string, unknown>;
   refuseNonJsonBody(request);
   const errors: FieldError[] = [];
   for (const part of PARTS) {

@@ -71,4 +71,26 @@ describe("findUnsafeText", () => {
     assert.equal(findUnsafeText(many, undefined, 20).length, 20);
     assert.deepEqual(findUnsafeText({ raw: Buffer.from([0, 1, 2]) }, undefined), []);
   });
+
+  it("finds the one bad character however deep it sits, whatever clean text surrounds it", () => {
+    // The quick scan that clears ordinary requests must not clear these (ADR 0082).
+    const clean = {
+      name: "Müller 😀",
+      tags: ["a", "b"],
+      custom: { memo: "x", deep: { list: ["日本語", 1, null, true] } },
+    };
+    assert.deepEqual(findUnsafeText(clean, schema), []);
+    for (const [value, path] of [
+      [{ ...clean, custom: { deep: { list: ["ok", "\u0001"] } } }, ["custom", "deep", "list", 1]],
+      [{ ...clean, custom: { deep: { "\ud800": 1 } } }, ["custom", "deep", "\ud800"]],
+      [[{ a: [[["\u001f"]]] }], [0, "a", 0, 0, 0]],
+      ["\udc00", []],
+    ] as const) {
+      assert.deepEqual(
+        findUnsafeText(value, undefined).map((f) => f.path),
+        [path],
+        JSON.stringify(value),
+      );
+    }
+  });
 });
