@@ -47,6 +47,25 @@ describe("the widget's front on a real socket (sqlite)", () => {
     assert.equal(res.headers.get("content-type"), "application/json; charset=utf-8");
   });
 
+  it("counts its answers in the request metrics under the route, as the app counts its own", async () => {
+    const answered = async () => {
+      const text = await (await fetch(`${base}/metrics`)).text();
+      const line = text
+        .split("\n")
+        .find(
+          (l) =>
+            l.startsWith("leadcheck_http_request_duration_seconds_count") &&
+            l.includes('route="/v1/widget/check-email"') &&
+            l.includes('status_code="200"') &&
+            l.includes('method="POST"'),
+        );
+      return line === undefined ? 0 : Number(line.split(" ").at(-1));
+    };
+    const before = await answered();
+    assert.equal((await post(JSON.stringify({ email: "temp@mailinator.com" }))).status, 200);
+    assert.equal(await answered(), before + 1);
+  });
+
   it("keeps the app's error answers for bad JSON, schema errors and control characters", async () => {
     const bad = await post("{not json", { "x-request-id": "front-2" });
     assert.equal(bad.status, 400);
