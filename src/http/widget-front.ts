@@ -156,7 +156,9 @@ function bodyOf(req: IncomingMessage, length: number): Promise<string | undefine
       size += chunk.length;
     });
     req.on("end", () => resolve(size === length ? Buffer.concat(chunks, size).toString("utf8") : undefined));
+    // A client that goes away mid-body: 'error' (aborted), then 'close'; after 'end' these are no-ops.
     req.on("error", () => resolve(undefined));
+    req.on("close", () => resolve(undefined));
   });
 }
 
