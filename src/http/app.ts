@@ -1,6 +1,7 @@
 // buildApp(deps): the HTTP face of the service. Routes declare TypeBox schemas (validation,
 // serialization and OpenAPI from one source), call one service and map the outcome to JSON.
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import { AjvCompiler } from "@fastify/ajv-compiler";
 import multipart from "@fastify/multipart";
 import swagger from "@fastify/swagger";
@@ -10,7 +11,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from "fast
 import type { Redis } from "ioredis";
 import type { Config } from "../config/config.js";
 import { MULTILINE } from "../lib/safe-text.js";
-import { registerHttpMetrics } from "../metrics/http-metrics.js";
+import { registerHttpMetrics, requestObserver } from "../metrics/http-metrics.js";
 import type { Metrics } from "../metrics/metrics.js";
 import { API_VERSION } from "../version.js";
 import type { App } from "./app-types.js";
@@ -27,6 +28,7 @@ import { AppError, errorHandler, notFoundHandler, sendError } from "./errors.js"
 import { OPENAPI_TAGS, openApiContact, publicBaseUrl } from "./openapi-meta.js";
 import { RATE_LIMIT_HEADERS, RateLimits } from "./rate-limit.js";
 import { guardRequest } from "./request-guard.js";
+import { lazyRequestLogger } from "./request-logger.js";
 import { type AccountExportRoutesDeps, accountExportRoutes } from "./routes/account-export.routes.js";
 import { type AdminRoutesDeps, adminRoutes } from "./routes/admin.routes.js";
 import { type AuditRoutesDeps, auditRoutes } from "./routes/audit.routes.js";
@@ -48,9 +50,10 @@ import { type StatusRoutesDeps, statusRoutes } from "./routes/status.routes.js";
 import { type TeamRoutesDeps, teamRoutes } from "./routes/team.routes.js";
 import { type UsageRoutesDeps, usageRoutes } from "./routes/usage.routes.js";
 import { type WebhooksRoutesDeps, webhooksRoutes } from "./routes/webhooks.routes.js";
-import { type WidgetRouteDeps, widgetRoutes } from "./routes/widget.routes.js";
+import { type WidgetRouteDeps, widgetCheckRoutes, widgetRoutes } from "./routes/widget.routes.js";
 import { ErrorResponse } from "./schemas.js";
 import { nullableAwareSerializer } from "./serializer.js";
+import { frontedServer, widgetFront } from "./widget-front.js";
 
 export type { App } from "./app-types.js";
 
@@ -116,14 +119,35 @@ function partAwareValidator(): NonNullable<
   };
 }
 
+/** A request's id: the client's X-Request-Id when it is well formed, else a new UUID. */
+function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers["x-request-id"];
+  return typeof given === "string" && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
+}
+
 export async function buildApp(deps: AppDeps): Promise<App> {
+  const observe = deps.metrics && requestObserver(deps.metrics);
+  // While the server closes, requests that still arrive (keep-alive, pipelined) are refused at
+  // once with the error body, and the connection is closed so the client goes elsewhere.
+  let isClosing = false;
+  // The widget's check meets its front before Fastify (ADR 0056); `app` is in place before any
+  // request arrives.
+  const front = widgetFront({
+    ...deps,
+    maxBodyBytes: deps.config.limits.maxBodyBytes,
+    requestIdOf,
+    isClosing: () => isClosing || deps.lifecycle.shuttingDown,
+    observe,
+    log: deps.logger ?? { error: () => {}, warn: () => {} },
+    replay: (options) => app.inject(options),
+  });
   const app = Fastify({
-    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    ...(deps.logger
+      ? { loggerInstance: deps.logger, childLoggerFactory: lazyRequestLogger }
+      : { logger: false }),
     bodyLimit: deps.config.limits.maxBodyBytes,
-    genReqId: (req) => {
-      const given = req.headers["x-request-id"];
-      return typeof given === "string" && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
-    },
+    genReqId: requestIdOf,
+    serverFactory: (handler, options) => frontedServer(front, handler, options as never),
     schemaController: {
       compilersFactory: { buildValidator: partAwareValidator(), buildSerializer: nullableAwareSerializer() },
     },
@@ -141,9 +165,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  // While the server closes, requests that still arrive (keep-alive, pipelined) are refused at
-  // once with the error body, and the connection is closed so the client goes elsewhere.
-  let isClosing = false;
   app.addHook("preClose", async () => {
     isClosing = true;
   });
@@ -172,10 +193,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addContentTypeParser(["text/csv", "text/plain"], { parseAs: "buffer" }, (_req, body, done) =>
     done(null, body),
   );
-  app.addHook("preValidation", guardRequest);
-  await app.register(multipart, {
-    limits: { fileSize: deps.config.limits.maxBodyBytes, files: 1, fields: 10 },
-  });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler);
 
@@ -215,14 +232,23 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: true });
-
-  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
-  if (deps.metrics) registerHttpMetrics(app, deps.metrics);
-
+  if (deps.metrics && observe) registerHttpMetrics(app, observe, deps.metrics);
   app.decorateRequest("principal", null);
   app.decorateRequest("pendingKeyCheck", null);
   app.decorateRequest("routeOptionsSeen", null);
+
+  // The widget's check and its preflight, a page's traffic, in a scope of their own: it takes
+  // the hooks above (request id, shutdown, metrics) and none below (the request guard runs as the
+  // route's own hook, authentication is the publishable key's alone, multipart is not accepted).
+  // Hooks added to the root from here on reach every other route, as before (ADR 0056).
+  await app.register(async (scope) => widgetCheckRoutes(scope as App, deps));
+
+  app.addHook("preValidation", guardRequest);
+  await app.register(multipart, {
+    limits: { fileSize: deps.config.limits.maxBodyBytes, files: 1, fields: 10 },
+  });
+  await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: true });
+  app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
   const authenticate = authHook({ ...deps, adminToken: deps.config.auth.adminToken });
   const limit = new RateLimits(deps.config.rateLimits, deps.redis).hook();
   app.addHook("onRequest", async (request, reply) => {

@@ -128,6 +128,50 @@ function queryKey(request: FastifyRequest): string | undefined {
   return typeof key === "string" && key !== "" ? key : undefined;
 }
 
+/** The key a widget request names: `?key=`, else X-API-Key (a lone one: several are refused). */
+function publishableKeyOf(request: FastifyRequest, apiKey: string | string[] | undefined): string {
+  if (Array.isArray(apiKey)) throw invalidKey();
+  const key = queryKey(request) ?? apiKey;
+  if (!key) throw new AppError("UNAUTHORIZED", "Missing publishable key: send ?key=pk_... or X-API-Key");
+  return key;
+}
+
+/** Looks a key up and makes it the request's principal; its revocation check is left pending
+ *  (settleKey awaits it). */
+function keyAuthenticator(keys: Pick<KeysService, "beginAuthenticate">) {
+  return async (request: FastifyRequest, apiKey: string, via: Principal["via"]): Promise<void> => {
+    const found = await keys.beginAuthenticate(apiKey.trim());
+    if (!found) throw invalidKey();
+    request.principal = {
+      accountId: found.accountId,
+      via,
+      keyId: found.keyId,
+      policy: found.policy,
+      rateLimitKey: `key:${found.keyId}`,
+      member: null,
+      identity: null,
+    };
+    request.pendingKeyCheck = found.settle;
+  };
+}
+
+/**
+ * The whole of authentication for a route that takes only a publishable key (the widget's check,
+ * in a scope without the app's global hooks, ADR 0056): the same steps as authHook then
+ * settleKey then authorizeKey, in that order, with the same refusals. Resolves once the key's
+ * revocation check has settled.
+ */
+export function publishableAuthenticator(deps: Pick<AuthDeps, "keys" | "clock">) {
+  const fromKey = keyAuthenticator(deps.keys);
+  return async (request: FastifyRequest): Promise<void> => {
+    request.principal = null;
+    request.pendingKeyCheck = null;
+    await fromKey(request, publishableKeyOf(request, request.headers["x-api-key"]), "publishable_key");
+    await settleKey(request);
+    authorizeKey(request, deps.clock.now());
+  };
+}
+
 export function authHook(deps: AuthDeps) {
   async function fromJwt(request: FastifyRequest, token: string): Promise<Principal> {
     const identity = await deps.identity.verify(token);
@@ -181,20 +225,7 @@ export function authHook(deps: AuthDeps) {
     };
   }
 
-  async function fromKey(request: FastifyRequest, apiKey: string, via: Principal["via"]): Promise<void> {
-    const found = await deps.keys.beginAuthenticate(apiKey.trim());
-    if (!found) throw invalidKey();
-    request.principal = {
-      accountId: found.accountId,
-      via,
-      keyId: found.keyId,
-      policy: found.policy,
-      rateLimitKey: `key:${found.keyId}`,
-      member: null,
-      identity: null,
-    };
-    request.pendingKeyCheck = found.settle;
-  }
+  const fromKey = keyAuthenticator(deps.keys);
 
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     request.principal = null;
@@ -237,11 +268,7 @@ export function authHook(deps: AuthDeps) {
       throw missing();
     }
 
-    if (mode === "publishable") {
-      const key = queryKey(request) ?? apiKey;
-      if (!key) throw new AppError("UNAUTHORIZED", "Missing publishable key: send ?key=pk_... or X-API-Key");
-      return fromKey(request, key, "publishable_key");
-    }
+    if (mode === "publishable") return fromKey(request, publishableKeyOf(request, apiKey), "publishable_key");
 
     // data routes
     if (typeof apiKey === "string" && apiKey !== "") return fromKey(request, apiKey, "api_key");
@@ -274,6 +301,19 @@ const ROLE_CHECKED = (access: RouteAccess | undefined): access is RolePermission
   access !== "identity" &&
   access !== "admin" &&
   access !== "publishable";
+
+/**
+ * Whether a settled publishable key may use the widget's check from `ip` at `now`: the rules
+ * authorizeKey applies to a `publishable` route (expiry, source address, key type), for the
+ * widget's front (src/http/widget-front.ts), which hands every other case to the app.
+ */
+export function isUsablePublishableKey(policy: KeyPolicy, ip: string, now: Date): boolean {
+  return (
+    policy.type === "publishable" &&
+    (policy.expiresAt === null || policy.expiresAt > now.toISOString()) &&
+    ipAllowed(policy.allowedIps, ip)
+  );
+}
 
 /**
  * A member's role against the route's declared permission: 403 INSUFFICIENT_PERMISSIONS naming

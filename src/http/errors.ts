@@ -14,7 +14,8 @@ import {
 
 export { AppError } from "./app-error.js";
 
-function body(err: AppError): ErrorBody {
+/** The one error body (decisions §7), as every route answers it. */
+export function errorBodyOf(err: AppError): ErrorBody {
   return {
     error: SHORT_TEXT[err.status] ?? "Error",
     error_code: err.code,
@@ -274,7 +275,7 @@ export function sendError(reply: FastifyReply, appError: AppError): FastifyReply
   // Errors raised before the first onRequest hook (routing's 414) have no request id header yet.
   if (!reply.hasHeader("X-Request-Id")) reply.header("X-Request-Id", reply.request.id);
   for (const [k, v] of Object.entries(appError.headers)) reply.header(k, v);
-  return reply.status(appError.status).type("application/json; charset=utf-8").send(body(appError));
+  return reply.status(appError.status).type("application/json; charset=utf-8").send(errorBodyOf(appError));
 }
 
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {

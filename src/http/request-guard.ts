@@ -33,15 +33,21 @@ export function guardRequest(request: FastifyRequest, _reply: unknown, done: (er
   }
 }
 
-function checkRequest(request: FastifyRequest): void {
-  const schema = (routeOptionsOf(request).schema ?? {}) as Record<string, unknown>;
+/** 415 for a body that is not JSON on a route whose schema takes one (a route may call this
+ *  before the body is read; the guard calls it again after). */
+export function refuseNonJsonBody(request: FastifyRequest): void {
   const contentType = request.headers["content-type"];
-  if (schema.body && typeof contentType === "string" && !isJsonType(contentType)) {
+  if (routeOptionsOf(request).schema?.body && typeof contentType === "string" && !isJsonType(contentType)) {
     throw new AppError(
       "UNSUPPORTED_MEDIA_TYPE",
       `This route takes a JSON body: send it as application/json, not ${contentType.split(";")[0]}`,
     );
   }
+}
+
+function checkRequest(request: FastifyRequest): void {
+  const schema = (routeOptionsOf(request).schema ?? {}) as Record<string, unknown>;
+  refuseNonJsonBody(request);
   const errors: FieldError[] = [];
   for (const part of PARTS) {
     const value = part.of(request);

@@ -2,7 +2,7 @@
 // bound to the address (by hash: the token never carries the address itself) and to the
 // publishable key that asked, valid 15 minutes. The backend's secret key confirms it with
 // POST /v1/widget/confirm; forged, expired and mismatched tokens are told apart.
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash, hash, timingSafeEqual } from "node:crypto";
 import type { WidgetVerdict } from "./widget-verdict.js";
 
 const VERSION = "lcw1";
@@ -26,12 +26,13 @@ export type TokenReading =
   | { kind: "forged" }
   | { kind: "expired"; expiredAt: string };
 
-export const emailHashOf = (email: string) =>
-  createHash("sha256").update(email.trim().toLowerCase(), "utf8").digest("hex");
+/** One-shot `hash` (a third of createHash's cost for a short input). */
+export const emailHashOf = (email: string) => hash("sha256", email.trim().toLowerCase(), "hex");
 
 /**
- * HMAC-SHA256 (RFC 2104) with the key's inner and outer hash states worked out once per secret and
- * copied per token: the same MAC as createHmac, without hashing the key again on every request.
+ * HMAC-SHA256 (RFC 2104) with the key's inner and outer pads worked out once per secret, and each
+ * token's two hashes taken one-shot (`hash`): the same MAC as createHmac, without a native hash
+ * object per step (a unit test compares them).
  */
 function keyedMac(secret: string): (body: string) => string {
   const BLOCK = 64;
@@ -39,9 +40,19 @@ function keyedMac(secret: string): (body: string) => string {
   if (key.length > BLOCK) key = createHash("sha256").update(key).digest();
   const padded = Buffer.alloc(BLOCK);
   key.copy(padded);
-  const inner = createHash("sha256").update(padded.map((byte) => byte ^ 0x36));
-  const outer = createHash("sha256").update(padded.map((byte) => byte ^ 0x5c));
-  return (body) => outer.copy().update(inner.copy().update(body, "utf8").digest()).digest("base64url");
+  const innerPad = Buffer.from(padded.map((byte) => byte ^ 0x36));
+  // The outer hash's input: its pad, then the inner digest (32 bytes) written per token.
+  const outerInput = Buffer.alloc(BLOCK + 32);
+  padded
+    .map((byte) => byte ^ 0x5c)
+    .forEach((byte, i) => {
+      outerInput[i] = byte;
+    });
+  return (body) => {
+    const inner = hash("sha256", Buffer.concat([innerPad, Buffer.from(body, "utf8")]), "buffer");
+    inner.copy(outerInput, BLOCK);
+    return hash("sha256", outerInput, "base64url");
+  };
 }
 
 const macs = new Map<string, (body: string) => string>();

@@ -6,6 +6,17 @@ export const KeyQuery = Type.Object({
   key: Type.Optional(Type.String({ maxLength: 100, description: "The publishable key (pk_...)" })),
 });
 
+/** POST /v1/widget/check-email's body. */
+export const CheckEmailBody = Type.Object({
+  email: Type.String({ minLength: 1, maxLength: 320 }),
+  captchaToken: Type.Optional(
+    Type.String({
+      maxLength: 4096,
+      description: "Turnstile or hCaptcha response, when the key requires one",
+    }),
+  ),
+});
+
 const VerdictFields = {
   status: Type.String({ description: "valid, invalid, risky or unknown (never blocks: fail open)" }),
   reason: Type.String({
