@@ -18,12 +18,12 @@ import {
 
 /**
  * The CI gate on the held-out sample. The issue's target is recall >= 0.90 and false parked
- * <= 0.01 with no group below 0.75 recall, over 1,000 pages. On the 676-page corpus the held-out
- * figures are 89.8 % and 0.6 %, lowest group with 4+ positives 81.8 % (ADR 0091), so the gate is what was reached
- * less a margin for one or two pages of noise: it catches regressions, it does not claim the
- * target. Never set from in-corpus figures.
+ * <= 0.01 with no group below 0.75 recall, over 1,000 pages. On the 895-page corpus the held-out
+ * figures are 92.9 % and 1.0 %, lowest group with 4+ positives 71.4 % (ADR 0092), so the gate is what
+ * was reached less a margin for a few pages of noise: it catches regressions, it does not claim the
+ * whole target. Never set from in-corpus figures.
  */
-export const GATE = { recall: 0.87, falseParked: 0.015, groupRecall: 0.55, minGroupPositives: 4 };
+export const GATE = { recall: 0.9, falseParked: 0.015, groupRecall: 0.65, minGroupPositives: 4 };
 const SAMPLE = { folds: 40, seed: 20261128 };
 
 export interface EvaluationResult {
