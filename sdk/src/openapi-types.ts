@@ -4,6 +4,26 @@
  */
 
 export interface paths {
+  "/v1/widget/check-email": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Check an address from a signup form (publishable key, within the deadline)
+     * @description For /widget.js in a visitor's browser. Answers within WIDGET_DEADLINE_MS (default 3 s): syntax, typo, disposable and role lists, MX and a recent result; unknown/deadline when the mail server is slower (the probe goes on). Each address is charged once per key and UTC day at the email check's price; a short balance answers unknown (fail open). 403 ORIGIN_NOT_ALLOWED without an allowed Origin or Referer; 429 past the key's abuse limits. Publishable key (pk_...) only, from one of its allowed origins.
+     */
+    post: operations["widgetCheckEmail"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/health": {
     parameters: {
       query?: never;
@@ -1160,26 +1180,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  "/v1/widget/check-email": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Check an address from a signup form (publishable key, within the deadline)
-     * @description For /widget.js in a visitor's browser. Answers within WIDGET_DEADLINE_MS (default 3 s): syntax, typo, disposable and role lists, MX and a recent result; unknown/deadline when the mail server is slower (the probe goes on). Each address is charged once per key and UTC day at the email check's price; a short balance answers unknown (fail open). 403 ORIGIN_NOT_ALLOWED without an allowed Origin or Referer; 429 past the key's abuse limits. Publishable key (pk_...) only, from one of its allowed origins.
-     */
-    post: operations["widgetCheckEmail"];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   "/v1/widget/stats": {
     parameters: {
       query?: never;
@@ -1482,6 +1482,108 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  widgetCheckEmail: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          email: string;
+          /** @description Turnstile or hCaptcha response, when the key requires one */
+          captchaToken?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description valid, invalid, risky or unknown (never blocks: fail open) */
+            status: string;
+            /** @description The email check's reason, or: typo (a known look-alike domain), deadline (not settled in time; the probe goes on), unavailable (not checked: fail open), not_scripted (test mode). */
+            reason: string;
+            didYouMean: string | null;
+            disposable: boolean | null;
+            role: boolean | null;
+            free: boolean | null;
+            /** @description Signed, 15 minutes, bound to the address and key: the form's backend confirms it with POST /v1/widget/confirm */
+            token: string;
+          };
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+      /** @description The one error body (decisions §7) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ErrorResponse"];
+        };
+      };
+    };
+  };
   getHealth: {
     parameters: {
       query?: never;
@@ -9743,108 +9845,6 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
-      };
-      /** @description The one error body (decisions §7) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-      /** @description The one error body (decisions §7) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["ErrorResponse"];
-        };
-      };
-    };
-  };
-  widgetCheckEmail: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          email: string;
-          /** @description Turnstile or hCaptcha response, when the key requires one */
-          captchaToken?: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            /** @description valid, invalid, risky or unknown (never blocks: fail open) */
-            status: string;
-            /** @description The email check's reason, or: typo (a known look-alike domain), deadline (not settled in time; the probe goes on), unavailable (not checked: fail open), not_scripted (test mode). */
-            reason: string;
-            didYouMean: string | null;
-            disposable: boolean | null;
-            role: boolean | null;
-            free: boolean | null;
-            /** @description Signed, 15 minutes, bound to the address and key: the form's backend confirms it with POST /v1/widget/confirm */
-            token: string;
-          };
-        };
       };
       /** @description The one error body (decisions §7) */
       400: {

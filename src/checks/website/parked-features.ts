@@ -79,6 +79,8 @@ export interface PageContext {
   saleLinks: number;
   /** Page score of the hand-written rules (0-100). */
   rulesPageScore: number;
+  /** The body was cut before its end (ParkedInputs.bodyCut). */
+  bodyCut?: boolean;
 }
 
 export interface PageFeatures {
@@ -234,7 +236,7 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
   v.frame_domain_param = frameDomainParam ? 1 : 0;
 
   const title = foldText(facts.title);
-  const kind = kindFeatures(facts, links, title, foldText(facts.headline));
+  const kind = kindFeatures(facts, links, title, foldText(facts.headline), ctx.bodyCut === true);
   Object.assign(v, kind.values);
   // An image-only page says what it is in its alternative texts; "C O M I N G  S O O N" is a word.
   const alts = words <= ALT_TEXT_WORDS ? facts.alts : "";

@@ -84,6 +84,15 @@ describe("kind of a page the wording does not name", () => {
     assert.equal(verdict.kind, "placeholder");
     assert.ok(verdict.evidence.some((e) => e.value.startsWith("a stub page") && e.weight > 0));
   });
+
+  it("does not read a body cut short by the attempt's time as a stub", () => {
+    const page = pages.find((p) => p.file === "placeholder/stub-nginx-debian-arsen.html.gz")!;
+    const inputs = { ...pageInputs(page, readPage(page)), bodyCut: true };
+    const assessment = assessPage(inputs, indicators, lexicon);
+    assert.equal(assessment.features?.values.stub_page, 0);
+    const verdict = evaluateParked(inputs, indicators);
+    assert.ok(!verdict.evidence.some((e) => e.value.startsWith("a stub page")));
+  });
 });
 
 describe("kind-of-page parsing", () => {

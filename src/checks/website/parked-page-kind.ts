@@ -102,6 +102,7 @@ export function kindFeatures(
   links: LinkSummary,
   title: string,
   headline: string,
+  bodyCut = false,
 ): KindFeatures {
   const words = facts.wordCount;
   const found: KindFeatures["found"] = {};
@@ -176,9 +177,11 @@ export function kindFeatures(
     }
   }
   // A stub ("hello!", a logo, "Welcome to Express"): a site not built. Live pages this small are
-  // script shells or carry a form or frame (0 of 356 live pages in the corpus at 769 pages).
+  // script shells or carry a form or frame (0 of 356 live pages in the corpus at 769 pages). A
+  // body cut short by the attempt's time is small because it stopped, not because the site is.
   const tag = (name: string) => facts.tags.get(name) ?? 0;
   if (
+    !bodyCut &&
     words <= STUB_WORDS &&
     facts.refs.filter((r) => r.element === "a").length <= 1 &&
     tag("script") + tag("form") + tag("iframe") + tag("frame") + tag("frameset") === 0

@@ -151,6 +151,7 @@ export function assessPage(
       landerRefs: rules.evidence.filter((e) => lander.has(e.signal)).length,
       saleLinks: rules.evidence.filter((e) => e.signal === "link").length,
       rulesPageScore,
+      bodyCut: inputs.bodyCut === true,
     },
     lexicon,
   );

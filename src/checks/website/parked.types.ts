@@ -59,4 +59,9 @@ export interface ParkedInputs {
   samePageAtRandomPath?: boolean | null;
   /** A random subdomain resolved to the host's address (true), did not (false), or was not asked. */
   wildcardDns?: boolean | null;
+  /**
+   * The body stopped arriving before its end (the attempt's time ran out): what arrived is judged,
+   * but its smallness says nothing, so it never reads as a stub page.
+   */
+  bodyCut?: boolean;
 }

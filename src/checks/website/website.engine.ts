@@ -189,6 +189,7 @@ export class WebsiteEngine {
         chain: best.hops.map((h) => h.url),
         headers: last?.ok ? last.headers : {},
         body: last?.ok ? last.body.toString("utf8") : "",
+        bodyCut: last?.ok ? last.bodyTruncated === "timeout" : false,
         samePageAtRandomPath,
         wildcardDns,
       },
