@@ -70,7 +70,16 @@ for (const kind of dialects()) {
     it("answers only the public fields: a valid mailbox, a typo, a disposable address", {
       skip,
     }, async () => {
-      const valid = (await w.check(pk, "bob@acme.test")).json();
+      const acmeSessions = () =>
+        w.fake.smtp.commands.filter((c) => /^QUIT/i.test(c.line) && c.host === "127.0.0.2").length;
+      const sessionsBefore = acmeSessions();
+      let valid = (await w.check(pk, "bob@acme.test")).json();
+      if (valid.reason === "deadline") {
+        // On a loaded machine the first probe can outlast the 800 ms deadline: the widget then
+        // fails open and the probe goes on, so the next look reads the finished probe.
+        await waitFor(() => acmeSessions() > sessionsBefore, "the probe of bob@acme.test to finish", 10_000);
+        valid = (await w.check(pk, "bob@acme.test")).json();
+      }
       assert.deepEqual(Object.keys(valid).sort(), ANSWER_FIELDS);
       assert.equal(valid.status, "valid");
       assert.equal(valid.reason, "deliverable");
