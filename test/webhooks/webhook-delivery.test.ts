@@ -482,19 +482,27 @@ for (const kind of dialects()) {
       const recentEvent = event(29, 1);
       // (Events not yet dispatched are never purged; here the running dispatcher would take them.)
       await h.services.database.db.insertInto("events").values([oldEvent, recentEvent]).execute();
+      const purgeEvents = () =>
+        h.services.database.db
+          .selectFrom("events")
+          .select("id")
+          .where("account_id", "=", "acct_purge")
+          .execute();
+      // The job runs every second: a run that falls between the two inserts above purges the old
+      // delivery record before the old event exists, so both are waited for (the next run takes it).
       await waitFor(
-        async () => ((await deliveries("acct_purge", hook.webhook_id)).total === 1 ? true : undefined),
-        "the old record purged",
+        async () =>
+          (await deliveries("acct_purge", hook.webhook_id)).total === 1 &&
+          !(await purgeEvents()).some((e) => e.id === oldEvent.id)
+            ? true
+            : undefined,
+        "the old record and the old event purged",
         10_000,
         50,
       );
       const [kept] = (await deliveries("acct_purge", hook.webhook_id)).deliveries;
       assert.equal(kept!.delivery_id, "dlv_recent");
-      const events = await h.services.database.db
-        .selectFrom("events")
-        .select("id")
-        .where("account_id", "=", "acct_purge")
-        .execute();
+      const events = await purgeEvents();
       assert.deepEqual(
         events.map((e) => e.id),
         [recentEvent.id],
