@@ -278,13 +278,22 @@ export function sendError(reply: FastifyReply, appError: AppError): FastifyReply
   return reply.status(appError.status).type("application/json; charset=utf-8").send(errorBodyOf(appError));
 }
 
-export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+/** The error as an answer, with the log line an unexpected error or a 503 leaves (the app's
+ *  error handler and the widget's front, ADR 0056). */
+export function answerForFailure(
+  error: unknown,
+  log: { error(obj: object, msg: string): void; warn(obj: object, msg: string): void },
+  reqId: string,
+): AppError {
   const { appError, unexpected } = toAppError(error);
-  if (unexpected) request.log.error({ err: error, reqId: request.id }, "unhandled error");
-  else if (appError.code === "SERVICE_UNAVAILABLE") {
-    request.log.warn({ err: error, reqId: request.id }, "answered 503: a backing service is unavailable");
-  }
-  return sendError(reply, appError);
+  if (unexpected) log.error({ err: error, reqId }, "unhandled error");
+  else if (appError.code === "SERVICE_UNAVAILABLE")
+    log.warn({ err: error, reqId }, "answered 503: a backing service is unavailable");
+  return appError;
+}
+
+export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendError(reply, answerForFailure(error, request.log, request.id));
 }
 
 export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): FastifyReply {

@@ -23,7 +23,7 @@ import type { RequestObserver } from "../metrics/http-metrics.js";
 import { CheckEmailBody } from "../widget/widget.schemas.js";
 import type { WidgetCaller, WidgetService } from "../widget/widget.service.js";
 import { isUsablePublishableKey } from "./auth.js";
-import { errorBodyOf, toAppError } from "./errors.js";
+import { answerForFailure, errorBodyOf } from "./errors.js";
 
 const PATH = "/v1/widget/check-email";
 /** The only query the front reads: one key of the shape keys have (KeyQuery allows 100 characters). */
@@ -119,10 +119,7 @@ async function serve(
     const { status, reason, didYouMean, disposable, role, free, token } = verdict;
     answer(200, JSON.stringify({ status, reason, didYouMean, disposable, role, free, token }));
   } catch (error) {
-    const { appError, unexpected } = toAppError(error);
-    if (unexpected) deps.log.error({ err: error, reqId: id }, "unhandled error");
-    else if (appError.code === "SERVICE_UNAVAILABLE")
-      deps.log.warn({ err: error, reqId: id }, "answered 503: a backing service is unavailable");
+    const appError = answerForFailure(error, deps.log, id);
     answer(appError.status, JSON.stringify(errorBodyOf(appError)), appError.headers);
   }
 }
