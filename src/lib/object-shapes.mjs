@@ -14,7 +14,8 @@
 
 /** First keys of the objects every request builds: request header names (lower-cased, as Node
  *  keys `req.headers`, in the orders clients send them), reply header names (Fastify keeps a
- *  reply's headers in a plain object), and the first fields of the JSON bodies we parse. */
+ *  reply's headers in a plain object), path parameter names, and the first fields of the JSON
+ *  bodies and rows we parse. */
 const FIRST_KEYS = [
   // request headers
   "host",
@@ -67,6 +68,21 @@ const FIRST_KEYS = [
   "location",
   "content-disposition",
   "set-cookie",
+  // path parameters (find-my-way builds `request.params` key by key)
+  "leadId",
+  "lead_id",
+  "batchId",
+  "jobId",
+  "key_id",
+  "webhook_id",
+  "delivery_id",
+  "connectionId",
+  "syncId",
+  "watchId",
+  "export_id",
+  "memberId",
+  "invitationId",
+  "userId",
   // JSON bodies and rows
   "id",
   "email",
