@@ -179,11 +179,14 @@ export function kindFeatures(
   // A stub ("hello!", a logo, "Welcome to Express"): a site not built. Live pages this small are
   // script shells or carry a form or frame (0 of 356 live pages in the corpus at 769 pages). A
   // body cut short by the attempt's time is small because it stopped, not because the site is.
+  // A page that sends the visitor on (meta refresh) is a redirect, not a stub: what it leads to
+  // is the site (a redirect to another site is the lander evidence, redirect_foreign).
   const tag = (name: string) => facts.tags.get(name) ?? 0;
   if (
     !bodyCut &&
     words <= STUB_WORDS &&
     facts.refs.filter((r) => r.element === "a").length <= 1 &&
+    !facts.refs.some((r) => r.element === "refresh") &&
     tag("script") + tag("form") + tag("iframe") + tag("frame") + tag("frameset") === 0
   ) {
     v.stub_page = 1;

@@ -7,7 +7,6 @@ import { GATE, runEvaluation } from "../../support/parked-eval-report.js";
 describe("parked detector, leave-one-source-out (CI sample)", () => {
   it(`finds at least ${Math.round(GATE.recall * 100)} % of held-out parked pages at most ${(GATE.falseParked * 100).toFixed(1)} % false parked, no group below ${Math.round(GATE.groupRecall * 100)} %`, () => {
     const lines: string[] = [];
-    const started = Date.now();
     const result = runEvaluation({ full: false, log: (l) => lines.push(l) });
     console.log(lines.join("\n"));
     assert.ok(result.passed, result.failures.join("; "));
@@ -15,6 +14,5 @@ describe("parked detector, leave-one-source-out (CI sample)", () => {
       result.heldOut.positives > 0 && result.heldOut.negatives > 0,
       "the sample holds out both kinds",
     );
-    assert.ok(Date.now() - started < 120_000, "the CI sample runs in under 2 minutes");
   });
 });
