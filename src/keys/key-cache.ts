@@ -139,7 +139,15 @@ export class KeyCache {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(hash, { ...key, generation, expiresAtMs: nowMs + this.options.ttlMs });
+    // Written out, not spread: every entry shares one hidden class (ADR 0057).
+    this.entries.set(hash, {
+      keyId: key.keyId,
+      accountId: key.accountId,
+      lastUsedAt: key.lastUsedAt,
+      policy: key.policy,
+      generation,
+      expiresAtMs: nowMs + this.options.ttlMs,
+    });
   }
 
   noteUsed(hash: string, at: string): void {

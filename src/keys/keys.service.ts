@@ -259,11 +259,17 @@ export class KeysService {
     if (cached && this.cache) {
       const confirmed = this.cache.confirm(hash, cached);
       const identity = { accountId: cached.accountId, keyId: cached.keyId, policy: cached.policy };
+      const keys = this;
+      // A widget check's hot path (ADR 0057): fields written out, not spread (a spread's copy takes
+      // its hidden class from V8's shared root), and `settle` a method, not an arrow (tsx names
+      // arrows with Object.defineProperty each time one is made).
       return {
-        ...identity,
-        settle: async () => {
-          if (!(await confirmed)) return this.readKey(hash, now);
-          await this.touch(hash, cached.keyId, cached.lastUsedAt, now);
+        accountId: cached.accountId,
+        keyId: cached.keyId,
+        policy: cached.policy,
+        async settle() {
+          if (!(await confirmed)) return keys.readKey(hash, now);
+          await keys.touch(hash, cached.keyId, cached.lastUsedAt, now);
           return identity;
         },
       };

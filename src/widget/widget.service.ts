@@ -179,7 +179,9 @@ export class WidgetService {
       mode: policy.mode,
       verdict,
     });
-    return { ...verdict, token };
+    // Written out, not spread: a spread's copy takes its hidden class from V8's shared root (ADR 0057).
+    const { status, reason, didYouMean, disposable, role, free } = verdict;
+    return { status, reason, didYouMean, disposable, role, free, token };
   }
 
   private count(caller: WidgetCaller, metric: StatsMetric): void {
