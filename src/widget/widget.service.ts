@@ -12,12 +12,16 @@ import type { CreditsService } from "../credits/credits.service.js";
 import { type KeyPolicy, originAllowed, type WidgetLimits } from "../keys/key-policy.js";
 import type { KeysService } from "../keys/keys.service.js";
 import { type DomainError, fail } from "../lib/errors.js";
+import { Lru } from "../lib/lru.js";
 import type { CaptchaVerifier } from "./captcha.js";
 import type { WidgetChecker } from "./widget-checker.js";
 import type { LimitName, LimitOutcome, WidgetLimiter } from "./widget-limits.js";
 import { flagReasonOf, type StatsMetric, type WidgetStatsRecorder } from "./widget-stats.js";
 import { emailHashOf, readToken, signToken } from "./widget-token.js";
-import { quickLook, type WidgetVerdict } from "./widget-verdict.js";
+import { type QuickLook, quickLook, type WidgetVerdict } from "./widget-verdict.js";
+
+/** Addresses whose quick look is kept: a form's visitor sends the same address on blur and on submit. */
+const QUICK_LOOKS_KEPT = 10_000;
 
 export interface WidgetServiceDeps {
   config: WidgetConfig;
@@ -152,7 +156,7 @@ export class WidgetService {
     let verdict: WidgetVerdict;
     const counted: StatsMetric[] = ["checks"];
     // One look at the address serves the charge decision and the answer (it was half of a check's CPU).
-    const quick = quickLook(email);
+    const quick = this.quickLookOf(email);
     const parses = quick.parsed !== null;
     if (policy.mode === "live" && parses) {
       const charge = await this.chargeOnce(input.accountId, keyId, emailHash, limits.dailyCap, day, endMs);
@@ -183,6 +187,23 @@ export class WidgetService {
     const { status, reason, didYouMean, disposable, role, free } = verdict;
     return { status, reason, didYouMean, disposable, role, free, token };
   }
+
+  /**
+   * The address's quick look (syntax, typo, lists: no network, and the same answer every time for
+   * the same text), kept for recent addresses and frozen, since callers share it.
+   */
+  private quickLookOf(email: string): QuickLook {
+    let quick = this.quickLooks.get(email);
+    if (quick === undefined) {
+      quick = quickLook(email);
+      if (quick.parsed) Object.freeze(quick.parsed);
+      Object.freeze(quick.kind === "answer" ? quick.verdict : quick.facts);
+      this.quickLooks.set(email, Object.freeze(quick));
+    }
+    return quick;
+  }
+
+  private readonly quickLooks = new Lru<string, QuickLook>(QUICK_LOOKS_KEPT);
 
   private count(caller: WidgetCaller, metric: StatsMetric): void {
     this.deps.stats.count(caller.accountId, caller.keyId, metric);
