@@ -244,9 +244,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(async (scope) => widgetCheckRoutes(scope as App, deps));
 
   app.addHook("preValidation", guardRequest);
-  await app.register(multipart, {
-    limits: { fileSize: deps.config.limits.maxBodyBytes, files: 1, fields: 10 },
-  });
   await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: true });
   app.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
   const authenticate = authHook({ ...deps, adminToken: deps.config.auth.adminToken });
@@ -277,7 +274,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await paymentsRoutes(scope as App, deps);
     await adminRoutes(scope as App, deps);
     await leadsRoutes(scope as App, deps);
-    await leadFilesRoutes(scope as App, deps);
+    // Only the CSV import takes multipart uploads: the plugin's two async hooks (and a close
+    // listener) run on its scope's routes alone, not on every request (ADR 0083).
+    await scope.register(async (files) => {
+      await files.register(multipart, {
+        limits: { fileSize: deps.config.limits.maxBodyBytes, files: 1, fields: 10 },
+      });
+      await leadFilesRoutes(files as App, deps);
+    });
     await batchesRoutes(scope as App, deps);
     await checksRoutes(scope as App, deps);
     await webhooksRoutes(scope as App, deps);

@@ -1,61 +1,64 @@
 // Per-key rate limits (decisions §7): the global limits (per minute, per hour) and the route's own
 // limit all apply; the X-RateLimit-* headers show the one with the fewest requests left. Counters
 // live in memory in embedded mode and in Redis when REDIS_URL is set, so they hold across
-// instances. rate-limiter-flexible does the counting.
+// instances. All of a request's limits are counted in one step (src/lib/window-counters.ts).
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
-import {
-  type RateLimiterAbstract,
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-} from "rate-limiter-flexible";
 import type { Config } from "../config/config.js";
 import { fail } from "../lib/errors.js";
+import {
+  type CounterWindow,
+  MemoryWindowCounters,
+  RedisWindowCounters,
+  type WindowCounters,
+} from "../lib/window-counters.js";
 import { routeOptionsOf } from "./route-options.js";
 
-interface NamedLimiter {
-  limiter: RateLimiterAbstract;
+interface NamedLimit extends CounterWindow {
   points: number;
   label: string;
 }
 
-function makeLimiter(redis: Redis | undefined, keyPrefix: string, points: number, duration: number) {
-  const memory = new RateLimiterMemory({ keyPrefix, points, duration });
-  if (!redis) return memory;
-  // If Redis is unreachable, count in memory rather than refuse or wave everything through.
-  return new RateLimiterRedis({ storeClient: redis, keyPrefix, points, duration, insuranceLimiter: memory });
-}
-
 export class RateLimits {
-  private readonly global: NamedLimiter[];
-  private readonly perRoute = new Map<string, NamedLimiter>();
+  private readonly global: NamedLimit[];
+  /** Per route (`GET /v1/leads/:leadId`): the global limits and the route's own, counted together. */
+  private readonly perRoute = new Map<string, NamedLimit[]>();
+  private readonly counters: WindowCounters;
 
   constructor(config: Config["rateLimits"], redis: Redis | undefined) {
+    // All limits of a request are counted in one step: one Redis round trip and one command
+    // (ADR 0083). If Redis is unreachable, counting goes on in memory rather than refuse or wave
+    // everything through.
+    this.counters = redis ? new RedisWindowCounters(redis) : new MemoryWindowCounters();
     this.global = [
       {
-        limiter: makeLimiter(redis, "rl:global:m", config.globalPerMinute, 60),
+        prefix: "rl:global:m",
+        durationS: 60,
         points: config.globalPerMinute,
         label: `${config.globalPerMinute} requests per minute`,
       },
       {
-        limiter: makeLimiter(redis, "rl:global:h", config.globalPerHour, 3600),
+        prefix: "rl:global:h",
+        durationS: 3600,
         points: config.globalPerHour,
         label: `${config.globalPerHour} requests per hour`,
       },
     ];
     for (const [route, points] of Object.entries(config.perEndpointPerMinute)) {
-      this.perRoute.set(route, {
-        limiter: makeLimiter(redis, `rl:route:${route}`, points, 60),
-        points,
-        label: `${points} requests per minute for ${route}`,
-      });
+      this.perRoute.set(route, [
+        ...this.global,
+        {
+          prefix: `rl:route:${route}`,
+          durationS: 60,
+          points,
+          label: `${points} requests per minute for ${route}`,
+        },
+      ]);
     }
   }
 
-  limitersFor(routeKey: string): NamedLimiter[] {
-    const own = this.perRoute.get(routeKey);
-    return own ? [...this.global, own] : this.global;
+  limitsFor(routeKey: string): readonly NamedLimit[] {
+    return this.perRoute.get(routeKey) ?? this.global;
   }
 
   hook() {
@@ -63,32 +66,27 @@ export class RateLimits {
       const principal = request.principal;
       // Publishable keys are counted by the widget's own per-visitor limits (src/widget/).
       if (!principal || principal.via === "admin" || principal.via === "publishable_key") return;
-      const routeKey = `${request.method} ${routeOptionsOf(request).url}`;
+      const limits = this.limitsFor(`${request.method} ${routeOptionsOf(request).url}`);
       const now = Date.now();
-      const limiters = this.limitersFor(routeKey);
-      // All counters at once: with Redis, one round trip instead of one per limit.
-      const outcomes = await Promise.allSettled(
-        limiters.map((n) => n.limiter.consume(principal.rateLimitKey)),
-      );
-      let tightest: { res: RateLimiterRes; points: number } | undefined;
-      for (const [i, outcome] of outcomes.entries()) {
-        const named = limiters[i]!;
-        if (outcome.status === "rejected") {
-          const rejection: unknown = outcome.reason;
-          if (!(rejection instanceof RateLimiterRes)) throw rejection;
-          setHeaders(reply, named.points, 0, now + rejection.msBeforeNext);
-          throw fail({
-            kind: "rate_limited",
-            label: named.label,
-            retryAfterMs: rejection.msBeforeNext,
-          });
+      const hits = await this.counters.hit(principal.rateLimitKey, limits);
+      // A hit past any limit refuses the request (the first such limit names it); otherwise the
+      // headers show the limit with the fewest requests left.
+      let tightest = -1;
+      let tightestRemaining = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < limits.length; i++) {
+        const { points, label } = limits[i]!;
+        const { consumed, msBeforeNext } = hits[i]!;
+        if (consumed > points) {
+          setHeaders(reply, points, 0, now + msBeforeNext);
+          throw fail({ kind: "rate_limited", label, retryAfterMs: msBeforeNext });
         }
-        const res = outcome.value;
-        if (!tightest || res.remainingPoints < tightest.res.remainingPoints)
-          tightest = { res, points: named.points };
+        if (points - consumed < tightestRemaining) {
+          tightest = i;
+          tightestRemaining = points - consumed;
+        }
       }
-      if (tightest)
-        setHeaders(reply, tightest.points, tightest.res.remainingPoints, now + tightest.res.msBeforeNext);
+      if (tightest >= 0)
+        setHeaders(reply, limits[tightest]!.points, tightestRemaining, now + hits[tightest]!.msBeforeNext);
     };
   }
 }
