@@ -181,14 +181,26 @@ function bodyOf(req: IncomingMessage, length: number): Promise<string | undefine
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    // Resolved once: 'close' follows every 'end', and resolving a settled promise is a runtime
+    // call. (No named helper for it: tsx names each closure it makes, ADR 0057.)
+    let settled = false;
     req.on("data", (chunk: Buffer) => {
       chunks.push(chunk);
       size += chunk.length;
     });
-    req.on("end", () => resolve(size === length ? Buffer.concat(chunks, size).toString("utf8") : undefined));
-    // A client that goes away mid-body: 'error' (aborted), then 'close'; after 'end' these are no-ops.
-    req.on("error", () => resolve(undefined));
-    req.on("close", () => resolve(undefined));
+    req.on("end", () => {
+      settled = true;
+      resolve(size === length ? Buffer.concat(chunks, size).toString("utf8") : undefined);
+    });
+    // A client that goes away mid-body: 'error' (aborted), then 'close'.
+    req.on("error", () => {
+      if (!settled) resolve(undefined);
+      settled = true;
+    });
+    req.on("close", () => {
+      if (!settled) resolve(undefined);
+      settled = true;
+    });
   });
 }
 
