@@ -1,7 +1,17 @@
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { test } from "node:test";
-import { emailHashOf, readToken, signJsonToken, signToken, type TokenClaims } from "./widget-token.js";
+import {
+  emailHashOf,
+  readToken,
+  signToken as signClaimsToSign,
+  signJsonToken,
+  type TokenClaims,
+} from "./widget-token.js";
+
+/** signToken with checkedAt given as the ISO string it reads back as. */
+const signToken = (secret: string, { checkedAt, ...rest }: TokenClaims) =>
+  signClaimsToSign(secret, { ...rest, checkedAtMs: Date.parse(checkedAt) });
 
 const SECRET = "s".repeat(40);
 const claims: TokenClaims = {

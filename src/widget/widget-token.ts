@@ -55,8 +55,16 @@ function keyedMac(secret: string): (body: string) => string {
     .forEach((byte, i) => {
       outerInput[i] = byte;
     });
+  // The inner hash's input: its pad, then the body, written in place (a body that might not fit,
+  // at three bytes a character, takes a buffer of its own).
+  const innerInput = Buffer.alloc(BLOCK + 1024);
+  innerPad.copy(innerInput);
   return (body) => {
-    const inner = hash("sha256", Buffer.concat([innerPad, Buffer.from(body, "utf8")]), "buffer");
+    let input: Buffer;
+    if (body.length * 3 <= innerInput.length - BLOCK)
+      input = innerInput.subarray(0, BLOCK + innerInput.write(body, BLOCK, "utf8"));
+    else input = Buffer.concat([innerPad, Buffer.from(body, "utf8")]);
+    const inner = hash("sha256", input, "buffer");
     inner.copy(outerInput, BLOCK);
     return hash("sha256", outerInput, "base64url");
   };
@@ -73,7 +81,12 @@ function mac(secret: string, body: string): string {
   return keyed(body);
 }
 
-export function signToken(secret: string, claims: TokenClaims): string {
+/** The claims signToken signs: checkedAt as ms (read back as its ISO string). */
+export interface ClaimsToSign extends Omit<TokenClaims, "checkedAt"> {
+  checkedAtMs: number;
+}
+
+export function signToken(secret: string, claims: ClaimsToSign): string {
   const body = `${BINARY_VERSION}.${encodeClaims(claims).toString("base64url")}`;
   return `${body}.${mac(secret, body)}`;
 }
@@ -124,26 +137,26 @@ const triOf = (value: boolean | null): number => (value === null ? 0 : value ? 2
 const triFrom = (bits: number): boolean | null | undefined =>
   bits === 0 ? null : bits === 1 ? false : bits === 2 ? true : undefined;
 
-function encodeClaims(claims: TokenClaims): Buffer {
-  const { verdict } = claims;
-  const keyId = Buffer.from(claims.keyId, "utf8");
-  const accountId = Buffer.from(claims.accountId, "utf8");
-  const reason = Buffer.from(verdict.reason, "utf8");
-  const didYouMean = verdict.didYouMean === null ? null : Buffer.from(verdict.didYouMean, "utf8");
-  const checkedAtMs = Date.parse(claims.checkedAt);
+function encodeClaims(claims: ClaimsToSign): Buffer {
+  const { verdict, keyId, accountId, checkedAtMs } = claims;
+  const { reason, didYouMean } = verdict;
+  const keyIdBytes = Buffer.byteLength(keyId, "utf8");
+  const accountIdBytes = Buffer.byteLength(accountId, "utf8");
+  const reasonBytes = Buffer.byteLength(reason, "utf8");
+  const didYouMeanBytes = didYouMean === null ? 0 : Buffer.byteLength(didYouMean, "utf8");
   const status = STATUSES.indexOf(verdict.status);
   if (
-    keyId.length > 255 ||
-    accountId.length > 255 ||
-    reason.length > 255 ||
-    (didYouMean !== null && didYouMean.length >= NULL_TEXT) ||
+    keyIdBytes > 255 ||
+    accountIdBytes > 255 ||
+    reasonBytes > 255 ||
+    didYouMeanBytes >= NULL_TEXT ||
     status === -1 ||
     !Number.isSafeInteger(checkedAtMs) ||
     claims.emailHash.length !== 64
   )
     throw new RangeError("widget token: claims out of the binary format's range");
   const out = Buffer.allocUnsafe(
-    FIXED_BYTES + 3 + keyId.length + accountId.length + reason.length + 2 + (didYouMean?.length ?? 0),
+    FIXED_BYTES + 3 + keyIdBytes + accountIdBytes + reasonBytes + 2 + didYouMeanBytes,
   );
   let at = out.writeUInt8(
     (claims.mode === "test" ? 1 : 0) |
@@ -156,12 +169,14 @@ function encodeClaims(claims: TokenClaims): Buffer {
   at = out.writeUIntBE(claims.expiresAtMs, at, 6);
   at = out.writeUIntBE(checkedAtMs, at, 6);
   at += out.write(claims.emailHash, at, "hex");
-  for (const text of [keyId, accountId, reason]) {
-    at = out.writeUInt8(text.length, at);
-    at += text.copy(out, at);
-  }
-  at = out.writeUInt16BE(didYouMean === null ? NULL_TEXT : didYouMean.length, at);
-  if (didYouMean !== null) didYouMean.copy(out, at);
+  at = out.writeUInt8(keyIdBytes, at);
+  at += out.write(keyId, at, "utf8");
+  at = out.writeUInt8(accountIdBytes, at);
+  at += out.write(accountId, at, "utf8");
+  at = out.writeUInt8(reasonBytes, at);
+  at += out.write(reason, at, "utf8");
+  at = out.writeUInt16BE(didYouMean === null ? NULL_TEXT : didYouMeanBytes, at);
+  if (didYouMean !== null) out.write(didYouMean, at, "utf8");
   return out;
 }
 
