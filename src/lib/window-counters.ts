@@ -30,7 +30,7 @@ export class MemoryWindowCounters implements WindowCounters {
   private nextSweepMs = 0;
 
   constructor(
-    private readonly nowMs: () => number = Date.now,
+    private readonly nowMs: () => number = () => Date.now(),
     /** How often expired counters are dropped (they would reset on their next hit anyway). */
     private readonly sweepEveryMs = 60_000,
   ) {}
