@@ -36,7 +36,7 @@ const HOP_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "d
 
 export interface WidgetFrontDeps {
   widget: WidgetService;
-  keys: Pick<KeysService, "beginAuthenticate">;
+  keys: Pick<KeysService, "authenticateNow" | "beginAuthenticate">;
   clock: Clock;
   maxBodyBytes: number;
   /** The app's request id for a request (its X-Request-Id when well formed). */
@@ -165,7 +165,8 @@ async function usableCaller(
   origin: string,
 ): Promise<WidgetCaller | undefined> {
   try {
-    const identity = await (await deps.keys.beginAuthenticate(key))?.settle();
+    const identity =
+      deps.keys.authenticateNow(key) ?? (await (await deps.keys.beginAuthenticate(key))?.settle());
     if (identity === undefined) return undefined;
     const { policy } = identity;
     if (!isUsablePublishableKey(policy, ip, deps.clock.now())) return undefined;

@@ -22,6 +22,8 @@ export interface RevocationBoard {
   generation(): Promise<string>;
   /** One round trip: the current generation and whether `keyId` is marked revoked. */
   check(keyId: string): Promise<BoardState>;
+  /** The same answer at once, from a board in this process (undefined on a shared board). */
+  checkNow?(keyId: string): BoardState;
   /** Marks `keyId` revoked for every instance. */
   markRevoked(keyId: string): Promise<void>;
 }
@@ -71,6 +73,10 @@ export class LocalRevocationBoard implements RevocationBoard {
   }
 
   async check(keyId: string): Promise<BoardState> {
+    return this.checkNow(keyId);
+  }
+
+  checkNow(keyId: string): BoardState {
     const until = this.marks.get(keyId);
     return { generation: this.id, revoked: until !== undefined && until > this.nowMs() };
   }
@@ -121,6 +127,19 @@ export class KeyCache {
     const state = await this.board.check(key.keyId).catch(() => undefined);
     const entry = this.entries.get(hash);
     if (state && !state.revoked && entry && state.generation === entry.generation) return true;
+    this.entries.delete(hash);
+    return false;
+  }
+
+  /**
+   * confirm() when the board is in this process: true or false at once (a refused entry is
+   * dropped), undefined when the board must be asked.
+   */
+  confirmNow(hash: string, key: CachedKey): boolean | undefined {
+    const state = this.board.checkNow?.(key.keyId);
+    if (state === undefined) return undefined;
+    const entry = this.entries.get(hash);
+    if (!state.revoked && entry && state.generation === entry.generation) return true;
     this.entries.delete(hash);
     return false;
   }

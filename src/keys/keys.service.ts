@@ -279,6 +279,37 @@ export class KeysService {
   }
 
   /**
+   * authenticate()'s answer when it is known at once, without a promise (ADR 0057): a cached key
+   * that a board in this process confirms (embedded SQLite) and whose last use needs no write.
+   * Undefined: ask authenticate() or beginAuthenticate() (a miss, a revoked or expired entry, a
+   * shared board, a last use to record), which answer as before.
+   */
+  authenticateNow(apiKey: string): KeyIdentity | undefined {
+    if (!this.cache) return undefined;
+    const hash = this.hashOf(apiKey);
+    if (hash === undefined) return undefined;
+    const nowMs = this.clock.now().getTime();
+    const cached = this.cache.peek(hash, nowMs);
+    if (!cached || this.cache.confirmNow(hash, cached) !== true) return undefined;
+    if (this.lastUseIsStale(cached.lastUsedAt, nowMs)) return undefined;
+    return { accountId: cached.accountId, keyId: cached.keyId, policy: cached.policy };
+  }
+
+  /** True when last_used is due a write: the stored value is over a minute old (or unset). */
+  private lastUseIsStale(lastUsedAt: string | null, nowMs: number): boolean {
+    return lastUsedAt === null || lastUsedAt < this.staleBefore(nowMs);
+  }
+
+  /** The ISO time a minute before `nowMs`, worked out once per millisecond, not per request. */
+  private staleBefore(nowMs: number): string {
+    if (nowMs !== this.staleBeforeAt.ms)
+      this.staleBeforeAt = { ms: nowMs, iso: new Date(nowMs - LAST_USED_RESOLUTION_MS).toISOString() };
+    return this.staleBeforeAt.iso;
+  }
+
+  private staleBeforeAt = { ms: Number.NaN, iso: "" };
+
+  /**
    * The key's hash, or undefined when it is malformed. Publishable keys are public and come with
    * every visitor's widget check, so their hashes are kept (a bounded map); secret keys are hashed
    * each time and never kept in clear.
@@ -317,8 +348,8 @@ export class KeysService {
 
   /** Writes last_used when the stored value is over a minute old. */
   private async touch(hash: string, keyId: string, lastUsedAt: string | null, now: Date): Promise<void> {
-    const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString();
-    if (lastUsedAt !== null && lastUsedAt >= staleBefore) return;
+    if (!this.lastUseIsStale(lastUsedAt, now.getTime())) return;
+    const staleBefore = this.staleBefore(now.getTime());
     await this.repo.touchLastUsed(this.db, keyId, now.toISOString(), staleBefore);
     this.cache?.noteUsed(hash, now.toISOString());
   }
