@@ -21,7 +21,7 @@ import type { Clock } from "../lib/clock.js";
 import { findUnsafeText } from "../lib/safe-text.js";
 import type { RequestObserver } from "../metrics/http-metrics.js";
 import { CheckEmailBody } from "../widget/widget.schemas.js";
-import type { WidgetCaller, WidgetService } from "../widget/widget.service.js";
+import type { WidgetAnswer, WidgetCaller, WidgetService } from "../widget/widget.service.js";
 import { isUsablePublishableKey } from "./auth.js";
 import { answerForFailure, errorBodyOf } from "./errors.js";
 
@@ -116,9 +116,7 @@ async function serve(
       captchaToken: body.captchaToken,
     });
     // WidgetAnswer's fields in its order, and no other (additionalProperties: false).
-    const { status, reason, didYouMean, disposable, role, free, token } = verdict;
-    const payload = JSON.stringify({ status, reason, didYouMean, disposable, role, free, token });
-    answer(deps, res, id, origin, startedMs, 200, payload, undefined);
+    answer(deps, res, id, origin, startedMs, 200, answerJson(verdict), undefined);
   } catch (error) {
     const appError = answerForFailure(error, deps.log, id);
     answer(
@@ -132,6 +130,22 @@ async function serve(
       appError.headers,
     );
   }
+}
+
+/**
+ * WidgetAnswer's JSON: its fields in its order, and no other (additionalProperties: false), as
+ * JSON.stringify would write them. Every value but didYouMean is ours and needs no escaping (a
+ * status and a reason from closed sets, booleans or null, a base64url token); didYouMean, which
+ * holds a visitor's local part, goes through JSON.stringify.
+ */
+function answerJson(verdict: WidgetAnswer): string {
+  const { didYouMean } = verdict;
+  return (
+    `{"status":"${verdict.status}","reason":"${verdict.reason}",` +
+    `"didYouMean":${didYouMean === null ? "null" : JSON.stringify(didYouMean)},` +
+    `"disposable":${verdict.disposable},"role":${verdict.role},"free":${verdict.free},` +
+    `"token":"${verdict.token}"}`
+  );
 }
 
 /**
