@@ -9,10 +9,10 @@
 // does. Everything listens on 127.0.0.1.
 import { type ChildProcess, fork } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import autocannon from "autocannon";
 import Fastify from "fastify";
 import { loadConfig } from "../src/config/config.js";
@@ -155,9 +155,21 @@ interface Server {
   stop(): Promise<void>;
 }
 
+/** A tree's own first module, loaded before the TypeScript loader as bin/leadcheck.mjs loads it
+ *  (ADR 0057); trees from before it have none. */
+function seedOf(tree: string | undefined): string[] {
+  const seed = join(tree ?? join(dirname(self), ".."), "src", "lib", "object-shapes.mjs");
+  return existsSync(seed) ? ["--import", pathToFileURL(seed).href] : [];
+}
+
 async function start(args: string[], tree?: string): Promise<Server> {
   const child = fork(tree ? join(tree, "bench", "api.ts") : self, args, {
-    execArgv: ["--import", "tsx", ...(process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean)],
+    execArgv: [
+      ...seedOf(tree),
+      "--import",
+      "tsx",
+      ...(process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean),
+    ],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
     ...(tree ? { cwd: tree } : {}),
   });

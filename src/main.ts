@@ -2,7 +2,7 @@
 // services of one process. serve, worker and the tests build it here, so every entry point runs
 // the same wiring (the admin CLI's smaller one: src/cli/admin-services.ts).
 // First, before anything else loads: see the module (ADR 0057).
-import "./lib/object-shapes.js";
+import "./lib/object-shapes.mjs";
 import { createAccountExport } from "./account-export/create-account-export.js";
 import { createAccounts } from "./accounts/create-accounts.js";
 import { createAudit } from "./audit/create-audit.js";
