@@ -143,9 +143,12 @@ interface Server {
   target: Target;
 }
 
+/** The app's first module, loaded before the TypeScript loader as bin/leadcheck.mjs loads it (ADR 0057). */
+const SEED = new URL("../src/lib/object-shapes.mjs", import.meta.url).href;
+
 function start(kind: "bare" | "app"): Promise<Server> {
   const child = fork(self, [kind], {
-    execArgv: ["--import", "tsx"],
+    execArgv: [...(kind === "app" ? ["--import", SEED] : []), "--import", "tsx"],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   return once(child, "message").then(([target]) => ({ child, target: target as Target }));

@@ -21,7 +21,7 @@ import type { Clock } from "../lib/clock.js";
 import { findUnsafeText } from "../lib/safe-text.js";
 import type { RequestObserver } from "../metrics/http-metrics.js";
 import { CheckEmailBody } from "../widget/widget.schemas.js";
-import type { WidgetCaller, WidgetService } from "../widget/widget.service.js";
+import type { WidgetAnswer, WidgetCaller, WidgetService } from "../widget/widget.service.js";
 import { isUsablePublishableKey } from "./auth.js";
 import { answerForFailure, errorBodyOf } from "./errors.js";
 
@@ -36,7 +36,7 @@ const HOP_HEADERS = new Set(["connection", "keep-alive", "transfer-encoding", "d
 
 export interface WidgetFrontDeps {
   widget: WidgetService;
-  keys: Pick<KeysService, "beginAuthenticate">;
+  keys: Pick<KeysService, "authenticateNow" | "beginAuthenticate">;
   clock: Clock;
   maxBodyBytes: number;
   /** The app's request id for a request (its X-Request-Id when well formed). */
@@ -104,24 +104,71 @@ async function serve(
   if (body === undefined) return replay(deps, req, res, text, ip);
 
   const id = deps.requestIdOf(req);
-  const answer = (status: number, payload: string, extra: Record<string, string> = {}) => {
-    // One writeHead and one end: the head and the body leave in one write.
-    const head = ["x-request-id", id, "access-control-allow-origin", origin, "vary", "Origin"];
-    for (const name in extra) head.push(name, extra[name]!);
-    head.push("content-type", JSON_HEADERS, "content-length", String(Buffer.byteLength(payload)));
-    res.writeHead(status, head);
-    res.end(payload);
-    deps.observe?.("POST", PATH, status, (performance.now() - startedMs) / 1000);
-  };
   try {
-    const verdict = await deps.widget.check({ ...caller, origin, ip, ...body });
+    // Written out, not spread: a spread's copy takes its hidden class from V8's shared root (ADR 0057).
+    const verdict = await deps.widget.check({
+      accountId: caller.accountId,
+      keyId: caller.keyId,
+      policy: caller.policy,
+      origin,
+      ip,
+      email: body.email,
+      captchaToken: body.captchaToken,
+    });
     // WidgetAnswer's fields in its order, and no other (additionalProperties: false).
-    const { status, reason, didYouMean, disposable, role, free, token } = verdict;
-    answer(200, JSON.stringify({ status, reason, didYouMean, disposable, role, free, token }));
+    answer(deps, res, id, origin, startedMs, 200, answerJson(verdict), undefined);
   } catch (error) {
     const appError = answerForFailure(error, deps.log, id);
-    answer(appError.status, JSON.stringify(errorBodyOf(appError)), appError.headers);
+    answer(
+      deps,
+      res,
+      id,
+      origin,
+      startedMs,
+      appError.status,
+      JSON.stringify(errorBodyOf(appError)),
+      appError.headers,
+    );
   }
+}
+
+/**
+ * WidgetAnswer's JSON: its fields in its order, and no other (additionalProperties: false), as
+ * JSON.stringify would write them. Every value but didYouMean is ours and needs no escaping (a
+ * status and a reason from closed sets, booleans or null, a base64url token); didYouMean, which
+ * holds a visitor's local part, goes through JSON.stringify.
+ */
+function answerJson(verdict: WidgetAnswer): string {
+  const { didYouMean } = verdict;
+  return (
+    `{"status":"${verdict.status}","reason":"${verdict.reason}",` +
+    `"didYouMean":${didYouMean === null ? "null" : JSON.stringify(didYouMean)},` +
+    `"disposable":${verdict.disposable},"role":${verdict.role},"free":${verdict.free},` +
+    `"token":"${verdict.token}"}`
+  );
+}
+
+/**
+ * Writes the front's answer: one writeHead and one end, so the head and the body leave in one
+ * write. A module function, not a closure per request: tsx names each closure it makes with
+ * Object.defineProperty (ADR 0057).
+ */
+function answer(
+  deps: WidgetFrontDeps,
+  res: ServerResponse,
+  id: string,
+  origin: string,
+  startedMs: number,
+  status: number,
+  payload: string,
+  extra: Record<string, string> | undefined,
+): void {
+  const head = ["x-request-id", id, "access-control-allow-origin", origin, "vary", "Origin"];
+  if (extra !== undefined) for (const name in extra) head.push(name, extra[name]!);
+  head.push("content-type", JSON_HEADERS, "content-length", String(Buffer.byteLength(payload)));
+  res.writeHead(status, head);
+  res.end(payload);
+  deps.observe?.("POST", PATH, status, (performance.now() - startedMs) / 1000);
 }
 
 /** The key's caller when the front may answer for it; undefined leaves the request to the app. */
@@ -132,7 +179,8 @@ async function usableCaller(
   origin: string,
 ): Promise<WidgetCaller | undefined> {
   try {
-    const identity = await (await deps.keys.beginAuthenticate(key))?.settle();
+    const identity =
+      deps.keys.authenticateNow(key) ?? (await (await deps.keys.beginAuthenticate(key))?.settle());
     if (identity === undefined) return undefined;
     const { policy } = identity;
     if (!isUsablePublishableKey(policy, ip, deps.clock.now())) return undefined;
@@ -148,14 +196,26 @@ function bodyOf(req: IncomingMessage, length: number): Promise<string | undefine
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    // Resolved once: 'close' follows every 'end', and resolving a settled promise is a runtime
+    // call. (No named helper for it: tsx names each closure it makes, ADR 0057.)
+    let settled = false;
     req.on("data", (chunk: Buffer) => {
       chunks.push(chunk);
       size += chunk.length;
     });
-    req.on("end", () => resolve(size === length ? Buffer.concat(chunks, size).toString("utf8") : undefined));
-    // A client that goes away mid-body: 'error' (aborted), then 'close'; after 'end' these are no-ops.
-    req.on("error", () => resolve(undefined));
-    req.on("close", () => resolve(undefined));
+    req.on("end", () => {
+      settled = true;
+      resolve(size === length ? Buffer.concat(chunks, size).toString("utf8") : undefined);
+    });
+    // A client that goes away mid-body: 'error' (aborted), then 'close'.
+    req.on("error", () => {
+      if (!settled) resolve(undefined);
+      settled = true;
+    });
+    req.on("close", () => {
+      if (!settled) resolve(undefined);
+      settled = true;
+    });
   });
 }
 

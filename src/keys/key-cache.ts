@@ -22,6 +22,8 @@ export interface RevocationBoard {
   generation(): Promise<string>;
   /** One round trip: the current generation and whether `keyId` is marked revoked. */
   check(keyId: string): Promise<BoardState>;
+  /** The same answer at once, from a board in this process (undefined on a shared board). */
+  checkNow?(keyId: string): BoardState;
   /** Marks `keyId` revoked for every instance. */
   markRevoked(keyId: string): Promise<void>;
 }
@@ -71,6 +73,10 @@ export class LocalRevocationBoard implements RevocationBoard {
   }
 
   async check(keyId: string): Promise<BoardState> {
+    return this.checkNow(keyId);
+  }
+
+  checkNow(keyId: string): BoardState {
     const until = this.marks.get(keyId);
     return { generation: this.id, revoked: until !== undefined && until > this.nowMs() };
   }
@@ -126,6 +132,19 @@ export class KeyCache {
   }
 
   /**
+   * confirm() when the board is in this process: true or false at once (a refused entry is
+   * dropped), undefined when the board must be asked.
+   */
+  confirmNow(hash: string, key: CachedKey): boolean | undefined {
+    const state = this.board.checkNow?.(key.keyId);
+    if (state === undefined) return undefined;
+    const entry = this.entries.get(hash);
+    if (!state.revoked && entry && state.generation === entry.generation) return true;
+    this.entries.delete(hash);
+    return false;
+  }
+
+  /**
    * The board's generation to remember with a row read next, or undefined when the board cannot
    * be reached (then nothing is cached). Read BEFORE the row: a revocation marked after this
    * read is still seen by the entry's next check.
@@ -139,7 +158,15 @@ export class KeyCache {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    this.entries.set(hash, { ...key, generation, expiresAtMs: nowMs + this.options.ttlMs });
+    // Written out, not spread: every entry shares one hidden class (ADR 0057).
+    this.entries.set(hash, {
+      keyId: key.keyId,
+      accountId: key.accountId,
+      lastUsedAt: key.lastUsedAt,
+      policy: key.policy,
+      generation,
+      expiresAtMs: nowMs + this.options.ttlMs,
+    });
   }
 
   noteUsed(hash: string, at: string): void {

@@ -259,11 +259,17 @@ export class KeysService {
     if (cached && this.cache) {
       const confirmed = this.cache.confirm(hash, cached);
       const identity = { accountId: cached.accountId, keyId: cached.keyId, policy: cached.policy };
+      const keys = this;
+      // A widget check's hot path (ADR 0057): fields written out, not spread (a spread's copy takes
+      // its hidden class from V8's shared root), and `settle` a method, not an arrow (tsx names
+      // arrows with Object.defineProperty each time one is made).
       return {
-        ...identity,
-        settle: async () => {
-          if (!(await confirmed)) return this.readKey(hash, now);
-          await this.touch(hash, cached.keyId, cached.lastUsedAt, now);
+        accountId: cached.accountId,
+        keyId: cached.keyId,
+        policy: cached.policy,
+        async settle() {
+          if (!(await confirmed)) return keys.readKey(hash, now);
+          await keys.touch(hash, cached.keyId, cached.lastUsedAt, now);
           return identity;
         },
       };
@@ -271,6 +277,37 @@ export class KeysService {
     const identity = await this.readKey(hash, now);
     return identity && { ...identity, settle: async () => identity };
   }
+
+  /**
+   * authenticate()'s answer when it is known at once, without a promise (ADR 0057): a cached key
+   * that a board in this process confirms (embedded SQLite) and whose last use needs no write.
+   * Undefined: ask authenticate() or beginAuthenticate() (a miss, a revoked or expired entry, a
+   * shared board, a last use to record), which answer as before.
+   */
+  authenticateNow(apiKey: string): KeyIdentity | undefined {
+    if (!this.cache) return undefined;
+    const hash = this.hashOf(apiKey);
+    if (hash === undefined) return undefined;
+    const nowMs = this.clock.now().getTime();
+    const cached = this.cache.peek(hash, nowMs);
+    if (!cached || this.cache.confirmNow(hash, cached) !== true) return undefined;
+    if (this.lastUseIsStale(cached.lastUsedAt, nowMs)) return undefined;
+    return { accountId: cached.accountId, keyId: cached.keyId, policy: cached.policy };
+  }
+
+  /** True when last_used is due a write: the stored value is over a minute old (or unset). */
+  private lastUseIsStale(lastUsedAt: string | null, nowMs: number): boolean {
+    return lastUsedAt === null || lastUsedAt < this.staleBefore(nowMs);
+  }
+
+  /** The ISO time a minute before `nowMs`, worked out once per millisecond, not per request. */
+  private staleBefore(nowMs: number): string {
+    if (nowMs !== this.staleBeforeAt.ms)
+      this.staleBeforeAt = { ms: nowMs, iso: new Date(nowMs - LAST_USED_RESOLUTION_MS).toISOString() };
+    return this.staleBeforeAt.iso;
+  }
+
+  private staleBeforeAt = { ms: Number.NaN, iso: "" };
 
   /**
    * The key's hash, or undefined when it is malformed. Publishable keys are public and come with
@@ -311,8 +348,8 @@ export class KeysService {
 
   /** Writes last_used when the stored value is over a minute old. */
   private async touch(hash: string, keyId: string, lastUsedAt: string | null, now: Date): Promise<void> {
-    const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS).toISOString();
-    if (lastUsedAt !== null && lastUsedAt >= staleBefore) return;
+    if (!this.lastUseIsStale(lastUsedAt, now.getTime())) return;
+    const staleBefore = this.staleBefore(now.getTime());
     await this.repo.touchLastUsed(this.db, keyId, now.toISOString(), staleBefore);
     this.cache?.noteUsed(hash, now.toISOString());
   }

@@ -7,7 +7,7 @@ import type { WidgetConfig } from "../config/widget-config.js";
 import type { CreditsService } from "../credits/credits.service.js";
 import type { Module } from "../jobs/catalog.js";
 import type { KeysService } from "../keys/keys.service.js";
-import type { Clock } from "../lib/clock.js";
+import { type Clock, systemClock } from "../lib/clock.js";
 import type { Database } from "../storage/db.js";
 import { type CaptchaVerifier, createCaptchaVerifier } from "./captcha.js";
 import { WidgetService } from "./widget.service.js";
@@ -33,7 +33,8 @@ export interface WidgetDeps {
 export function createWidget(
   deps: WidgetDeps,
 ): Module<{ widget: WidgetService; widgetStats: WidgetStatsService }> {
-  const nowMs = () => deps.clock.now().getTime();
+  // The system clock's time without a Date each time (read several times per widget check).
+  const nowMs = deps.clock === systemClock ? () => Date.now() : () => deps.clock.now().getTime();
   const config = deps.config.widget;
   const checker = new WidgetChecker({
     email: deps.email,

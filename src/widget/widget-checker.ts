@@ -27,6 +27,20 @@ export class WidgetChecker {
 
   constructor(private readonly deps: WidgetCheckerDeps) {}
 
+  /**
+   * The answer when it is known without waiting: the quick look's own, test mode's scripted one
+   * (but `slow@`), or a recent finished result. Undefined: ask look().
+   */
+  known(mode: KeyMode, quick: QuickLook): WidgetVerdict | undefined {
+    if (quick.kind === "answer") return quick.verdict;
+    if (mode === "test") {
+      const scripted = scriptedVerdict(quick.parsed, quick.facts);
+      return scripted === "slow" ? undefined : scripted;
+    }
+    const hit = this.recent.get(quick.parsed.email.toLowerCase());
+    return hit && hit.untilMs > this.deps.nowMs() ? hit.verdict : undefined;
+  }
+
   /** `quick`: the caller's quickLook of the same address, when it already made one. */
   async look(
     email: string,

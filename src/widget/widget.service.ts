@@ -12,12 +12,16 @@ import type { CreditsService } from "../credits/credits.service.js";
 import { type KeyPolicy, originAllowed, type WidgetLimits } from "../keys/key-policy.js";
 import type { KeysService } from "../keys/keys.service.js";
 import { type DomainError, fail } from "../lib/errors.js";
+import { Lru } from "../lib/lru.js";
 import type { CaptchaVerifier } from "./captcha.js";
 import type { WidgetChecker } from "./widget-checker.js";
-import type { LimitName, LimitOutcome, WidgetLimiter } from "./widget-limits.js";
+import type { LimitName, LimitOutcome, Maybe, WidgetLimiter } from "./widget-limits.js";
 import { flagReasonOf, type StatsMetric, type WidgetStatsRecorder } from "./widget-stats.js";
 import { emailHashOf, readToken, signToken } from "./widget-token.js";
-import { quickLook, type WidgetVerdict } from "./widget-verdict.js";
+import { type QuickLook, quickLook, type WidgetVerdict } from "./widget-verdict.js";
+
+/** Addresses whose quick look is kept: a form's visitor sends the same address on blur and on submit. */
+const QUICK_LOOKS_KEPT = 10_000;
 
 export interface WidgetServiceDeps {
   config: WidgetConfig;
@@ -91,6 +95,8 @@ const UNAVAILABLE: WidgetVerdict = {
 
 type ChargeOutcome = { kind: "charged" | "already" | "unpaid" } | Extract<LimitOutcome, { kind: "limited" }>;
 
+const ALREADY: ChargeOutcome = Object.freeze({ kind: "already" });
+
 export class WidgetService {
   constructor(private readonly deps: WidgetServiceDeps) {}
 
@@ -131,15 +137,16 @@ export class WidgetService {
     const { limiter } = this.deps;
     const email = input.email.trim();
     const emailHash = emailHashOf(email);
-    for (const [limit, subject] of [
-      ["perIpPerMinute", `${keyId}|${ip}`],
-      ["perEmailPerMinute", `${keyId}|${emailHash}`],
-    ] as const) {
-      this.refuseWhenLimited(input, await limiter.take(limit, limits[limit], subject));
-    }
+    // The limiter answers at once in memory and with a promise from Redis: only a promise is
+    // awaited (ADR 0057).
+    const perIp = limiter.take("perIpPerMinute", limits.perIpPerMinute, `${keyId}|${ip}`);
+    this.refuseWhenLimited(input, perIp instanceof Promise ? await perIp : perIp);
+    const perEmail = limiter.take("perEmailPerMinute", limits.perEmailPerMinute, `${keyId}|${emailHash}`);
+    this.refuseWhenLimited(input, perEmail instanceof Promise ? await perEmail : perEmail);
     const { day, endMs } = limiter.day();
     const ipScope = `ip:${keyId}:${day}:${ip}`;
-    if (await limiter.marks.markFirst(ipScope, emailHash, endMs)) {
+    const newForIp = limiter.marks.markFirst(ipScope, emailHash, endMs);
+    if (newForIp instanceof Promise ? await newForIp : newForIp) {
       const taken = await limiter.take(
         "distinctEmailsPerIpPerDay",
         limits.distinctEmailsPerIpPerDay,
@@ -152,18 +159,22 @@ export class WidgetService {
     let verdict: WidgetVerdict;
     const counted: StatsMetric[] = ["checks"];
     // One look at the address serves the charge decision and the answer (it was half of a check's CPU).
-    const quick = quickLook(email);
+    const quick = this.quickLookOf(email);
     const parses = quick.parsed !== null;
     if (policy.mode === "live" && parses) {
-      const charge = await this.chargeOnce(input.accountId, keyId, emailHash, limits.dailyCap, day, endMs);
+      const charging = this.chargeOnce(input.accountId, keyId, emailHash, limits.dailyCap, day, endMs);
+      const charge = charging instanceof Promise ? await charging : charging;
       this.refuseWhenLimited(input, charge);
       if (charge.kind === "charged" || charge.kind === "unpaid") counted.push(charge.kind);
       verdict =
         charge.kind === "unpaid"
           ? UNAVAILABLE
-          : await this.deps.checker.look(email, this.deps.config.deadlineMs, "live", quick);
+          : (this.deps.checker.known("live", quick) ??
+            (await this.deps.checker.look(email, this.deps.config.deadlineMs, "live", quick)));
     } else {
-      verdict = await this.deps.checker.look(email, this.deps.config.deadlineMs, policy.mode, quick);
+      verdict =
+        this.deps.checker.known(policy.mode, quick) ??
+        (await this.deps.checker.look(email, this.deps.config.deadlineMs, policy.mode, quick));
     }
     if (verdict.status === "unknown") counted.push("unknown");
     const flag = flagReasonOf(verdict);
@@ -175,12 +186,31 @@ export class WidgetService {
       accountId: input.accountId,
       emailHash,
       expiresAtMs: now + this.deps.config.tokenTtlMs,
-      checkedAt: new Date(now).toISOString(),
+      checkedAtMs: now,
       mode: policy.mode,
       verdict,
     });
-    return { ...verdict, token };
+    // Written out, not spread: a spread's copy takes its hidden class from V8's shared root (ADR 0057).
+    const { status, reason, didYouMean, disposable, role, free } = verdict;
+    return { status, reason, didYouMean, disposable, role, free, token };
   }
+
+  /**
+   * The address's quick look (syntax, typo, lists: no network, and the same answer every time for
+   * the same text), kept for recent addresses and frozen, since callers share it.
+   */
+  private quickLookOf(email: string): QuickLook {
+    let quick = this.quickLooks.get(email);
+    if (quick === undefined) {
+      quick = quickLook(email);
+      if (quick.parsed) Object.freeze(quick.parsed);
+      Object.freeze(quick.kind === "answer" ? quick.verdict : quick.facts);
+      this.quickLooks.set(email, Object.freeze(quick));
+    }
+    return quick;
+  }
+
+  private readonly quickLooks = new Lru<string, QuickLook>(QUICK_LOOKS_KEPT);
 
   private count(caller: WidgetCaller, metric: StatsMetric): void {
     this.deps.stats.count(caller.accountId, caller.keyId, metric);
@@ -199,18 +229,37 @@ export class WidgetService {
     });
   }
 
-  /** Charges the address once per key and UTC day; the mark is dropped again when nothing was charged. */
-  private async chargeOnce(
+  /**
+   * Charges the address once per key and UTC day; the mark is dropped again when nothing was
+   * charged. Already charged today is known at once in memory (no promise).
+   */
+  private chargeOnce(
     accountId: string,
     keyId: string,
     emailHash: string,
     dailyCap: number,
     day: string,
     endMs: number,
-  ): Promise<ChargeOutcome> {
+  ): Maybe<ChargeOutcome> {
     const scope = `charge:${keyId}:${day}`;
+    const first = this.deps.limiter.marks.markFirst(scope, emailHash, endMs);
+    if (first instanceof Promise)
+      return first.then((isFirst) =>
+        isFirst ? this.chargeFirst(accountId, keyId, emailHash, dailyCap, day, scope) : ALREADY,
+      );
+    return first ? this.chargeFirst(accountId, keyId, emailHash, dailyCap, day, scope) : ALREADY;
+  }
+
+  /** The first check of the address today for this key: the daily cap, then the debit. */
+  private async chargeFirst(
+    accountId: string,
+    keyId: string,
+    emailHash: string,
+    dailyCap: number,
+    day: string,
+    scope: string,
+  ): Promise<ChargeOutcome> {
     const { limiter } = this.deps;
-    if (!(await limiter.marks.markFirst(scope, emailHash, endMs))) return { kind: "already" };
     const capped = await limiter.take("dailyCap", dailyCap, keyId);
     if (capped.kind === "limited") {
       await limiter.marks.unmark(scope, emailHash);
@@ -228,7 +277,7 @@ export class WidgetService {
       await limiter.marks.unmark(scope, emailHash);
       return { kind: "unpaid" };
     } catch (error) {
-      if (this.deps.isUniqueViolation(error)) return { kind: "already" };
+      if (this.deps.isUniqueViolation(error)) return ALREADY;
       await limiter.marks.unmark(scope, emailHash);
       throw error;
     }

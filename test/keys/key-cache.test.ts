@@ -100,6 +100,12 @@ describe("API key cache with a Redis revocation board", { skip }, () => {
     assert.equal(await a.authenticate(api_key), undefined);
   });
 
+  it("never answers at once: the shared board is asked on every request", async () => {
+    const { api_key } = await a.create("acct_cache", "shared", null);
+    assert.ok(await a.authenticate(api_key));
+    assert.equal(a.authenticateNow(api_key), undefined);
+  });
+
   it("marks nothing for a key that is not the account's own", async () => {
     const { key_id } = await a.create("acct_cache", "someone's", null);
     assert.equal(await b.revoke("acct_other", key_id), false);
@@ -201,6 +207,25 @@ describe("API key cache of an embedded deployment (a board in the process)", () 
     assert.ok(await keys.authenticate(api_key), "a cache hit");
     clock.ms += TTL_MS;
     assert.equal(await keys.authenticate(api_key), undefined, "the row, read again after the TTL");
+  });
+
+  it("answers a cached, confirmed key at once, and leaves the rest to authenticate()", async () => {
+    const { api_key, key_id } = await keys.create("acct_local", "at once", null);
+    assert.equal(keys.authenticateNow(api_key), undefined, "not cached yet");
+    assert.ok(await keys.authenticate(api_key));
+    assert.deepEqual(keys.authenticateNow(api_key), {
+      accountId: "acct_local",
+      keyId: key_id,
+      policy: FULL_SECRET_POLICY,
+    });
+    clock.ms += 61_000;
+    assert.equal(keys.authenticateNow(api_key), undefined, "a last use to record");
+    assert.ok(await keys.authenticate(api_key), "authenticate() records it");
+    assert.ok(keys.authenticateNow(api_key));
+    assert.equal(await keys.revoke("acct_local", key_id), true);
+    assert.equal(keys.authenticateNow(api_key), undefined, "revoked");
+    assert.equal(await keys.authenticate(api_key), undefined);
+    assert.equal(keys.authenticateNow("sk_malformed"), undefined);
   });
 
   it("refuses a revoked key on the next request", async () => {

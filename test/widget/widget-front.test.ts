@@ -186,7 +186,7 @@ for (const setup of SETUPS)
       let closing = false;
       const front = widgetFront({
         widget: w.h.services.widget,
-        keys: { beginAuthenticate: async () => undefined },
+        keys: { authenticateNow: () => undefined, beginAuthenticate: async () => undefined },
         clock: w.h.services.clock,
         maxBodyBytes: 1000,
         requestIdOf: () => "id",

@@ -98,11 +98,15 @@ function localFault(local: string): string {
   return bad === undefined ? "is not allowed" : `contains ${characterName(bad)}`;
 }
 
+/** A module function, not a closure per call: tsx names each closure it makes (ADR 0057). */
+function bad(message: string): SyntaxFailure {
+  return invalid("domain_invalid", message);
+}
+
 function toAsciiDomain(part: string): { ok: true; domain: string } | SyntaxFailure {
   if (part.length === 0) return invalid("domain_empty", 'nothing after the "@"');
   if (part.startsWith("["))
     return invalid("domain_literal_unsupported", "address literals are not supported");
-  const bad = (message: string) => invalid("domain_invalid", message);
   const badChar = /[\s@\\/:[\],;<>()"]/.exec(part)?.[0];
   if (badChar !== undefined) return bad(`the domain contains ${characterName(badChar)}`);
   if (part.startsWith(".")) return bad("the domain starts with a dot");
