@@ -1,21 +1,20 @@
 // Abuse limits of publishable keys, counted per key: requests per visitor IP and per address each
 // minute, distinct addresses per IP per UTC day, and addresses charged per key per UTC day. Counters
-// live in Redis when it is configured (so they hold across instances; rate-limiter-flexible does the
-// counting) and in memory otherwise (MemoryWindowCounters: the same fixed windows, first hit to
-// first hit + duration, and the same time until the next window, ADR 0057). "First time today"
-// marks (is this address new for this key, or for this IP?) use SET NX in Redis, a map in memory.
+// live in Redis when it is configured (so they hold across instances) and in memory otherwise, both
+// through src/lib/window-counters.ts, as the API's rate limits are (fixed windows from the first
+// hit, rate-limiter-flexible's keys and Retry-After; ADR 0057, 0083). "First time today" marks (is
+// this address new for this key, or for this IP?) use SET NX in Redis, a map in memory.
 //
 // In memory every answer is known at once, so it is returned as is, not as a promise: the widget's
 // check awaits only what is really pending (`Maybe` below).
 import type { Redis } from "ioredis";
-import {
-  type RateLimiterAbstract,
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-} from "rate-limiter-flexible";
 import type { WidgetLimits } from "../keys/key-policy.js";
-import { type CounterWindow, MemoryWindowCounters } from "../lib/window-counters.js";
+import {
+  type CounterWindow,
+  MemoryWindowCounters,
+  RedisWindowCounters,
+  type WindowHit,
+} from "../lib/window-counters.js";
 
 /** An answer, or a promise of one when it comes from Redis. */
 export type Maybe<T> = T | Promise<T>;
@@ -74,14 +73,16 @@ export interface WidgetLimiterDeps {
 
 export class WidgetLimiter {
   readonly marks: DayMarks;
-  private readonly limiters = new Map<string, RateLimiterAbstract>();
-  /** Without Redis: the counters (with Redis, rate-limiter-flexible's own memory is its insurance). */
+  /** Without Redis: counters in this process, answered at once. */
   private readonly memory: MemoryWindowCounters | undefined;
+  /** With Redis: counters every instance shares (counted in memory while Redis is away). */
+  private readonly shared: RedisWindowCounters | undefined;
   private today = { day: "", endMs: 0 };
 
   constructor(private readonly deps: WidgetLimiterDeps) {
     this.marks = deps.redis ? new RedisMarks(deps.redis) : new MemoryMarks(deps.nowMs);
     this.memory = deps.redis ? undefined : new MemoryWindowCounters(deps.nowMs);
+    this.shared = deps.redis ? new RedisWindowCounters(deps.redis) : undefined;
   }
 
   /** The UTC day ("2026-11-28") and when it ends, ms; worked out once a day, not per request. */
@@ -99,30 +100,12 @@ export class WidgetLimiter {
     const daily = limit === "dailyCap" || limit === "distinctEmailsPerIpPerDay";
     const key = daily ? `${subject}|${this.day().day}` : subject;
     const durationS = daily ? DAY_MS / 1000 : 60;
-    if (this.memory) {
-      const window = this.windowOf(limit, points, durationS);
-      const [hit] = this.memory.hitNow(key, window);
-      return hit!.consumed > points ? limited(limit, points, hit!.msBeforeNext) : OK;
-    }
-    return this.takeFromRedis(limit, points, durationS, key);
+    const window = this.windowOf(limit, points, durationS);
+    if (this.memory) return outcomeOf(limit, points, this.memory.hitNow(key, window)[0]!);
+    return this.shared!.hit(key, window).then(([hit]) => outcomeOf(limit, points, hit!));
   }
 
-  private async takeFromRedis(
-    limit: LimitName,
-    points: number,
-    durationS: number,
-    key: string,
-  ): Promise<LimitOutcome> {
-    try {
-      await this.limiter(limit, points, durationS).consume(key);
-      return OK;
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      return limited(limit, points, rejection.msBeforeNext);
-    }
-  }
-
-  /** rate-limiter-flexible's key prefix for the limit, as a counter window (one per limit and points). */
+  /** The limit as a counter window (one per limit and points), keyed as rate-limiter-flexible keyed it. */
   private windowOf(name: LimitName, points: number, durationS: number): readonly CounterWindow[] {
     const id = `${name}:${points}`;
     let window = this.windows.get(id);
@@ -134,27 +117,10 @@ export class WidgetLimiter {
   }
 
   private readonly windows = new Map<string, readonly CounterWindow[]>();
-
-  private limiter(name: LimitName, points: number, durationS: number): RateLimiterAbstract {
-    const id = `${name}:${points}`;
-    let limiter = this.limiters.get(id);
-    if (!limiter) {
-      const keyPrefix = `lc:wl:${id}`;
-      limiter = new RateLimiterRedis({
-        storeClient: this.deps.redis,
-        keyPrefix,
-        points,
-        duration: durationS,
-        insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: durationS }),
-      });
-      this.limiters.set(id, limiter);
-    }
-    return limiter;
-  }
 }
 
 const OK: LimitOutcome = Object.freeze({ kind: "ok" });
 
-function limited(limit: LimitName, points: number, retryAfterMs: number): LimitOutcome {
-  return { kind: "limited", limit, points, retryAfterMs };
+function outcomeOf(limit: LimitName, points: number, hit: WindowHit): LimitOutcome {
+  return hit.consumed > points ? { kind: "limited", limit, points, retryAfterMs: hit.msBeforeNext } : OK;
 }
