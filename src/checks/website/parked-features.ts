@@ -4,7 +4,7 @@
 // wording counts per lexicon category, and the score of the hand-written page rules. Every feature
 // lies in [0, 1]; names are stable (the model file keys its weights by them). See
 // docs/decisions/0011-parked-page-evidence.md.
-import { getDomain } from "tldts";
+import { getDomain, getPublicSuffix } from "tldts";
 import type { PageFacts } from "./html-scan.js";
 import { foldText, LEXICON_CATEGORIES, type Lexicon, scanLexicon } from "./parked-lexicon.js";
 import {
@@ -24,6 +24,7 @@ const STRUCTURE_FEATURES = [
   "js_only",
   "links_log",
   "internal_links_log",
+  "own_pages_log",
   "foreign_link_share",
   "top_foreign_share",
   "foreign_hosts_log",
@@ -139,6 +140,7 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
   let refTotal = 0;
   const links: LinkSummary = { anchors: 0, ownPages: 0, vendorAnchors: new Map(), panel: null, paths: [] };
   const ownPages = new Set<string>();
+  const ownLabels = siteLabels(ctx.host);
   const baseUrl = urlOf(ctx.base, ctx.base);
   const here = baseUrl ? pageKey(baseUrl) : "";
   for (const ref of facts.refs) {
@@ -158,7 +160,7 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
       const key = pageKey(url);
       if (key !== here) ownPages.add(key);
     }
-    if (leads && foreign && !isSocial(domainOf(target)))
+    if (leads && foreign && !isSocial(domainOf(target)) && !namesOwnSite(url, ownLabels))
       links.vendorAnchors.set(domainOf(target), (links.vendorAnchors.get(domainOf(target)) ?? 0) + 1);
     if (links.panel === null && isPanelUrl(url)) links.panel = url.href;
     if (links.paths.length < 200) links.paths.push(url.pathname.toLowerCase());
@@ -181,6 +183,7 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
     foreignCounts.set(key, (foreignCounts.get(key) ?? 0) + 1);
   }
   links.ownPages = ownPages.size;
+  v.own_pages_log = log(links.ownPages, 50);
   const top = Math.max(0, ...foreignCounts.values());
   const tag = (name: string) => facts.tags.get(name) ?? 0;
   const scripts = tag("script");
@@ -311,6 +314,29 @@ function carriesDomain(raw: string, base: string, ownDomain: string): boolean {
     // an unparsable reference says nothing
   }
   return false;
+}
+
+/** The labels that name the site itself: its host's labels left of the public suffix, "www" and
+ *  labels under four letters left out (`bdsm.sf.net` -> bdsm; `shop.example.co.uk` -> shop, example). */
+function siteLabels(host: string): string[] {
+  const h = host.toLowerCase().replace(/\.$/, "");
+  const suffix = getPublicSuffix(h, { allowPrivateDomains: true }) ?? "";
+  const left = suffix && h.endsWith(`.${suffix}`) ? h.slice(0, -suffix.length - 1) : h;
+  return left.split(".").filter((l) => l.length >= 4 && l !== "www");
+}
+
+/**
+ * A link to another site that names this site in its subdomain or path (`sourceforge.net/projects/bdsm/`
+ * from bdsm.sf.net, `github.com/acme/acme` from acme.github.io, `autoglade.wiki.sourceforge.net`): the
+ * site's own presence on a platform, not a vendor's page. A query naming the domain
+ * (`?domain=example.com`) does not count: registrars' and parking links carry one.
+ */
+function namesOwnSite(url: URL, labels: readonly string[]): boolean {
+  if (labels.length === 0) return false;
+  const host = url.hostname.toLowerCase();
+  const domain = registrable(host);
+  const sub = host.length > domain.length ? host.slice(0, -domain.length - 1).split(".") : [];
+  return [...sub, ...url.pathname.toLowerCase().split("/")].some((p) => labels.includes(p));
 }
 
 function urlOf(raw: string, base: string): URL | null {

@@ -29,6 +29,26 @@ describe("kind-of-page features on real pages", () => {
     assert.equal(f.values.title_names_link, 1);
   });
 
+  it("does not read links to the site's own pages on its platform as a vendor's (ADR 0094)", () => {
+    // bdsm.sf.net links only to sourceforge.net/projects/bdsm/ and sourceforge.net itself.
+    const project = features("live/other-project-page-bowling-stats.html.gz");
+    assert.equal(project.values.vendor_links, 0);
+    assert.equal(project.found.vendor_links, undefined);
+    // A platform's own page links the platform without naming the site: still the vendor's.
+    const atlassian = features("placeholder/hosting-default-atlassian-jira-deactivated.html.gz");
+    assert.equal(atlassian.values.vendor_links, 1);
+    assert.equal(atlassian.found.vendor_links, "atlassian.com");
+  });
+
+  it("counts the distinct other pages of the site that the links lead to", () => {
+    // A menu of seven items that all lead to this page (pripravujeme.html) and home.
+    const dead = features("placeholder/under-construction-startovaci-hub-cs.html.gz");
+    assert.ok((dead.values.internal_links_log ?? 0) > 0);
+    assert.ok((dead.values.own_pages_log ?? 0) <= Math.log1p(1) / Math.log1p(50) + 1e-9);
+    const site = features("live/business-penzion-cyril-cs.html.gz");
+    assert.ok((site.values.own_pages_log ?? 0) >= Math.log1p(4) / Math.log1p(50));
+  });
+
   it("finds a web-root path in a server's default page (Caddy: /var/www)", () => {
     const f = features("placeholder/default-caddy.html.gz");
     assert.equal(f.values.install_path, 1);

@@ -71,8 +71,11 @@ const SPECIFIC_RULES = 0.3;
 /** A lexicon feature this high is a specific sign: a hit in the title, or a phrase on a short page
  *  ("related searches" and its kin are too common to be one). */
 const SPECIFIC_WORDING = 0.3;
-/** internal_links_log of 5 internal links: a page with its own navigation. */
+/** internal_links_log of 5 internal links: a page with its own navigation... */
 const SECTION_LINKS = Math.log1p(5) / Math.log1p(100) - 1e-9;
+/** ...that leads to at least one other page of the site (own_pages_log of 1): a menu whose items all
+ *  lead back to this page or to "#" is a template shown around a holding notice (ADR 0094). */
+const SECTION_OWN_PAGES = Math.log1p(1) / Math.log1p(50) - 1e-9;
 /** A parking or marketplace provider's marker on the page: lander or ad-feed script, for-sale deep link. */
 const PROVIDER_FEATURES = ["lander_ref", "sale_link", "ad_script", "redirect_foreign", "frame_domain_param"];
 /** Shapes of a placeholder (ADR 0092): they set the kind when the wording is silent. */
@@ -202,7 +205,9 @@ export function combineWithModel(
   // "Coming soon" on a page with its own navigation is a section of a live site, not a site
   // that is not built yet: generic placeholder wording does not decide there.
   const section =
-    (x.internal_links_log ?? 0) >= SECTION_LINKS && !PROVIDER_FEATURES.some((f) => (x[f] ?? 0) > 0);
+    (x.internal_links_log ?? 0) >= SECTION_LINKS &&
+    (x.own_pages_log ?? 0) >= SECTION_OWN_PAGES &&
+    !PROVIDER_FEATURES.some((f) => (x[f] ?? 0) > 0);
   const onlyConstruction = Object.keys(features?.hits ?? {}).every((c) => c === "construction");
   // Three default-page signs decide as a strong rule would (ADR 0092): the model cannot learn a
   // product's dashboard that also has a site's navigation (XAMPP) from pages it has never seen.
