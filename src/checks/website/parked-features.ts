@@ -258,7 +258,7 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
     v[`lex_${c}_title`] = titleHits[c].length > 0 ? 1 : 0;
     v[`lex_${c}_short`] = n > 0 && words <= 150 ? 1 : 0;
     if (n > 0) {
-      categories++;
+      if (!(COUNTER_CATEGORIES as readonly string[]).includes(c)) categories++;
       hits[c] = [...new Set([...titleHits[c], ...textHits[c]])];
     }
   }
@@ -289,6 +289,9 @@ function scriptSentences(facts: PageFacts): string {
     .filter((l) => /\s/.test(l) && /[a-z\u00c0-\uffff]{3}/i.test(l))
     .join(" ");
 }
+
+/** Lexicon categories that speak against a placeholder: not counted among the page's categories. */
+export const COUNTER_CATEGORIES = ["reply"] as const;
 
 /** Elements that load another document or program into the page (not links a visitor follows). */
 const EMBEDDED = new Set(["iframe", "frame", "script", "embed", "object"]);

@@ -1,5 +1,6 @@
 // The multilingual wording of parked and placeholder pages, by category (data/parked-lexicon.tsv:
-// sale, parking, registered, hosting, construction, expired, ads, install, and the word "domain" itself in
+// sale, parking, registered, hosting, construction, expired, ads, install, a form's reply (counter-evidence),
+// and the word "domain" itself in
 // many languages). Phrases and page text are folded the same way (lowercase, accents and marks
 // dropped, a few letters spelled out) so one row matches "à vendre" and "a vendre", "została" and
 // "zostala". The model reads counts per category, never single phrases: a missing phrase costs a
@@ -18,6 +19,10 @@ export const LEXICON_CATEGORIES = [
   // An installer's or host's instructions ("next steps", "control panel", "via FTP"): common on live
   // pages too, so never a specific sign alone (ADR 0092).
   "install",
+  // Counter-evidence (ADR 0094): a form's acknowledgement ("thank you for your message", "we will
+  // get back to you"). A thank-you page is as thin as a holding page and says "soon" too ("we will
+  // answer soon"); these phrases tell the model which one it reads. Never a sign of parking.
+  "reply",
 ] as const;
 type LexiconCategory = (typeof LEXICON_CATEGORIES)[number];
 

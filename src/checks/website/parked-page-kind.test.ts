@@ -40,6 +40,19 @@ describe("kind-of-page features on real pages", () => {
     assert.equal(atlassian.found.vendor_links, "atlassian.com");
   });
 
+  it("reads a form's acknowledgement as counter-evidence, never as a parking category (ADR 0094)", () => {
+    // 'Köszönjük a megkeresést ... hamarosan': thin, and "soon" in Hungarian, but a reply to a form.
+    const thanks = features("live/other-buki-automentes-koszonjuk-hu.html.gz");
+    assert.ok((thanks.hits.reply ?? []).length > 0);
+    assert.ok((thanks.values.lex_reply_short ?? 0) > 0);
+    // The reply does not count among the page's parking and placeholder categories.
+    assert.equal(thanks.values.lex_categories, (1 / 3) * Math.min(1, 200 / 18));
+    const page = pages.find((p) => p.file === "live/other-buki-automentes-koszonjuk-hu.html.gz")!;
+    const verdict = evaluateParked(pageInputs(page, readPage(page)), indicators);
+    assert.equal(verdict.isParked, false);
+    assert.ok(!verdict.evidence.some((e) => /reply/.test(e.detail ?? "")));
+  });
+
   it("counts the distinct other pages of the site that the links lead to", () => {
     // A menu of seven items that all lead to this page (pripravujeme.html) and home.
     const dead = features("placeholder/under-construction-startovaci-hub-cs.html.gz");

@@ -199,7 +199,9 @@ export function combineWithModel(
     // Two installer instructions on a short page ("log in with SSH", "quickstart guide").
     ((features?.hits.install?.length ?? 0) >= 2 && (x.words_le_150 ?? 0) > 0) ||
     (x.rules_page ?? 0) >= SPECIFIC_RULES ||
-    Object.entries(x).some(([f, v]) => /^lex_(?!ads|install|categories)/.test(f) && v >= SPECIFIC_WORDING);
+    Object.entries(x).some(
+      ([f, v]) => /^lex_(?!ads|install|categories|reply)/.test(f) && v >= SPECIFIC_WORDING,
+    );
   const raw = Math.round(100 * sigmoid(logit(model, x)));
   const modelPoints = specific ? raw : Math.min(raw, UNSPECIFIC_CAP);
   // "Coming soon" on a page with its own navigation is a section of a live site, not a site
@@ -208,7 +210,9 @@ export function combineWithModel(
     (x.internal_links_log ?? 0) >= SECTION_LINKS &&
     (x.own_pages_log ?? 0) >= SECTION_OWN_PAGES &&
     !PROVIDER_FEATURES.some((f) => (x[f] ?? 0) > 0);
-  const onlyConstruction = Object.keys(features?.hits ?? {}).every((c) => c === "construction");
+  const onlyConstruction = Object.keys(features?.hits ?? {}).every(
+    (c) => c === "construction" || c === "reply",
+  );
   // Three default-page signs decide as a strong rule would (ADR 0092): the model cannot learn a
   // product's dashboard that also has a site's navigation (XAMPP) from pages it has never seen.
   const defaultPage = defaultPageEvidence(x, features?.found ?? {});
