@@ -50,7 +50,7 @@ describe("kind-of-page features on real pages", () => {
     const page = pages.find((p) => p.file === "live/other-buki-automentes-koszonjuk-hu.html.gz")!;
     const verdict = evaluateParked(pageInputs(page, readPage(page)), indicators);
     assert.equal(verdict.isParked, false);
-    assert.ok(!verdict.evidence.some((e) => /reply/.test(e.detail ?? "")));
+    assert.ok(!verdict.evidence.some((e) => e.weight > 0 && /reply/.test(e.value)));
   });
 
   it("counts the distinct other pages of the site that the links lead to", () => {
