@@ -53,6 +53,25 @@ describe("kind-of-page features on real pages", () => {
     assert.ok(!verdict.evidence.some((e) => e.weight > 0 && /reply/.test(e.value)));
   });
 
+  it("reads the same name under another suffix as the site's own, only for a site at its registrable domain", () => {
+    // railshost.pl links only to railshost.com: the same owner's site.
+    const sameName = features("live/registrar-home-railshost-pl.html.gz");
+    assert.equal(sameName.values.vendor_links, 0);
+    // anborn.planethoster.net links to planethoster.com: the platform's page for a customer, whose
+    // title names the platform's site.
+    const platform = features("placeholder/hosting-default-planethoster-hosting-active-fr.html.gz");
+    assert.equal(platform.values.title_names_link, 1);
+    assert.equal(platform.found.title_names_link, "planethoster.com");
+  });
+
+  it("counts distinct dated entries, which holding and parked pages lack (ADR 0094)", () => {
+    // Two news items dated 2006-4-30 and 2006-04-24.
+    const news = features("live/other-project-page-bowling-stats.html.gz");
+    assert.equal(news.values.dates_log, Math.log1p(2) / Math.log1p(10));
+    const holding = features("placeholder/under-construction-alma-finanza-it.html.gz");
+    assert.equal(holding.values.dates_log, 0);
+  });
+
   it("counts the distinct other pages of the site that the links lead to", () => {
     // A menu of seven items that all lead to this page (pripravujeme.html) and home.
     const dead = features("placeholder/under-construction-startovaci-hub-cs.html.gz");
