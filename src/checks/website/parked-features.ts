@@ -307,7 +307,7 @@ function scriptSentences(facts: PageFacts): string {
 }
 
 /** Lexicon categories that speak against a placeholder: not counted among the page's categories. */
-export const COUNTER_CATEGORIES = ["reply"] as const;
+const COUNTER_CATEGORIES = ["reply"] as const;
 
 /** Elements that load another document or program into the page (not links a visitor follows). */
 const EMBEDDED = new Set(["iframe", "frame", "script", "embed", "object"]);

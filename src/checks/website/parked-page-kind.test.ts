@@ -72,6 +72,18 @@ describe("kind-of-page features on real pages", () => {
     assert.equal(holding.values.dates_log, 0);
   });
 
+  it("leaves generic placeholder wording to the model on a page with navigation (ADR 0094)", () => {
+    // A Thai home page: one heading, a menu, a footer, and a language menu whose options say "coming soon".
+    const page = pages.find((p) => p.file === "live/business-kp-auto-parts-japan-th.html.gz")!;
+    const inputs = pageInputs(page, readPage(page));
+    const assessment = assessPage(inputs, indicators, lexicon);
+    assert.ok(assessment.rulesPageScore >= 60, "the rules alone would call it parked");
+    assert.equal(assessment.features?.values.navigation, 1);
+    const verdict = evaluateParked(inputs, indicators);
+    assert.equal(verdict.isParked, false);
+    assert.ok(verdict.evidence.filter((e) => e.signal === "text").every((e) => e.weight === 0));
+  });
+
   it("counts the distinct other pages of the site that the links lead to", () => {
     // A menu of seven items that all lead to this page (pripravujeme.html) and home.
     const dead = features("placeholder/under-construction-startovaci-hub-cs.html.gz");

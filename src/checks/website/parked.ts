@@ -216,9 +216,13 @@ export function combineWithModel(
   // Three default-page signs decide as a strong rule would (ADR 0092): the model cannot learn a
   // product's dashboard that also has a site's navigation (XAMPP) from pages it has never seen.
   const defaultPage = defaultPageEvidence(x, features?.found ?? {});
+  // The rules read wording without the page around it. On a page with navigation (a nav element or
+  // ten links of its own) generic placeholder wording is left to the model, which weighs it beside
+  // the navigation and footer (ADR 0094); strong and provider rules still decide alone.
+  const genericToModel = section || (x.navigation ?? 0) > 0;
   const rulesPoints = Math.min(
     100,
-    (section ? assessment.specificRulesScore : assessment.rulesPageScore) + (defaultPage?.weight ?? 0),
+    (genericToModel ? assessment.specificRulesScore : assessment.rulesPageScore) + (defaultPage?.weight ?? 0),
   );
   const pageModel = section && onlyConstruction ? Math.min(modelPoints, UNSPECIFIC_CAP) : modelPoints;
   const rulesWin = model.combine === "max" && rulesPoints >= pageModel;
