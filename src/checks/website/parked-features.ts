@@ -4,9 +4,15 @@
 // wording counts per lexicon category, and the score of the hand-written page rules. Every feature
 // lies in [0, 1]; names are stable (the model file keys its weights by them). See
 // docs/decisions/0011-parked-page-evidence.md.
-import { getDomain, getPublicSuffix } from "tldts";
+import { getDomain, parse } from "tldts";
 import type { PageFacts } from "./html-scan.js";
-import { foldText, LEXICON_CATEGORIES, type Lexicon, scanLexicon } from "./parked-lexicon.js";
+import {
+  COUNTER_CATEGORIES,
+  foldText,
+  LEXICON_CATEGORIES,
+  type Lexicon,
+  scanLexicon,
+} from "./parked-lexicon.js";
 import {
   DEFAULT_PAGE_SIGNS,
   defaultPageSigns,
@@ -161,7 +167,7 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
       const key = pageKey(url);
       if (key !== here) ownPages.add(key);
     }
-    if (leads && foreign && !isSocial(domainOf(target)) && !namesOwnSite(url, ownNames))
+    if (leads && foreign && !isSocial(domainOf(target)) && !namesOwnSite(url, domainOf(target), ownNames))
       links.vendorAnchors.set(domainOf(target), (links.vendorAnchors.get(domainOf(target)) ?? 0) + 1);
     if (links.panel === null && isPanelUrl(url)) links.panel = url.href;
     if (links.paths.length < 200) links.paths.push(url.pathname.toLowerCase());
@@ -260,7 +266,7 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
     v[`lex_${c}_title`] = titleHits[c].length > 0 ? 1 : 0;
     v[`lex_${c}_short`] = n > 0 && words <= 150 ? 1 : 0;
     if (n > 0) {
-      if (!(COUNTER_CATEGORIES as readonly string[]).includes(c)) categories++;
+      if (!COUNTER_CATEGORIES.includes(c)) categories++;
       hits[c] = [...new Set([...titleHits[c], ...textHits[c]])];
     }
   }
@@ -306,9 +312,6 @@ function scriptSentences(facts: PageFacts): string {
     .join(" ");
 }
 
-/** Lexicon categories that speak against a placeholder: not counted among the page's categories. */
-const COUNTER_CATEGORIES = ["reply"] as const;
-
 /** Elements that load another document or program into the page (not links a visitor follows). */
 const EMBEDDED = new Set(["iframe", "frame", "script", "embed", "object"]);
 
@@ -346,11 +349,12 @@ interface SiteNames {
 }
 
 function siteNames(host: string): SiteNames {
-  const h = host.toLowerCase().replace(/\.$/, "");
-  const suffix = getPublicSuffix(h, { allowPrivateDomains: true }) ?? "";
-  const left = suffix && h.endsWith(`.${suffix}`) ? h.slice(0, -suffix.length - 1) : h;
-  const parts = left.split(".").filter((l) => l !== "www");
-  const brand = parts.length === 1 && parts[0]!.length >= 4 ? parts[0]! : null;
+  const { subdomain, domainWithoutSuffix } = parse(host.toLowerCase().replace(/\.$/, ""), {
+    allowPrivateDomains: true,
+  });
+  const sub = subdomain ? subdomain.split(".").filter((l) => l !== "www") : [];
+  const parts = domainWithoutSuffix ? [...sub, domainWithoutSuffix] : sub;
+  const brand = sub.length === 0 && parts.length === 1 && parts[0]!.length >= 4 ? parts[0]! : null;
   return { labels: parts.filter((l) => l.length >= 4), brand };
 }
 
@@ -360,13 +364,12 @@ function siteNames(host: string): SiteNames {
  * `autoglade.wiki.sourceforge.net`), the site's own presence on a platform; or, for a site at its
  * registrable domain, the same name under another suffix (railshost.com from railshost.pl). Not a
  * vendor's page. A query naming the domain (`?domain=example.com`) does not count: registrars' and
- * parking links carry one.
+ * parking links carry one. `domain` is the link's registrable domain.
  */
-function namesOwnSite(url: URL, site: SiteNames): boolean {
+function namesOwnSite(url: URL, domain: string, site: SiteNames): boolean {
   if (site.labels.length === 0) return false;
-  const host = url.hostname.toLowerCase();
-  const domain = registrable(host);
   if (site.brand !== null && domain.split(".")[0] === site.brand) return true;
+  const host = url.hostname.toLowerCase();
   const sub = host.length > domain.length ? host.slice(0, -domain.length - 1).split(".") : [];
   return [...sub, ...url.pathname.toLowerCase().split("/")].some((p) => site.labels.includes(p));
 }

@@ -25,6 +25,9 @@ export const LEXICON_CATEGORIES = [
 ] as const;
 type LexiconCategory = (typeof LEXICON_CATEGORIES)[number];
 
+/** Categories that speak against a placeholder: never a parking category or a specific sign. */
+export const COUNTER_CATEGORIES: readonly string[] = ["reply"];
+
 export interface Lexicon {
   phrases: Record<LexiconCategory, string[]>;
   /** The word "domain" in many languages, folded. */

@@ -9,7 +9,7 @@
 import { type PageFacts, scanHtml } from "./html-scan.js";
 import type { ParkedEvidence, ParkedInputs, ParkedKind, ParkedSignal } from "./parked.types.js";
 import { type PageFeatures, pageFeatures } from "./parked-features.js";
-import { type Lexicon, loadLexicon } from "./parked-lexicon.js";
+import { COUNTER_CATEGORIES, type Lexicon, loadLexicon } from "./parked-lexicon.js";
 import { loadParkedModel, logit, type ParkedModel, sigmoid } from "./parked-model.js";
 import {
   dominantType,
@@ -71,6 +71,11 @@ const SPECIFIC_RULES = 0.3;
 /** A lexicon feature this high is a specific sign: a hit in the title, or a phrase on a short page
  *  ("related searches" and its kin are too common to be one). */
 const SPECIFIC_WORDING = 0.3;
+/** Lexicon features that can be a specific sign: all but ad wording, installer wording, the category
+ *  count and counter-evidence (a form's reply). */
+const SPECIFIC_WORDING_FEATURE = new RegExp(
+  `^lex_(?!ads|install|categories|${COUNTER_CATEGORIES.join("|")})`,
+);
 /** internal_links_log of 5 internal links: a page with its own navigation... */
 const SECTION_LINKS = Math.log1p(5) / Math.log1p(100) - 1e-9;
 /** ...that leads to at least one other page of the site (own_pages_log of 1): a menu whose items all
@@ -199,9 +204,7 @@ export function combineWithModel(
     // Two installer instructions on a short page ("log in with SSH", "quickstart guide").
     ((features?.hits.install?.length ?? 0) >= 2 && (x.words_le_150 ?? 0) > 0) ||
     (x.rules_page ?? 0) >= SPECIFIC_RULES ||
-    Object.entries(x).some(
-      ([f, v]) => /^lex_(?!ads|install|categories|reply)/.test(f) && v >= SPECIFIC_WORDING,
-    );
+    Object.entries(x).some(([f, v]) => SPECIFIC_WORDING_FEATURE.test(f) && v >= SPECIFIC_WORDING);
   const raw = Math.round(100 * sigmoid(logit(model, x)));
   const modelPoints = specific ? raw : Math.min(raw, UNSPECIFIC_CAP);
   // "Coming soon" on a page with its own navigation is a section of a live site, not a site
@@ -211,7 +214,7 @@ export function combineWithModel(
     (x.own_pages_log ?? 0) >= SECTION_OWN_PAGES &&
     !PROVIDER_FEATURES.some((f) => (x[f] ?? 0) > 0);
   const onlyConstruction = Object.keys(features?.hits ?? {}).every(
-    (c) => c === "construction" || c === "reply",
+    (c) => c === "construction" || COUNTER_CATEGORIES.includes(c),
   );
   // Three default-page signs decide as a strong rule would (ADR 0092): the model cannot learn a
   // product's dashboard that also has a site's navigation (XAMPP) from pages it has never seen.
