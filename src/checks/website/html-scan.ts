@@ -50,6 +50,9 @@ export interface PageFacts {
   /** Distinct kinds named by class or id attributes (`countdown`, `coming-soon`, `maintenance`...),
    *  lowercased, at most MAX_MARKERS: markup names what a page is in every language. */
   markers: string[];
+  /** Empty elements named for a menu (`<div id="navbar-container"></div>`): a slot that a script
+   *  fills with the site's navigation. */
+  navSlots: number;
 }
 
 const RAW_TEXT = new Set(["script", "style", "textarea", "title", "xmp", "noembed", "noframes"]);
@@ -66,6 +69,8 @@ const URL_ATTRS: Record<string, { element: RefElement; attr: string }[]> = {
   embed: [{ element: "embed", attr: "src" }],
   object: [{ element: "object", attr: "data" }],
 };
+/** An id naming a menu: navbar, nav-root, main-menu, menuContainer. */
+const NAV_SLOT = /nav|menu/i;
 const MAX_INLINE_SCRIPT = 128 * 1024;
 const MAX_TEXT = 64 * 1024;
 const MAX_ALTS = 2000;
@@ -105,6 +110,7 @@ export function scanHtml(html: string): PageFacts {
   let emailInputs = 0;
   let textInputs = 0;
   const markers: string[] = [];
+  let navSlots = 0;
   let i = 0;
   const n = html.length;
 
@@ -171,6 +177,13 @@ export function scanHtml(html: string): PageFacts {
       const marker = m?.[0].toLowerCase().replace(/[-_]/g, "");
       if (marker && !markers.includes(marker)) markers.push(marker);
     }
+    if (
+      tag.attrs.id &&
+      NAV_SLOT.test(tag.attrs.id) &&
+      !tag.selfClosing &&
+      new RegExp(`^\\s*</${name}\\s*>`, "i").test(html.slice(i, i + 200))
+    )
+      navSlots++;
     if (name === "meta") {
       const equiv = (tag.attrs["http-equiv"] ?? "").toLowerCase();
       if ((tag.attrs.name ?? "").toLowerCase() === "robots") robots = (tag.attrs.content ?? "").toLowerCase();
@@ -233,6 +246,7 @@ export function scanHtml(html: string): PageFacts {
     robots,
     alts: collapse(alts).slice(0, MAX_ALTS),
     emailInputs,
+    navSlots,
     textInputs,
     markers,
   };

@@ -4,6 +4,9 @@
 // wording counts per lexicon category, and the score of the hand-written page rules. Every feature
 // lies in [0, 1]; names are stable (the model file keys its weights by them). See
 // docs/decisions/0011-parked-page-evidence.md.
+import htmlTags from "html-tags";
+import { mathmlTagNames } from "mathml-tag-names";
+import { svgTagNames } from "svg-tag-names";
 import { getDomain, parse } from "tldts";
 import type { PageFacts } from "./html-scan.js";
 import {
@@ -58,6 +61,7 @@ const STRUCTURE_FEATURES = [
   "title_short",
   "frame_domain_param",
   "dates_log",
+  "components",
   ...KIND_FEATURES,
 ] as const;
 
@@ -118,6 +122,18 @@ const SOFTWARE_TEXT_WORDS = 300;
 /** Words up to which a product name counts at all: default pages are short (the longest in the
  *  corpus has about 400 words), an article about Apache or nginx is not (ADR 0091). */
 const SOFTWARE_PAGE_WORDS = 600;
+/** Element names of HTML (with its obsolete ones, which old pages still use), SVG and MathML. */
+const KNOWN_ELEMENTS = new Set<string>([
+  ...htmlTags,
+  ...svgTagNames.map((t) => t.toLowerCase()),
+  ...mathmlTagNames,
+  ...(
+    "acronym applet basefont bgsound big blink center dir font frame frameset image isindex keygen " +
+    "listing marquee menuitem multicol nextid nobr noembed noframes plaintext rb rtc spacer strike tt xmp"
+  ).split(" "),
+]);
+/** A plain element name (not a namespaced "o:p" or "fb:like", nor a stray "<3" in text). */
+const ELEMENT_NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 const EMAIL = /[a-z0-9._%+-]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}/i;
 const PHONE = /(\+|\(0|\b0)\d[\d ().\-/]{7,}\d/;
 
@@ -219,7 +235,7 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
   v.title_is_domain = facts.title && isDomain(facts.title) ? 1 : 0;
   v.headline_is_domain = facts.headline && isDomain(facts.headline) ? 1 : 0;
   v.title_empty = facts.title.trim() === "" ? 1 : 0;
-  v.navigation = tag("nav") > 0 || internal >= 10 ? 1 : 0;
+  v.navigation = tag("nav") > 0 || internal >= 10 || facts.navSlots > 0 ? 1 : 0;
   v.forms = tag("form") > 0 ? 1 : 0;
   v.inputs_log = log(tag("input") + tag("textarea") + tag("select"), 20);
   const textHead = facts.text.slice(0, LEXICON_TEXT_CHARS);
@@ -245,6 +261,9 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
   v.title_short = titleWords > 0 && titleWords <= 3 ? 1 : 0;
   v.frame_domain_param = frameDomainParam ? 1 : 0;
   v.dates_log = log(distinctDates(textHead), 10);
+  // Elements of a component framework or custom elements (<app-root>, <router-view>, <navbar>): the
+  // page is the template of an application whose script renders its navigation and content.
+  v.components = [...facts.tags.keys()].some((t) => !KNOWN_ELEMENTS.has(t) && ELEMENT_NAME.test(t)) ? 1 : 0;
 
   const title = foldText(facts.title);
   const kind = kindFeatures(facts, links, title, foldText(facts.headline), ctx.bodyCut === true);

@@ -146,9 +146,16 @@ export interface LexiconScan {
 export function scanLexicon(folded: string, lexicon: Lexicon): LexiconScan {
   const hits = Object.fromEntries(LEXICON_CATEGORIES.map((c) => [c, [] as string[]])) as LexiconHits;
   let domainWords = 0;
-  const found = (phrase: string, category: LexiconCategory | "domain") => {
+  // Where "soon" wording and a form's reply were seen: "em breve entraremos em contato" is a reply.
+  const soon: { phrase: string; at: number }[] = [];
+  const replies: { at: number; end: number }[] = [];
+  const found = (phrase: string, category: LexiconCategory | "domain", at: number) => {
     if (category === "domain") domainWords++;
-    else if (!hits[category].includes(phrase)) hits[category].push(phrase);
+    else {
+      if (category === "construction") soon.push({ phrase, at });
+      else if (category === REPLY) replies.push({ at, end: at + phrase.length });
+      if (!hits[category].includes(phrase)) hits[category].push(phrase);
+    }
   };
   let previousIsWord = false;
   for (let i = 0; i < folded.length; i++) {
@@ -157,14 +164,41 @@ export function scanLexicon(folded: string, lexicon: Lexicon): LexiconScan {
       const candidates = lexicon.byPrefix.get(folded.slice(i, i + 3));
       if (candidates)
         for (const { phrase, category, words } of candidates)
-          if (folded.startsWith(phrase, i) || (words && gappedAt(folded, i, words))) found(phrase, category);
+          if (folded.startsWith(phrase, i) || (words && gappedAt(folded, i, words)))
+            found(phrase, category, i);
     }
     previousIsWord = isWord;
   }
   if (UNSPACED.test(folded)) {
-    for (const { phrase, category } of lexicon.unspaced) if (folded.includes(phrase)) found(phrase, category);
+    for (const { phrase, category } of lexicon.unspaced) {
+      const at = folded.indexOf(phrase);
+      if (at !== -1) found(phrase, category, at);
+    }
+  }
+  if (replies.length > 0 && soon.length > 0) {
+    hits.construction = hits.construction.filter((phrase) =>
+      soon.some((s) => s.phrase === phrase && !replies.some((r) => partOfReply(folded, s.at, s.phrase, r))),
+    );
   }
   return { hits, domainWords: Math.min(domainWords, 100) };
+}
+
+const REPLY = "reply";
+/** Text between a "soon" phrase and a reply of the same sentence: at most one word, no full stop. */
+const SAME_CLAUSE = /^[^.!?;\u3002\uff01\uff1f]*$/;
+
+/** "We will contact you soon", "em breve entraremos em contato": the "soon" is the reply's. */
+function partOfReply(
+  folded: string,
+  at: number,
+  phrase: string,
+  reply: { at: number; end: number },
+): boolean {
+  const end = at + phrase.length;
+  const between =
+    reply.at >= end ? folded.slice(end, reply.at) : reply.end <= at ? folded.slice(reply.end, at) : "";
+  if (reply.at < end && reply.end > at) return true;
+  return between.trim().split(" ").filter(Boolean).length <= 1 && SAME_CLAUSE.test(between);
 }
 
 /** Punctuation that may close or open a word in running text. */

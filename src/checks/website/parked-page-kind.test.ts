@@ -5,7 +5,7 @@ import { describe, it } from "node:test";
 import { pageInputs, readManifest, readPage } from "../../../test/support/parked-corpus.js";
 import { scanHtml } from "./html-scan.js";
 import { assessPage, evaluateParked } from "./parked.js";
-import { loadLexicon } from "./parked-lexicon.js";
+import { foldText, loadLexicon, scanLexicon } from "./parked-lexicon.js";
 import { isPanelUrl } from "./parked-page-kind.js";
 import { loadParkingIndicators } from "./parking-indicators.js";
 
@@ -51,6 +51,46 @@ describe("kind-of-page features on real pages", () => {
     const verdict = evaluateParked(pageInputs(page, readPage(page)), indicators);
     assert.equal(verdict.isParked, false);
     assert.ok(!verdict.evidence.some((e) => e.weight > 0 && /reply/.test(e.value)));
+  });
+
+  it("reads 'soon' inside a form's reply as the reply's, not as a holding notice (ADR 0095)", () => {
+    // 'Recebemos seu pedido de orçamento. Em breve entraremos em contato via WhatsApp.'
+    const thanks = features("live/other-fretes-piqueri-obrigado-pt.html.gz");
+    assert.ok((thanks.hits.reply ?? []).includes("entraremos em contato"));
+    assert.equal(thanks.hits.construction, undefined);
+    const scan = (text: string) => scanLexicon(foldText(text), lexicon).hits;
+    assert.deepEqual(scan("Obrigado! Em breve entraremos em contato.").construction, []);
+    assert.deepEqual(scan("Wij nemen binnenkort contact met u op").construction, []);
+    // "Soon" in a sentence of its own still counts, beside a reply or not.
+    assert.deepEqual(scan("Site em breve. Entraremos em contato.").construction, ["em breve"]);
+    assert.ok(scan("Binnenkort online").construction.includes("binnenkort"));
+  });
+
+  it("reads Slovak outage wording written with or without diacritics (ADR 0095)", () => {
+    const scan = (text: string) => scanLexicon(foldText(text), lexicon).hits.construction;
+    for (const text of [
+      "Stránka je dočasne nedostupná kvôli údržbe",
+      "Stranka je docasne nedostupna kvoli udrzbe",
+    ])
+      assert.ok(scan(text).includes("docasne nedostupn") && scan(text).includes("kvoli udrzbe"), text);
+    const page = pages.find((p) => p.file === "placeholder/under-construction-2mind-prepacte-sk.html.gz")!;
+    assert.equal(evaluateParked(pageInputs(page, readPage(page)), indicators).isParked, true);
+  });
+
+  it("sees an application's components and a menu slot that a script fills (ADR 0095)", () => {
+    // A cinema's Vue page: <barratop> and <barrasotto> are the navbar and footer components.
+    assert.equal(features("live/other-cinema-marco-polo-prossimamente-it.html.gz").values.components, 1);
+    assert.equal(features("live/spa-shell-dedeco-pl.html.gz").values.components, 1);
+    // Plain HTML, SVG and obsolete elements (center, font) are not components.
+    assert.equal(features("placeholder/under-construction-alma-finanza-it.html.gz").values.components, 0);
+    assert.equal(scanHtml('<div id="navbar-container"></div><p>Proximamente</p>').navSlots, 1);
+    assert.equal(scanHtml('<div id="navbar-container"><a href="/">Home</a></div>').navSlots, 0);
+    assert.equal(scanHtml('<div class="menu"></div><div id="content"></div>').navSlots, 0);
+    // A print shop's section page whose navbar and footer are injected: navigation, not a bare page.
+    assert.equal(
+      features("live/coming-soon-business-grafipack-proximamente-es.html.gz").values.navigation,
+      1,
+    );
   });
 
   it("reads the same name under another suffix as the site's own, only for a site at its registrable domain", () => {
