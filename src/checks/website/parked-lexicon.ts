@@ -195,9 +195,8 @@ function partOfReply(
   reply: { at: number; end: number },
 ): boolean {
   const end = at + phrase.length;
-  const between =
-    reply.at >= end ? folded.slice(end, reply.at) : reply.end <= at ? folded.slice(reply.end, at) : "";
-  if (reply.at < end && reply.end > at) return true;
+  if (reply.at < end && reply.end > at) return true; // they overlap
+  const between = reply.at >= end ? folded.slice(end, reply.at) : folded.slice(reply.end, at);
   return between.trim().split(" ").filter(Boolean).length <= 1 && SAME_CLAUSE.test(between);
 }
 
