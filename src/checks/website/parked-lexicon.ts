@@ -22,11 +22,14 @@ export const LEXICON_CATEGORIES = [
   // get back to you"). A thank-you page is as thin as a holding page and says "soon" too ("we will
   // answer soon"); these phrases tell the model which one it reads. Never a sign of parking.
   "reply",
+  // Counter-evidence (ADR 0095): a forwarding notice ("we have moved", "update your bookmarks"). A
+  // working site's old address is as thin as a holding page; these phrases say it points onward.
+  "moved",
 ] as const;
 type LexiconCategory = (typeof LEXICON_CATEGORIES)[number];
 
 /** Categories that speak against a placeholder: never a parking category or a specific sign. */
-export const COUNTER_CATEGORIES: readonly string[] = ["reply"];
+export const COUNTER_CATEGORIES: readonly string[] = ["reply", "moved"];
 
 export interface Lexicon {
   phrases: Record<LexiconCategory, string[]>;

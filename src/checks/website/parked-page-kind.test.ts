@@ -66,6 +66,26 @@ describe("kind-of-page features on real pages", () => {
     assert.ok(scan("Binnenkort online").construction.includes("binnenkort"));
   });
 
+  it("reads a forwarding notice as counter-evidence, never as a parking category (ADR 0095)", () => {
+    const moved = features("live/other-18th-century-philadelphia-moved-en.html.gz");
+    assert.deepEqual(moved.hits.moved, [
+      "has moved here",
+      "please update your bookmark",
+      "update your bookmarks",
+    ]);
+    assert.equal(moved.values.lex_categories, 0);
+    // cPanel's default page says the site "may have moved to a different server": not a notice.
+    const cpanel = features("placeholder/cpanel-default-web-site-page.html.gz");
+    assert.equal(cpanel.hits.moved, undefined);
+    // "Our new website is coming soon" is a holding page's wording, not a forwarding notice.
+    const scan = (text: string) => scanLexicon(foldText(text), lexicon).hits;
+    assert.deepEqual(scan("Unsere neue Website kommt bald").moved, []);
+    assert.deepEqual(scan("Wir sind umgezogen! Unsere neue Adresse: example.de").moved, [
+      "wir sind umgezogen",
+      "unsere neue adresse",
+    ]);
+  });
+
   it("reads Slovak outage wording written with or without diacritics (ADR 0095)", () => {
     const scan = (text: string) => scanLexicon(foldText(text), lexicon).hits.construction;
     for (const text of [
