@@ -1,9 +1,9 @@
 // The multilingual wording of parked and placeholder pages, by category (data/parked-lexicon.tsv:
-// sale, parking, registered, hosting, construction, expired, ads, install, a form's reply as
-// counter-evidence, and the word "domain" itself in many languages). Phrases and page text are folded the same way (lowercase, accents and marks
-// dropped, a few letters spelled out) so one row matches "à vendre" and "a vendre", "została" and
-// "zostala". The model reads counts per category, never single phrases: a missing phrase costs a
-// little, not the verdict.
+// sale, parking, registered, hosting, construction, expired, ads, install; a form's reply and a
+// forwarding notice as counter-evidence; and the word "domain" itself in many languages). Phrases
+// and page text are folded the same way (lowercase, accents and marks dropped, a few letters
+// spelled out) so one row matches "à vendre" and "a vendre", "została" and "zostala". The model
+// reads counts per category, never single phrases: a missing phrase costs a little, not the verdict.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 

@@ -13,6 +13,9 @@ const indicators = loadParkingIndicators();
 const lexicon = loadLexicon();
 const pages = readManifest();
 
+/** Lexicon hits of a piece of text, folded as page text is. */
+const scan = (text: string) => scanLexicon(foldText(text), lexicon).hits;
+
 function features(file: string) {
   const page = pages.find((p) => p.file === file);
   assert.ok(page, `${file} is in the manifest`);
@@ -58,7 +61,6 @@ describe("kind-of-page features on real pages", () => {
     const thanks = features("live/other-fretes-piqueri-obrigado-pt.html.gz");
     assert.ok((thanks.hits.reply ?? []).includes("entraremos em contato"));
     assert.equal(thanks.hits.construction, undefined);
-    const scan = (text: string) => scanLexicon(foldText(text), lexicon).hits;
     assert.deepEqual(scan("Obrigado! Em breve entraremos em contato.").construction, []);
     assert.deepEqual(scan("Wij nemen binnenkort contact met u op").construction, []);
     // "Soon" in a sentence of its own still counts, beside a reply or not.
@@ -78,7 +80,6 @@ describe("kind-of-page features on real pages", () => {
     const cpanel = features("placeholder/cpanel-default-web-site-page.html.gz");
     assert.equal(cpanel.hits.moved, undefined);
     // "Our new website is coming soon" is a holding page's wording, not a forwarding notice.
-    const scan = (text: string) => scanLexicon(foldText(text), lexicon).hits;
     assert.deepEqual(scan("Unsere neue Website kommt bald").moved, []);
     assert.deepEqual(scan("Wir sind umgezogen! Unsere neue Adresse: example.de").moved, [
       "wir sind umgezogen",
@@ -87,12 +88,15 @@ describe("kind-of-page features on real pages", () => {
   });
 
   it("reads Slovak outage wording written with or without diacritics (ADR 0095)", () => {
-    const scan = (text: string) => scanLexicon(foldText(text), lexicon).hits.construction;
     for (const text of [
       "Stránka je dočasne nedostupná kvôli údržbe",
       "Stranka je docasne nedostupna kvoli udrzbe",
     ])
-      assert.ok(scan(text).includes("docasne nedostupn") && scan(text).includes("kvoli udrzbe"), text);
+      assert.ok(
+        scan(text).construction.includes("docasne nedostupn") &&
+          scan(text).construction.includes("kvoli udrzbe"),
+        text,
+      );
     const page = pages.find((p) => p.file === "placeholder/under-construction-2mind-prepacte-sk.html.gz")!;
     assert.equal(evaluateParked(pageInputs(page, readPage(page)), indicators).isParked, true);
   });

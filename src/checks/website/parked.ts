@@ -72,7 +72,7 @@ const SPECIFIC_RULES = 0.3;
  *  ("related searches" and its kin are too common to be one). */
 const SPECIFIC_WORDING = 0.3;
 /** Lexicon features that can be a specific sign: all but ad wording, installer wording, the category
- *  count and counter-evidence (a form's reply). */
+ *  count and counter-evidence (a form's reply, a forwarding notice). */
 const SPECIFIC_WORDING_FEATURE = new RegExp(
   `^lex_(?!ads|install|categories|${COUNTER_CATEGORIES.join("|")})`,
 );
@@ -219,9 +219,10 @@ export function combineWithModel(
   // Three default-page signs decide as a strong rule would (ADR 0092): the model cannot learn a
   // product's dashboard that also has a site's navigation (XAMPP) from pages it has never seen.
   const defaultPage = defaultPageEvidence(x, features?.found ?? {});
-  // The rules read wording without the page around it. On a page with navigation (a nav element or
-  // ten links of its own) generic placeholder wording is left to the model, which weighs it beside
-  // the navigation and footer (ADR 0094); strong and provider rules still decide alone.
+  // The rules read wording without the page around it. On a page with navigation (a nav element, ten
+  // links of its own or a menu slot a script fills) generic placeholder wording is left to the model,
+  // which weighs it beside the navigation and footer (ADR 0094); strong and provider rules still
+  // decide alone.
   const genericToModel = section || (x.navigation ?? 0) > 0;
   const rulesPoints = Math.min(
     100,
