@@ -23,7 +23,7 @@ for (const kind of dialects()) {
     before(async () => {
       if (skip) return;
       fake = await startFakeInternet();
-      h = await startHarness(kind, { ...fake.env, ...UNLIMITED_RATE_ENV });
+      h = await startHarness(kind, { ...fake.env, ...UNLIMITED_RATE_ENV }, { workers: true });
       owner = { authorization: `Bearer ${await h.token(ACCT)}` };
       testView = { ...owner, "x-account-id": TEST_SPACE };
     });
@@ -60,6 +60,11 @@ for (const kind of dialects()) {
       const balance = (await call("GET", "/v1/credits", owner)).json().credits;
       const res = await call("POST", "/v1/check-email", testView, { email: "invalid@testview.example" });
       assert.equal(res.statusCode, 200, res.body);
+      // The scripted test-mode verdict, within the request (before, without a worker, the request
+      // waited out its 30 s and answered "processing", which said nothing of the verdict).
+      assert.equal(res.json().status, "invalid", res.body);
+      assert.equal(res.json().reason, "mailbox_not_found");
+      assert.match(res.json().details.message, /test mode/);
       assert.equal(res.json().livemode, false);
       assert.equal(res.json().creditsDeducted, 0);
       assert.equal(fake.smtp.totalConnections(), smtpBefore);
