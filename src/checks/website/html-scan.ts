@@ -50,9 +50,14 @@ export interface PageFacts {
   /** Distinct kinds named by class or id attributes (`countdown`, `coming-soon`, `maintenance`...),
    *  lowercased, at most MAX_MARKERS: markup names what a page is in every language. */
   markers: string[];
-  /** Empty elements named for a menu (`<div id="navbar-container"></div>`): a slot that a script
-   *  fills with the site's navigation. */
+  /** Empty elements named for a menu or header (`<div id="navbar-container"></div>`,
+   *  `<custom-header></custom-header>`, an empty `<nav>`): a slot that a script or an include fills
+   *  with the site's navigation. */
   navSlots: number;
+  /** The first such slot, as `#id` or `<element>` (for the evidence list); "" when none. */
+  navSlot: string;
+  /** Links inside `nav` elements: a `nav` that holds only a logo or a theme switch leads nowhere. */
+  navLinks: number;
 }
 
 const RAW_TEXT = new Set(["script", "style", "textarea", "title", "xmp", "noembed", "noframes"]);
@@ -69,8 +74,8 @@ const URL_ATTRS: Record<string, { element: RefElement; attr: string }[]> = {
   embed: [{ element: "embed", attr: "src" }],
   object: [{ element: "object", attr: "data" }],
 };
-/** An id naming a menu: navbar, nav-root, main-menu, menuContainer. */
-const NAV_SLOT = /nav|menu/i;
+/** An id or custom element naming a menu or header: navbar, nav-root, main-menu, site-header. */
+const NAV_SLOT = /nav|menu|header/i;
 const MAX_INLINE_SCRIPT = 128 * 1024;
 const MAX_TEXT = 64 * 1024;
 const MAX_ALTS = 2000;
@@ -111,6 +116,8 @@ export function scanHtml(html: string): PageFacts {
   let textInputs = 0;
   const markers: string[] = [];
   let navSlots = 0;
+  let navSlot = "";
+  let navLinks = 0;
   let i = 0;
   const n = html.length;
 
@@ -177,13 +184,17 @@ export function scanHtml(html: string): PageFacts {
       const marker = m?.[0].toLowerCase().replace(/[-_]/g, "");
       if (marker && !markers.includes(marker)) markers.push(marker);
     }
+    if (name === "a" && tag.attrs.href && open.includes("nav")) navLinks++;
     if (
-      tag.attrs.id &&
-      NAV_SLOT.test(tag.attrs.id) &&
+      (name === "nav" ||
+        (name.includes("-") && NAV_SLOT.test(name)) ||
+        (tag.attrs.id && NAV_SLOT.test(tag.attrs.id))) &&
       !tag.selfClosing &&
       new RegExp(`^\\s*</${name}\\s*>`, "i").test(html.slice(i, i + 200))
-    )
+    ) {
       navSlots++;
+      if (!navSlot) navSlot = tag.attrs.id && NAV_SLOT.test(tag.attrs.id) ? `#${tag.attrs.id}` : `<${name}>`;
+    }
     if (name === "meta") {
       const equiv = (tag.attrs["http-equiv"] ?? "").toLowerCase();
       if ((tag.attrs.name ?? "").toLowerCase() === "robots") robots = (tag.attrs.content ?? "").toLowerCase();
@@ -247,6 +258,8 @@ export function scanHtml(html: string): PageFacts {
     alts: collapse(alts).slice(0, MAX_ALTS),
     emailInputs,
     navSlots,
+    navSlot,
+    navLinks,
     textInputs,
     markers,
   };

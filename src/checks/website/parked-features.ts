@@ -235,7 +235,7 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
   v.title_is_domain = facts.title && isDomain(facts.title) ? 1 : 0;
   v.headline_is_domain = facts.headline && isDomain(facts.headline) ? 1 : 0;
   v.title_empty = facts.title.trim() === "" ? 1 : 0;
-  v.navigation = tag("nav") > 0 || internal >= 10 || facts.navSlots > 0 ? 1 : 0;
+  v.navigation = (tag("nav") > 0 && facts.navLinks > 0) || internal >= 10 || facts.navSlots > 0 ? 1 : 0;
   v.forms = tag("form") > 0 ? 1 : 0;
   v.inputs_log = log(tag("input") + tag("textarea") + tag("select"), 20);
   const textHead = facts.text.slice(0, LEXICON_TEXT_CHARS);
@@ -295,7 +295,11 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
   if (signs.length > 0) kind.found.default_page_signs = signs.join("; ");
   v.domain_density = Math.min(1, (10 * (titleScan.domainWords + textScan.domainWords)) / Math.max(words, 10));
   v.rules_page = Math.min(100, ctx.rulesPageScore) / 100;
-  return { values: v, hits, found: kind.found };
+  // A menu slot is read by the verdict, not the model: the page sits inside a built site (ADR 0096).
+  const found: Record<string, string> = facts.navSlot
+    ? { ...kind.found, nav_slot: facts.navSlot }
+    : kind.found;
+  return { values: v, hits, found };
 }
 
 /** Numeric calendar dates (2006-04-24, 24.04.2006, 24/4/2006): written in every language alike. */

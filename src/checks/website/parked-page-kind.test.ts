@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { pageInputs, readManifest, readPage } from "../../../test/support/parked-corpus.js";
 import { scanHtml } from "./html-scan.js";
-import { assessPage, evaluateParked } from "./parked.js";
+import { assessPage, evaluateParked, PARKED_THRESHOLD, RANDOM_PATH_WEIGHT } from "./parked.js";
 import { foldText, loadLexicon, scanLexicon } from "./parked-lexicon.js";
 import { isPanelUrl } from "./parked-page-kind.js";
 import { loadParkingIndicators } from "./parking-indicators.js";
@@ -115,6 +115,52 @@ describe("kind-of-page features on real pages", () => {
       features("live/coming-soon-business-grafipack-proximamente-es.html.gz").values.navigation,
       1,
     );
+  });
+
+  it("reads a header slot and an empty nav as navigation, a nav without links as none (ADR 0096)", () => {
+    const slot = (html: string) => {
+      const facts = scanHtml(html);
+      return [facts.navSlots, facts.navSlot];
+    };
+    assert.deepEqual(slot("<custom-header></custom-header><h1>En construction</h1>"), [1, "<custom-header>"]);
+    assert.deepEqual(slot('<div id="site-header">\n</div>'), [1, "#site-header"]);
+    assert.deepEqual(slot("<nav></nav><p>Soon</p>"), [1, "<nav>"]);
+    // A filled header, a plain header element and an element that is not custom are not slots.
+    assert.deepEqual(slot("<custom-header><a href='/'>Home</a></custom-header>"), [0, ""]);
+    assert.deepEqual(slot("<header></header><p>x</p>"), [0, ""]);
+    assert.equal(
+      scanHtml('<nav><a href="/">Home</a> <span><a href="/shop">Shop</a></span></nav>').navLinks,
+      2,
+    );
+    // A farm's holding page whose <nav> holds only its logo: no navigation, found as a placeholder.
+    const farm = features("placeholder/under-construction-azienda-agricola-margoni-it.html.gz");
+    assert.equal(farm.values.navigation, 0);
+    // A music shop's section page whose header and footer are web components a script renders.
+    const shop = features("live/coming-soon-business-rueil-musique-fr.html.gz");
+    assert.equal(shop.values.navigation, 1);
+    assert.equal(shop.found.nav_slot, "<custom-header>");
+  });
+
+  it("leaves generic wording on a page with a script-filled menu, and a forwarding notice, undecided (ADR 0096)", () => {
+    const verdict = (file: string) => {
+      const page = pages.find((p) => p.file === file)!;
+      return evaluateParked(pageInputs(page, readPage(page)), indicators);
+    };
+    for (const file of [
+      // "Próximamente" under an injected navbar; "En cours de construction" under <custom-header>.
+      "live/coming-soon-business-grafipack-proximamente-es.html.gz",
+      "live/coming-soon-business-rueil-musique-fr.html.gz",
+      // One link and "we have moved", nothing of sale, parking or a host.
+      "live/other-namecheap-moved-web-hosting-com.html.gz",
+      "live/other-ninkynonk-we-have-moved-en.html.gz",
+    ]) {
+      const v = verdict(file);
+      assert.equal(v.isParked, false, file);
+      // Below the random-path probe's reach: a catch-all site that serves the notice everywhere stays live.
+      assert.ok(v.score < PARKED_THRESHOLD - RANDOM_PATH_WEIGHT, `${file}: ${v.score}`);
+    }
+    // A slot does not hide a provider's page or specific wording: a for-sale lander with a menu slot.
+    assert.equal(verdict("parked/forsale-hrtechweekly.html.gz").isParked, true);
   });
 
   it("reads the same name under another suffix as the site's own, only for a site at its registrable domain", () => {

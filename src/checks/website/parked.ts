@@ -208,10 +208,11 @@ export function combineWithModel(
   const raw = Math.round(100 * sigmoid(logit(model, x)));
   const modelPoints = specific ? raw : Math.min(raw, UNSPECIFIC_CAP);
   // "Coming soon" on a page with its own navigation is a section of a live site, not a site
-  // that is not built yet: generic placeholder wording does not decide there.
+  // that is not built yet: generic placeholder wording does not decide there. A header or menu slot
+  // that a script fills (`<custom-header>`, `#navbar-container`) is such navigation too (ADR 0096).
   const section =
-    (x.internal_links_log ?? 0) >= SECTION_LINKS &&
-    (x.own_pages_log ?? 0) >= SECTION_OWN_PAGES &&
+    (((x.internal_links_log ?? 0) >= SECTION_LINKS && (x.own_pages_log ?? 0) >= SECTION_OWN_PAGES) ||
+      features?.found.nav_slot !== undefined) &&
     !PROVIDER_FEATURES.some((f) => (x[f] ?? 0) > 0);
   const onlyConstruction = Object.keys(features?.hits ?? {}).every(
     (c) => c === "construction" || COUNTER_CATEGORIES.includes(c),
@@ -228,7 +229,16 @@ export function combineWithModel(
     100,
     (genericToModel ? assessment.specificRulesScore : assessment.rulesPageScore) + (defaultPage?.weight ?? 0),
   );
-  const pageModel = section && onlyConstruction ? Math.min(modelPoints, UNSPECIFIC_CAP) : modelPoints;
+  // A forwarding notice ("we have moved", "update your bookmarks") with no wording of sale, parking,
+  // registration, hosting or construction and no provider's lander says the site lives on elsewhere:
+  // the model's shape points (one link, few words) do not make it a parked page (ADR 0096).
+  const hits = features?.hits ?? {};
+  const forwarding =
+    (hits.moved?.length ?? 0) > 0 &&
+    Object.keys(hits).every((c) => c === "install" || COUNTER_CATEGORIES.includes(c)) &&
+    !PROVIDER_FEATURES.some((f) => (x[f] ?? 0) > 0);
+  const pageModel =
+    (section && onlyConstruction) || forwarding ? Math.min(modelPoints, UNSPECIFIC_CAP) : modelPoints;
   const rulesWin = model.combine === "max" && rulesPoints >= pageModel;
   const pagePoints = rulesWin ? rulesPoints : pageModel;
   const infra = rules.evidence.filter((e) => INFRA_SIGNALS.has(e.signal) && e.signal !== "random_path");
