@@ -271,7 +271,9 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
   // An image-only page says what it is in its alternative texts; "C O M I N G  S O O N" is a word.
   const alts = words <= ALT_TEXT_WORDS ? facts.alts : "";
   const text = joinSpacedLetters(foldText(`${facts.headline} ${textHead} ${scriptSentences(facts)} ${alts}`));
-  const titleScan = scanLexicon(title, lexicon);
+  // A title written as a page slug ("under-utvikling1", "coming_soon") reads as its words.
+  // A title written as a page slug ("under-utvikling1", "coming_soon") reads as its words.
+  const titleScan = scanLexicon(title.replace(/[-_]+/g, " "), lexicon);
   const textScan = scanLexicon(text, lexicon);
   const titleHits = titleScan.hits;
   const textHits = textScan.hits;

@@ -163,6 +163,29 @@ describe("kind-of-page features on real pages", () => {
     assert.equal(verdict("parked/forsale-hrtechweekly.html.gz").isParked, true);
   });
 
+  it("reads Catalan and Norwegian holding wording, and a title written as a slug (ADR 0096)", () => {
+    assert.ok(
+      scan("Estem fent manteniment. Disculpeu les molèsties").construction.includes("estem fent manteniment"),
+    );
+    assert.ok(scan("Aquest domini està en venda").sale.includes("aquest domini esta en venda"));
+    assert.ok(scan("Nettsiden er under utvikling").construction.includes("under utvikling"));
+    // A Webflow page titled "under-utvikling1" whose only sentence is a metaphor.
+    const slug = features("placeholder/under-construction-dietrichs-marketing-no.html.gz");
+    assert.ok((slug.values.lex_construction_title ?? 0) > 0);
+    const page = pages.find(
+      (p) => p.file === "placeholder/under-construction-casa-cultura-manteniment-ca.html.gz",
+    )!;
+    assert.equal(evaluateParked(pageInputs(page, readPage(page)), indicators).isParked, true);
+  });
+
+  it("leaves 'coming soon' in an application's template to the site, as a section (ADR 0096)", () => {
+    // A cinema's Vue page: <barratop> and <barrasotto> render the menu and footer; "Prossimamente".
+    const page = pages.find((p) => p.file === "live/other-cinema-marco-polo-prossimamente-it.html.gz")!;
+    const verdict = evaluateParked(pageInputs(page, readPage(page)), indicators);
+    assert.equal(verdict.isParked, false);
+    assert.ok(verdict.score < PARKED_THRESHOLD - RANDOM_PATH_WEIGHT, String(verdict.score));
+  });
+
   it("reads the same name under another suffix as the site's own, only for a site at its registrable domain", () => {
     // railshost.pl links only to railshost.com: the same owner's site.
     const sameName = features("live/registrar-home-railshost-pl.html.gz");

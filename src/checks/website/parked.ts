@@ -209,10 +209,12 @@ export function combineWithModel(
   const modelPoints = specific ? raw : Math.min(raw, UNSPECIFIC_CAP);
   // "Coming soon" on a page with its own navigation is a section of a live site, not a site
   // that is not built yet: generic placeholder wording does not decide there. A header or menu slot
-  // that a script fills (`<custom-header>`, `#navbar-container`) is such navigation too (ADR 0096).
+  // that a script fills (`<custom-header>`, `#navbar-container`) is such navigation too, and so is an
+  // application's template whose components (`<barratop>`) a script renders (ADR 0096).
   const section =
     (((x.internal_links_log ?? 0) >= SECTION_LINKS && (x.own_pages_log ?? 0) >= SECTION_OWN_PAGES) ||
-      features?.found.nav_slot !== undefined) &&
+      features?.found.nav_slot !== undefined ||
+      (x.components ?? 0) > 0) &&
     !PROVIDER_FEATURES.some((f) => (x[f] ?? 0) > 0);
   const onlyConstruction = Object.keys(features?.hits ?? {}).every(
     (c) => c === "construction" || COUNTER_CATEGORIES.includes(c),
