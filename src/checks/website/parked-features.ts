@@ -272,7 +272,6 @@ export function pageFeatures(facts: PageFacts, ctx: PageContext, lexicon: Lexico
   const alts = words <= ALT_TEXT_WORDS ? facts.alts : "";
   const text = joinSpacedLetters(foldText(`${facts.headline} ${textHead} ${scriptSentences(facts)} ${alts}`));
   // A title written as a page slug ("under-utvikling1", "coming_soon") reads as its words.
-  // A title written as a page slug ("under-utvikling1", "coming_soon") reads as its words.
   const titleScan = scanLexicon(title.replace(/[-_]+/g, " "), lexicon);
   const textScan = scanLexicon(text, lexicon);
   const titleHits = titleScan.hits;

@@ -216,7 +216,8 @@ export function combineWithModel(
       features?.found.nav_slot !== undefined ||
       (x.components ?? 0) > 0) &&
     !PROVIDER_FEATURES.some((f) => (x[f] ?? 0) > 0);
-  const onlyConstruction = Object.keys(features?.hits ?? {}).every(
+  const hits = features?.hits ?? {};
+  const onlyConstruction = Object.keys(hits).every(
     (c) => c === "construction" || COUNTER_CATEGORIES.includes(c),
   );
   // Three default-page signs decide as a strong rule would (ADR 0092): the model cannot learn a
@@ -234,7 +235,6 @@ export function combineWithModel(
   // A forwarding notice ("we have moved", "update your bookmarks") with no wording of sale, parking,
   // registration, hosting or construction and no provider's lander says the site lives on elsewhere:
   // the model's shape points (one link, few words) do not make it a parked page (ADR 0096).
-  const hits = features?.hits ?? {};
   const forwarding =
     (hits.moved?.length ?? 0) > 0 &&
     Object.keys(hits).every((c) => c === "install" || COUNTER_CATEGORIES.includes(c)) &&
