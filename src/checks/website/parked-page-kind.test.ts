@@ -16,12 +16,23 @@ const pages = readManifest();
 /** Lexicon hits of a piece of text, folded as page text is. */
 const scan = (text: string) => scanLexicon(foldText(text), lexicon).hits;
 
-function features(file: string) {
+function pageOf(file: string) {
   const page = pages.find((p) => p.file === file);
   assert.ok(page, `${file} is in the manifest`);
+  return page;
+}
+
+function features(file: string) {
+  const page = pageOf(file);
   const assessment = assessPage(pageInputs(page, readPage(page)), indicators, lexicon);
   assert.ok(assessment.features);
   return assessment.features;
+}
+
+/** The shipped detector's verdict on a corpus page, from its page evidence alone. */
+function verdictOf(file: string) {
+  const page = pageOf(file);
+  return evaluateParked(pageInputs(page, readPage(page)), indicators);
 }
 
 describe("kind-of-page features on real pages", () => {
@@ -50,8 +61,7 @@ describe("kind-of-page features on real pages", () => {
     assert.ok((thanks.values.lex_reply_short ?? 0) > 0);
     // The reply does not count among the page's parking and placeholder categories.
     assert.equal(thanks.values.lex_categories, (1 / 3) * Math.min(1, 200 / 18));
-    const page = pages.find((p) => p.file === "live/other-buki-automentes-koszonjuk-hu.html.gz")!;
-    const verdict = evaluateParked(pageInputs(page, readPage(page)), indicators);
+    const verdict = verdictOf("live/other-buki-automentes-koszonjuk-hu.html.gz");
     assert.equal(verdict.isParked, false);
     assert.ok(!verdict.evidence.some((e) => e.weight > 0 && /reply/.test(e.value)));
   });
@@ -97,8 +107,7 @@ describe("kind-of-page features on real pages", () => {
           scan(text).construction.includes("kvoli udrzbe"),
         text,
       );
-    const page = pages.find((p) => p.file === "placeholder/under-construction-2mind-prepacte-sk.html.gz")!;
-    assert.equal(evaluateParked(pageInputs(page, readPage(page)), indicators).isParked, true);
+    assert.equal(verdictOf("placeholder/under-construction-2mind-prepacte-sk.html.gz").isParked, true);
   });
 
   it("sees an application's components and a menu slot that a script fills (ADR 0095)", () => {
@@ -141,26 +150,24 @@ describe("kind-of-page features on real pages", () => {
     assert.equal(shop.found.nav_slot, "<custom-header>");
   });
 
-  it("leaves generic wording on a page with a script-filled menu, and a forwarding notice, undecided (ADR 0096)", () => {
-    const verdict = (file: string) => {
-      const page = pages.find((p) => p.file === file)!;
-      return evaluateParked(pageInputs(page, readPage(page)), indicators);
-    };
+  it("leaves generic wording under a script-filled menu or in an app's template, and a forwarding notice, undecided (ADR 0096)", () => {
     for (const file of [
       // "Próximamente" under an injected navbar; "En cours de construction" under <custom-header>.
       "live/coming-soon-business-grafipack-proximamente-es.html.gz",
       "live/coming-soon-business-rueil-musique-fr.html.gz",
+      // "Prossimamente" in a cinema's Vue template: <barratop> and <barrasotto> render menu and footer.
+      "live/other-cinema-marco-polo-prossimamente-it.html.gz",
       // One link and "we have moved", nothing of sale, parking or a host.
       "live/other-namecheap-moved-web-hosting-com.html.gz",
       "live/other-ninkynonk-we-have-moved-en.html.gz",
     ]) {
-      const v = verdict(file);
+      const v = verdictOf(file);
       assert.equal(v.isParked, false, file);
       // Below the random-path probe's reach: a catch-all site that serves the notice everywhere stays live.
       assert.ok(v.score < PARKED_THRESHOLD - RANDOM_PATH_WEIGHT, `${file}: ${v.score}`);
     }
     // A slot does not hide a provider's page or specific wording: a for-sale lander with a menu slot.
-    assert.equal(verdict("parked/forsale-hrtechweekly.html.gz").isParked, true);
+    assert.equal(verdictOf("parked/forsale-hrtechweekly.html.gz").isParked, true);
   });
 
   it("reads Catalan and Norwegian holding wording, and a title written as a slug (ADR 0096)", () => {
@@ -172,18 +179,10 @@ describe("kind-of-page features on real pages", () => {
     // A Webflow page titled "under-utvikling1" whose only sentence is a metaphor.
     const slug = features("placeholder/under-construction-dietrichs-marketing-no.html.gz");
     assert.ok((slug.values.lex_construction_title ?? 0) > 0);
-    const page = pages.find(
-      (p) => p.file === "placeholder/under-construction-casa-cultura-manteniment-ca.html.gz",
-    )!;
-    assert.equal(evaluateParked(pageInputs(page, readPage(page)), indicators).isParked, true);
-  });
-
-  it("leaves 'coming soon' in an application's template to the site, as a section (ADR 0096)", () => {
-    // A cinema's Vue page: <barratop> and <barrasotto> render the menu and footer; "Prossimamente".
-    const page = pages.find((p) => p.file === "live/other-cinema-marco-polo-prossimamente-it.html.gz")!;
-    const verdict = evaluateParked(pageInputs(page, readPage(page)), indicators);
-    assert.equal(verdict.isParked, false);
-    assert.ok(verdict.score < PARKED_THRESHOLD - RANDOM_PATH_WEIGHT, String(verdict.score));
+    assert.equal(
+      verdictOf("placeholder/under-construction-casa-cultura-manteniment-ca.html.gz").isParked,
+      true,
+    );
   });
 
   it("reads the same name under another suffix as the site's own, only for a site at its registrable domain", () => {
@@ -207,7 +206,7 @@ describe("kind-of-page features on real pages", () => {
 
   it("leaves generic placeholder wording to the model on a page with navigation (ADR 0094)", () => {
     // A Thai home page: one heading, a menu, a footer, and a language menu whose options say "coming soon".
-    const page = pages.find((p) => p.file === "live/business-kp-auto-parts-japan-th.html.gz")!;
+    const page = pageOf("live/business-kp-auto-parts-japan-th.html.gz");
     const inputs = pageInputs(page, readPage(page));
     const assessment = assessPage(inputs, indicators, lexicon);
     assert.ok(assessment.rulesPageScore >= 60, "the rules alone would call it parked");
@@ -260,8 +259,7 @@ describe("kind-of-page features on real pages", () => {
   });
 
   it("names the default-page signs in the evidence of a parked verdict", () => {
-    const page = pages.find((p) => p.file === "placeholder/server-default-xampp-dashboard-es-721.html.gz")!;
-    const verdict = evaluateParked(pageInputs(page, readPage(page)), indicators);
+    const verdict = verdictOf("placeholder/server-default-xampp-dashboard-es-721.html.gz");
     assert.equal(verdict.isParked, true);
     assert.equal(verdict.kind, "placeholder");
     const sign = verdict.evidence.find((e) => e.value.startsWith("default-page signs"));
@@ -275,15 +273,14 @@ describe("kind-of-page features on real pages", () => {
 
 describe("kind of a page the wording does not name", () => {
   it("calls a stub a placeholder, not a parked domain", () => {
-    const page = pages.find((p) => p.file === "placeholder/stub-nginx-debian-arsen.html.gz")!;
-    const verdict = evaluateParked(pageInputs(page, readPage(page)), indicators);
+    const verdict = verdictOf("placeholder/stub-nginx-debian-arsen.html.gz");
     assert.equal(verdict.isParked, true);
     assert.equal(verdict.kind, "placeholder");
     assert.ok(verdict.evidence.some((e) => e.value.startsWith("a stub page") && e.weight > 0));
   });
 
   it("does not read a body cut short by the attempt's time as a stub", () => {
-    const page = pages.find((p) => p.file === "placeholder/stub-nginx-debian-arsen.html.gz")!;
+    const page = pageOf("placeholder/stub-nginx-debian-arsen.html.gz");
     const inputs = { ...pageInputs(page, readPage(page)), bodyCut: true };
     const assessment = assessPage(inputs, indicators, lexicon);
     assert.equal(assessment.features?.values.stub_page, 0);
