@@ -194,6 +194,9 @@ export function combineWithModel(
 ): ParkedVerdict {
   const { rules, features } = assessment;
   const x = features?.values ?? {};
+  const hits = features?.hits ?? {};
+  // A parking provider's lander, sale link, ad script or redirect: no cap below applies.
+  const provider = PROVIDER_FEATURES.some((f) => (x[f] ?? 0) > 0);
   // Page shape alone (short, few links) describes many small live sites too: without one specific
   // sign the model's points stay below the probe's reach.
   const specific =
@@ -202,7 +205,7 @@ export function combineWithModel(
     // "under construction"); live sites keep such names in their templates too.
     ((x.kind_markup ?? 0) > 0 && (x.words_le_30 ?? 0) > 0) ||
     // Two installer instructions on a short page ("log in with SSH", "quickstart guide").
-    ((features?.hits.install?.length ?? 0) >= 2 && (x.words_le_150 ?? 0) > 0) ||
+    ((hits.install?.length ?? 0) >= 2 && (x.words_le_150 ?? 0) > 0) ||
     (x.rules_page ?? 0) >= SPECIFIC_RULES ||
     Object.entries(x).some(([f, v]) => SPECIFIC_WORDING_FEATURE.test(f) && v >= SPECIFIC_WORDING);
   const raw = Math.round(100 * sigmoid(logit(model, x)));
@@ -215,8 +218,7 @@ export function combineWithModel(
     (((x.internal_links_log ?? 0) >= SECTION_LINKS && (x.own_pages_log ?? 0) >= SECTION_OWN_PAGES) ||
       features?.found.nav_slot !== undefined ||
       (x.components ?? 0) > 0) &&
-    !PROVIDER_FEATURES.some((f) => (x[f] ?? 0) > 0);
-  const hits = features?.hits ?? {};
+    !provider;
   const onlyConstruction = Object.keys(hits).every(
     (c) => c === "construction" || COUNTER_CATEGORIES.includes(c),
   );
@@ -238,7 +240,7 @@ export function combineWithModel(
   const forwarding =
     (hits.moved?.length ?? 0) > 0 &&
     Object.keys(hits).every((c) => c === "install" || COUNTER_CATEGORIES.includes(c)) &&
-    !PROVIDER_FEATURES.some((f) => (x[f] ?? 0) > 0);
+    !provider;
   const pageModel =
     (section && onlyConstruction) || forwarding ? Math.min(modelPoints, UNSPECIFIC_CAP) : modelPoints;
   const rulesWin = model.combine === "max" && rulesPoints >= pageModel;
@@ -268,14 +270,13 @@ export function combineWithModel(
   const isParked = score >= PARKED_THRESHOLD;
   let kind: ParkedKind | null = null;
   if (isParked) {
-    const lex = features?.hits ?? {};
     // Wording first; without it the page's shape says which (a stub or a host's page is a
     // placeholder, a lander's script or a sale link is parking).
     const placeholderWords =
-      ["registered", "hosting", "construction", "install"].filter((c) => lex[c]).length +
+      ["registered", "hosting", "construction", "install"].filter((c) => hits[c]).length +
       PLACEHOLDER_SHAPES.filter((f) => (x[f] ?? 0) > 0).length;
     const parkedWords =
-      ["sale", "parking", "ads", "expired"].filter((c) => lex[c]).length +
+      ["sale", "parking", "ads", "expired"].filter((c) => hits[c]).length +
       PROVIDER_FEATURES.filter((f) => (x[f] ?? 0) > 0).length;
     if (ruleKind.placeholder !== ruleKind.other)
       kind = ruleKind.placeholder > ruleKind.other ? "placeholder" : "parked";
